@@ -1,0 +1,55 @@
+//! litnav's benchmark suites. Each suite measures on the real datasets and returns a report the
+//! CLI prints (and `BENCHMARKS.md` records). Benchmarks are commands, never timed assertions.
+
+pub mod search;
+
+/// Result alias for the bench crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Errors of the bench crate.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Reading the benchmark's input data failed.
+    #[error(transparent)]
+    Corpus(#[from] litnav_corpus::Error),
+    /// The search engine failed.
+    #[error(transparent)]
+    Search(#[from] litnav_search::Error),
+    /// A scratch directory could not be made.
+    #[error("cannot create a scratch directory: {0}")]
+    Scratch(#[from] std::io::Error),
+    /// The input holds nothing to benchmark.
+    #[error("{0}")]
+    Empty(String),
+}
+
+/// Percentile (nearest-rank) of an ascending-sorted slice; 0 for an empty one.
+pub fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
+/// Median of unsorted values.
+pub fn median(values: &[f64]) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    percentile(&sorted, 50.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearest_rank_percentiles() {
+        let v: Vec<f64> = (1..=100).map(f64::from).collect();
+        assert_eq!(percentile(&v, 50.0), 50.0);
+        assert_eq!(percentile(&v, 99.0), 99.0);
+        assert_eq!(percentile(&v, 100.0), 100.0);
+        assert_eq!(percentile(&[3.0], 99.0), 3.0);
+        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
+    }
+}

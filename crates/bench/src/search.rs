@@ -1,0 +1,151 @@
+//! The lexical search benchmark: index build throughput and query latency, on a real corpus and
+//! on a larger one synthesized from it.
+//!
+//! The synthetic corpus replicates the real papers with fresh ids (`<id>~r<N>`) until it reaches
+//! the requested size. Replication keeps the vocabulary and the length distribution real, while
+//! every term's document frequency grows with the copies: the postings lists are those of a
+//! corpus that size, so query cost scales as it would.
+
+use crate::{Error, Result, median, percentile};
+use litnav_corpus::{Catalog, MergeReport, Paper, ReadOptions, readers};
+use litnav_search::{BuildOptions, LexicalIndex, SearchQuery};
+use serde::Serialize;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// What to measure.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Paper files (any format litnav ingests).
+    pub papers: Vec<PathBuf>,
+    /// Query texts; when empty, titles sampled evenly from the corpus.
+    pub queries: Vec<String>,
+    /// How many queries to sample when `queries` is empty.
+    pub sample_queries: usize,
+    /// Size of the synthetic corpus (0 = skip).
+    pub synthetic_size: usize,
+    /// Index builds per corpus (the median is reported).
+    pub build_repeats: usize,
+    /// Passes over the query set (latencies of all passes are pooled).
+    pub query_passes: usize,
+    /// Hits per query.
+    pub k: usize,
+}
+
+/// Numbers for one corpus.
+#[derive(Debug, Clone, Serialize)]
+pub struct CorpusReport {
+    /// Which corpus.
+    pub name: String,
+    /// Papers indexed.
+    pub papers: usize,
+    /// Median index build time, seconds.
+    pub build_seconds: f64,
+    /// Papers indexed per second (from the median build).
+    pub docs_per_second: f64,
+    /// Queries timed.
+    pub queries: usize,
+    /// Median query latency, milliseconds.
+    pub p50_ms: f64,
+    /// 99th percentile query latency, milliseconds.
+    pub p99_ms: f64,
+    /// Mean query latency, milliseconds.
+    pub mean_ms: f64,
+}
+
+/// The full report.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    /// Hits per query.
+    pub k: usize,
+    /// One entry per corpus.
+    pub corpora: Vec<CorpusReport>,
+}
+
+/// Load papers from files through the same readers and merge rules as `litnav ingest`.
+pub fn load_papers(files: &[PathBuf]) -> Result<Vec<Paper>> {
+    let mut catalog = Catalog::default();
+    let mut report = MergeReport::default();
+    for file in files {
+        let contents = readers::read_file(file, ReadOptions::default())?;
+        catalog.merge(contents.items, &mut report);
+    }
+    Ok(catalog.into_parts().0)
+}
+
+/// `papers` replicated with fresh ids up to `size` papers.
+pub fn synthesize(papers: &[Paper], size: usize) -> Vec<Paper> {
+    (0..size)
+        .map(|i| {
+            let mut paper = papers[i % papers.len()].clone();
+            let copy = i / papers.len();
+            if copy > 0 {
+                paper.id = format!("{}~r{copy}", paper.id);
+            }
+            paper
+        })
+        .collect()
+}
+
+/// Run the benchmark.
+pub fn run(options: &Options) -> Result<Report> {
+    let papers = load_papers(&options.papers)?;
+    if papers.is_empty() {
+        return Err(Error::Empty("the benchmark corpus holds no papers".into()));
+    }
+    let queries = if options.queries.is_empty() {
+        let step = (papers.len() / options.sample_queries.max(1)).max(1);
+        papers.iter().step_by(step).take(options.sample_queries).map(|p| p.title.clone()).collect()
+    } else {
+        options.queries.clone()
+    };
+    let mut corpora = vec![measure("real", &papers, &queries, options)?];
+    if options.synthetic_size > 0 {
+        let synthetic = synthesize(&papers, options.synthetic_size);
+        corpora.push(measure("synthetic", &synthetic, &queries, options)?);
+    }
+    Ok(Report { k: options.k, corpora })
+}
+
+fn measure(name: &str, papers: &[Paper], queries: &[String], options: &Options) -> Result<CorpusReport> {
+    let mut build_times = Vec::new();
+    let mut kept = None;
+    for _ in 0..options.build_repeats.max(1) {
+        let dir = tempfile::tempdir()?;
+        let stats = LexicalIndex::build(dir.path(), papers, BuildOptions::default())?;
+        build_times.push(stats.seconds);
+        kept = Some(dir);
+    }
+    let dir = kept.ok_or_else(|| Error::Empty("no build ran".into()))?;
+    let index = LexicalIndex::open(dir.path())?;
+    let mut latencies = Vec::new();
+    for pass in 0..options.query_passes.max(1) + 1 {
+        for text in queries {
+            let query = SearchQuery { k: options.k, ..SearchQuery::new(text.clone()) };
+            let started = Instant::now();
+            let hits = match index.search(&query) {
+                Ok(hits) => hits,
+                Err(litnav_search::Error::EmptyQuery { .. }) => continue,
+                Err(e) => return Err(e.into()),
+            };
+            let elapsed = started.elapsed().as_secs_f64() * 1e3;
+            std::hint::black_box(hits);
+            // Pass 0 warms the page cache and the doc store; it is not timed.
+            if pass > 0 {
+                latencies.push(elapsed);
+            }
+        }
+    }
+    latencies.sort_by(f64::total_cmp);
+    let build_seconds = median(&build_times);
+    Ok(CorpusReport {
+        name: name.to_string(),
+        papers: papers.len(),
+        build_seconds,
+        docs_per_second: papers.len() as f64 / build_seconds.max(1e-9),
+        queries: latencies.len(),
+        p50_ms: percentile(&latencies, 50.0),
+        p99_ms: percentile(&latencies, 99.0),
+        mean_ms: latencies.iter().sum::<f64>() / latencies.len().max(1) as f64,
+    })
+}

@@ -1,0 +1,43 @@
+//! One module per subcommand.
+
+pub mod bench;
+pub mod info;
+pub mod ingest;
+pub mod search;
+
+use anyhow::Result;
+use clap::Subcommand;
+
+/// litnav's subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Create or extend a corpus from paper files (litbench/litnav JSONL, TaxoBench data.jsonl,
+    /// OpenAlex works, BibTeX) and citation edge lists (citing_id,cited_id CSV).
+    Ingest(ingest::Args),
+    /// Report a corpus's counts and field coverage.
+    Info(info::Args),
+    /// Rank a corpus's papers for a query (BM25 over title and abstract).
+    Search(search::Args),
+    /// Run a benchmark suite and report its numbers.
+    #[command(subcommand)]
+    Bench(bench::Suite),
+}
+
+/// Run one subcommand.
+pub fn run(command: Command) -> Result<()> {
+    match command {
+        Command::Ingest(args) => ingest::run(args),
+        Command::Info(args) => info::run(args),
+        Command::Search(args) => search::run(args),
+        Command::Bench(suite) => bench::run(suite),
+    }
+}
+
+/// Print a value as pretty JSON on standard output.
+pub fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    serde_json::to_writer_pretty(&mut out, value)?;
+    writeln!(out)?;
+    Ok(())
+}

@@ -1,0 +1,39 @@
+//! `litnav`: the command-line face of litnav. Thin by design: parse flags, call the library
+//! crates, print. Errors print as one readable message (with its causes) and exit 1; a closed
+//! pipe (`litnav search ... | head`) exits quietly.
+
+mod commands;
+mod defaults;
+mod progress;
+
+use clap::Parser;
+use commands::Command;
+
+/// litnav finds the papers that matter for a topic, organizes them, relates them through their
+/// citations and measures all of it against expert surveys. Offline by default.
+#[derive(Debug, Parser)]
+#[command(name = "litnav", version, about, long_about = None, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+fn main() {
+    let cli = Cli::parse();
+    if let Err(error) = commands::run(cli.command) {
+        if is_broken_pipe(&error) {
+            std::process::exit(0);
+        }
+        eprintln!("error: {error}");
+        for cause in error.chain().skip(1) {
+            eprintln!("  caused by: {cause}");
+        }
+        std::process::exit(1);
+    }
+}
+
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error
+        .chain()
+        .any(|cause| cause.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe))
+}

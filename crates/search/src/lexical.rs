@@ -1,0 +1,285 @@
+//! BM25 over title and abstract, built on tantivy.
+//!
+//! Choices, and why:
+//! - **Analyzer** (`litnav_en`): split on non-alphanumerics, drop tokens over 40 bytes, lowercase,
+//!   fold accents to ASCII, remove English stop words, Porter-style English stemming. Queries go
+//!   through the same analyzer.
+//! - **Scoring**: tantivy's BM25 (k1 = 1.2, b = 0.75) per field, summed over fields with boosts
+//!   (title 2.0, abstract 1.0 by default: a title match is the stronger signal of topicality). The
+//!   query is a bag of words (each distinct analyzed term once, OR semantics), never parsed as
+//!   query syntax, so titles such as "Domain Generalization: A Survey" search as written.
+//! - **Determinism**: the index is built by one indexing thread into one segment in corpus order,
+//!   and hits are ordered by score, then id, so the same corpus and query give the same ranking.
+//! - **Filters**: `before: Some(y)` keeps papers with a known year `< y` (papers of unknown year
+//!   cannot be shown to precede the cut-off, so they are excluded); `exclude_surveys` drops papers
+//!   flagged `is_survey`.
+
+use crate::{Error, Result};
+use litnav_corpus::{Corpus, Paper};
+use std::collections::HashSet;
+use std::ops::Bound;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use tantivy::collector::TopDocs;
+use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, RangeQuery, TermQuery};
+use tantivy::schema::{
+    Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TantivyDocument, TextFieldIndexing, TextOptions, Value,
+};
+use tantivy::tokenizer::{
+    AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, Stemmer, StopWordFilter, TextAnalyzer,
+};
+use tantivy::{Index, IndexReader, ReloadPolicy, Term, doc};
+
+/// Name of the artifact (subdirectory of a corpus generation) holding the index.
+pub const ARTIFACT: &str = "lexical";
+const ANALYZER: &str = "litnav_en";
+
+/// Index-building knobs.
+#[derive(Debug, Clone, Copy)]
+pub struct BuildOptions {
+    /// Indexing memory budget in bytes (tantivy flushes a segment when it is full).
+    pub memory_budget: usize,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions { memory_budget: 512 << 20 }
+    }
+}
+
+/// What building an index measured.
+#[derive(Debug, Clone, Copy, serde::Serialize)]
+pub struct BuildStats {
+    /// Documents indexed.
+    pub documents: usize,
+    /// Wall-clock seconds for adding, committing and merging.
+    pub seconds: f64,
+}
+
+/// A query with its options.
+#[derive(Debug, Clone)]
+pub struct SearchQuery {
+    /// Free text.
+    pub text: String,
+    /// How many hits to return.
+    pub k: usize,
+    /// Keep only papers published strictly before this year.
+    pub before: Option<i32>,
+    /// Drop surveys.
+    pub exclude_surveys: bool,
+    /// Weight of title matches.
+    pub title_boost: f32,
+    /// Weight of abstract matches.
+    pub abstract_boost: f32,
+}
+
+impl SearchQuery {
+    /// A query with default options (k = 10, no filters, title boost 2, abstract boost 1).
+    pub fn new(text: impl Into<String>) -> Self {
+        SearchQuery { text: text.into(), k: 10, before: None, exclude_surveys: false, title_boost: 2.0, abstract_boost: 1.0 }
+    }
+}
+
+/// One ranked result.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Hit {
+    /// Corpus id.
+    pub id: String,
+    /// Title.
+    pub title: String,
+    /// Year, when known.
+    pub year: Option<i32>,
+    /// BM25 score (higher is better).
+    pub score: f32,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Fields {
+    id: Field,
+    title: Field,
+    abstract_text: Field,
+    year: Field,
+    survey: Field,
+}
+
+fn schema() -> (Schema, Fields) {
+    let mut builder = Schema::builder();
+    let text = |stored: bool| {
+        let indexing = TextFieldIndexing::default().set_tokenizer(ANALYZER).set_index_option(IndexRecordOption::WithFreqs);
+        let options = TextOptions::default().set_indexing_options(indexing);
+        if stored { options.set_stored() } else { options }
+    };
+    let fields = Fields {
+        id: builder.add_text_field("id", STRING | STORED),
+        title: builder.add_text_field("title", text(true)),
+        abstract_text: builder.add_text_field("abstract", text(false)),
+        year: builder.add_i64_field("year", INDEXED | STORED),
+        survey: builder.add_u64_field("survey", INDEXED),
+    };
+    (builder.build(), fields)
+}
+
+fn register_analyzer(index: &Index) {
+    let mut analyzer = TextAnalyzer::builder(SimpleTokenizer::default())
+        .filter(RemoveLongFilter::limit(40))
+        .filter(LowerCaser)
+        .filter(AsciiFoldingFilter)
+        .dynamic();
+    if let Some(stop_words) = StopWordFilter::new(Language::English) {
+        analyzer = analyzer.filter_dynamic(stop_words);
+    }
+    let analyzer = analyzer.filter_dynamic(Stemmer::new(Language::English)).build();
+    index.tokenizers().register(ANALYZER, analyzer);
+}
+
+/// A BM25 index over a corpus's titles and abstracts.
+pub struct LexicalIndex {
+    dir: PathBuf,
+    index: Index,
+    reader: IndexReader,
+    fields: Fields,
+}
+
+impl LexicalIndex {
+    /// Build an index of `papers` in the (new, empty or absent) directory `dir`.
+    pub fn build(dir: &Path, papers: &[Paper], options: BuildOptions) -> Result<BuildStats> {
+        let engine = |source| Error::Engine { dir: dir.to_path_buf(), source };
+        let started = Instant::now();
+        std::fs::create_dir_all(dir).map_err(|e| engine(e.into()))?;
+        let (schema, fields) = schema();
+        let index = Index::create_in_dir(dir, schema).map_err(engine)?;
+        register_analyzer(&index);
+        // One indexing thread keeps document order (and so tie order) equal to corpus order.
+        let mut writer = index.writer_with_num_threads::<TantivyDocument>(1, options.memory_budget.max(15 << 20)).map_err(engine)?;
+        writer.set_merge_policy(Box::new(tantivy::indexer::NoMergePolicy));
+        for paper in papers {
+            let mut document = doc!(
+                fields.id => paper.id.as_str(),
+                fields.title => paper.title.as_str(),
+                fields.survey => u64::from(paper.is_survey),
+            );
+            if let Some(abstract_text) = &paper.abstract_text {
+                document.add_text(fields.abstract_text, abstract_text);
+            }
+            if let Some(year) = paper.year {
+                document.add_i64(fields.year, i64::from(year));
+            }
+            writer.add_document(document).map_err(engine)?;
+        }
+        writer.commit().map_err(engine)?;
+        let segments = index.searchable_segment_ids().map_err(engine)?;
+        if segments.len() > 1 {
+            // Merge in commit order, which is corpus order.
+            let metas = index.searchable_segment_metas().map_err(engine)?;
+            let ordered: Vec<_> = metas.iter().map(|m| m.id()).collect();
+            futures_block_on(writer.merge(&ordered)).map_err(engine)?;
+        }
+        writer.wait_merging_threads().map_err(engine)?;
+        Ok(BuildStats { documents: papers.len(), seconds: started.elapsed().as_secs_f64() })
+    }
+
+    /// Open an index directory.
+    pub fn open(dir: &Path) -> Result<LexicalIndex> {
+        if !dir.join("meta.json").is_file() {
+            return Err(Error::MissingIndex { dir: dir.to_path_buf() });
+        }
+        let engine = |source| Error::Engine { dir: dir.to_path_buf(), source };
+        let index = Index::open_in_dir(dir).map_err(engine)?;
+        register_analyzer(&index);
+        let (_, fields) = schema();
+        let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into().map_err(engine)?;
+        Ok(LexicalIndex { dir: dir.to_path_buf(), index, reader, fields })
+    }
+
+    /// Open the index of the corpus at `corpus_dir` (its current generation).
+    pub fn open_corpus(corpus_dir: &Path) -> Result<LexicalIndex> {
+        let (_, generation) = Corpus::locate(corpus_dir)?;
+        Self::open(&generation.join(ARTIFACT))
+    }
+
+    /// Number of indexed papers.
+    pub fn len(&self) -> usize {
+        self.reader.searcher().num_docs() as usize
+    }
+
+    /// True when the index holds no papers.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Distinct analyzed terms of `text`, in first-seen order.
+    pub fn analyze(&self, text: &str) -> Vec<String> {
+        let mut analyzer = self.index.tokenizers().get(ANALYZER).unwrap_or_default();
+        let mut stream = analyzer.token_stream(text);
+        let mut seen = HashSet::new();
+        let mut terms = Vec::new();
+        while stream.advance() {
+            let term = stream.token().text.clone();
+            if seen.insert(term.clone()) {
+                terms.push(term);
+            }
+        }
+        terms
+    }
+
+    /// Rank papers for `query`.
+    pub fn search(&self, query: &SearchQuery) -> Result<Vec<Hit>> {
+        let terms = self.analyze(&query.text);
+        if terms.is_empty() {
+            return Err(Error::EmptyQuery { query: query.text.clone() });
+        }
+        let mut should: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        for (field, boost) in [(self.fields.title, query.title_boost), (self.fields.abstract_text, query.abstract_boost)] {
+            if boost <= 0.0 {
+                continue;
+            }
+            for term in &terms {
+                let term_query = TermQuery::new(Term::from_field_text(field, term), IndexRecordOption::WithFreqs);
+                should.push((Occur::Should, Box::new(BoostQuery::new(Box::new(term_query), boost))));
+            }
+        }
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, Box::new(BooleanQuery::new(should)))];
+        if let Some(year) = query.before {
+            let upper = Term::from_field_i64(self.fields.year, i64::from(year));
+            clauses.push((Occur::Must, Box::new(RangeQuery::new(Bound::Unbounded, Bound::Excluded(upper)))));
+        }
+        if query.exclude_surveys {
+            clauses.push((Occur::MustNot, Box::new(TermQuery::new(Term::from_field_u64(self.fields.survey, 1), IndexRecordOption::Basic))));
+        }
+        let searcher = self.reader.searcher();
+        let engine = |source| Error::Engine { dir: self.dir.clone(), source };
+        let top = searcher
+            .search(&BooleanQuery::new(clauses), &TopDocs::with_limit(query.k.max(1)).order_by_score())
+            .map_err(engine)?;
+        let mut hits = Vec::with_capacity(top.len());
+        for (score, address) in top {
+            let document: TantivyDocument = searcher.doc(address).map_err(engine)?;
+            let text = |field| document.get_first(field).and_then(|v| v.as_str()).unwrap_or_default().to_string();
+            let year = document.get_first(self.fields.year).and_then(|v| v.as_i64()).map(|y| y as i32);
+            hits.push(Hit { id: text(self.fields.id), title: text(self.fields.title), year, score });
+        }
+        hits.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.id.cmp(&b.id)));
+        hits.truncate(query.k);
+        Ok(hits)
+    }
+}
+
+/// Drive tantivy's merge future to completion on this thread.
+fn futures_block_on<F: std::future::Future>(future: F) -> F::Output {
+    use std::task::{Context, Poll, Wake, Waker};
+    struct ThreadWaker(std::thread::Thread);
+    impl Wake for ThreadWaker {
+        fn wake(self: std::sync::Arc<Self>) {
+            self.0.unpark();
+        }
+    }
+    let waker = Waker::from(std::sync::Arc::new(ThreadWaker(std::thread::current())));
+    let mut context = Context::from_waker(&waker);
+    let mut future = std::pin::pin!(future);
+    loop {
+        match future.as_mut().poll(&mut context) {
+            Poll::Ready(output) => return output,
+            Poll::Pending => std::thread::park(),
+        }
+    }
+}
