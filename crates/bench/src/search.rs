@@ -58,6 +58,8 @@ pub struct CorpusReport {
 pub struct Report {
     /// Hits per query.
     pub k: usize,
+    /// Indexing threads.
+    pub threads: usize,
     /// One entry per corpus.
     pub corpora: Vec<CorpusReport>,
 }
@@ -104,7 +106,7 @@ pub fn run(options: &Options) -> Result<Report> {
         let synthetic = synthesize(&papers, options.synthetic_size);
         corpora.push(measure("synthetic", &synthetic, &queries, options)?);
     }
-    Ok(Report { k: options.k, corpora })
+    Ok(Report { k: options.k, threads: BuildOptions::default().threads, corpora })
 }
 
 fn measure(name: &str, papers: &[Paper], queries: &[String], options: &Options) -> Result<CorpusReport> {

@@ -175,6 +175,8 @@ impl Catalog {
     }
 
     fn merge_paper(&mut self, mut record: PaperRecord, report: &mut MergeReport) {
+        // Titles arrive with line breaks and runs of spaces (PDF and BibTeX extraction).
+        record.paper.title = record.paper.title.split_whitespace().collect::<Vec<_>>().join(" ");
         if !record.survey_explicit {
             record.paper.is_survey = looks_like_survey(&record.paper.title);
         }

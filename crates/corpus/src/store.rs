@@ -138,13 +138,19 @@ impl Writer {
     /// it is now, if there is one.
     pub fn begin(dir: &Path) -> Result<(Writer, Option<Corpus>)> {
         fs::create_dir_all(dir).map_err(io_at(dir))?;
+        let lock_path = dir.join(".lock");
+        let lock = File::options().create(true).truncate(false).write(true).open(&lock_path).map_err(io_at(&lock_path))?;
+        if lock.try_lock().is_err() {
+            return Err(Error::Locked { dir: dir.to_path_buf() });
+        }
         let previous = if exists(dir) {
             Some(Corpus::open(dir)?)
         } else {
-            let foreign = fs::read_dir(dir)
-                .map_err(io_at(dir))?
-                .filter_map(|e| e.ok())
-                .any(|e| e.file_name() != ".lock");
+            // Refuse to write into a directory holding anything but litnav's own leftovers.
+            let foreign = fs::read_dir(dir).map_err(io_at(dir))?.filter_map(|e| e.ok()).any(|e| {
+                let name = e.file_name().to_string_lossy().to_string();
+                name != ".lock" && !name.starts_with("manifest.tmp") && !(name.starts_with("gen-") && name.ends_with(".staging"))
+            });
             if foreign {
                 return Err(Error::NotACorpus {
                     dir: dir.to_path_buf(),
@@ -153,13 +159,6 @@ impl Writer {
             }
             None
         };
-        let lock_path = dir.join(".lock");
-        let lock = File::options().create(true).truncate(false).write(true).open(&lock_path).map_err(io_at(&lock_path))?;
-        if lock.try_lock().is_err() {
-            return Err(Error::Locked { dir: dir.to_path_buf() });
-        }
-        // Re-read under the lock: another writer may have committed in between.
-        let previous = if previous.is_some() { Some(Corpus::open(dir)?) } else { None };
         remove_stale(dir, previous.as_ref().map(|c| c.manifest.generation))?;
         let generation = previous.as_ref().map_or(1, |c| c.manifest.generation + 1);
         let staging = dir.join(format!("{}.staging", generation_name(generation)));

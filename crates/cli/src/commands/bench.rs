@@ -66,7 +66,7 @@ fn run_search(args: SearchArgs) -> Result<()> {
     if args.json {
         return super::print_json(&report);
     }
-    println!("lexical search benchmark (k = {}, one indexing thread)", report.k);
+    println!("lexical search benchmark (k = {}, {} indexing threads)", report.k, report.threads);
     println!("{:<10} {:>8} {:>10} {:>12} {:>8} {:>9} {:>9}", "corpus", "papers", "build s", "papers/s", "queries", "p50 ms", "p99 ms");
     for c in &report.corpora {
         println!(

@@ -22,8 +22,11 @@ pub struct Args {
     #[arg(long)]
     exclude_surveys: bool,
     /// Weight of title matches relative to abstract matches.
-    #[arg(long, default_value_t = 2.0)]
+    #[arg(long, default_value_t = 1.0)]
     title_boost: f32,
+    /// Weight of abstract matches.
+    #[arg(long, default_value_t = 1.0)]
+    abstract_boost: f32,
     /// Print results as JSON: a list of {"id","title","year","score"} in rank order.
     #[arg(long)]
     json: bool,
@@ -37,6 +40,7 @@ pub fn run(args: Args) -> Result<()> {
         before: args.before,
         exclude_surveys: args.exclude_surveys,
         title_boost: args.title_boost,
+        abstract_boost: args.abstract_boost,
         ..SearchQuery::new(args.query)
     };
     let hits = index.search(&query)?;

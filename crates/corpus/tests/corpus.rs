@@ -1,0 +1,358 @@
+//! Integration tests of the corpus crate: the real datasets, hand-written OpenAlex and BibTeX
+//! files, deduplication, the corpus directory's guarantees, and bad input.
+
+use litnav_corpus::{Corpus, Error, Format, IngestOutcome, ReadOptions, ingest_files, readers, title_id};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+fn datasets() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/datasets")
+}
+
+fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
+}
+
+fn ingest(dir: &Path, files: &[PathBuf]) -> litnav_corpus::Result<IngestOutcome> {
+    ingest_files(dir, files, ReadOptions::default(), |_, _| Ok(vec![]))
+}
+
+/// A temporary file with the given content.
+fn temp_file(dir: &Path, name: &str, content: &[u8]) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::File::create(&path).and_then(|mut f| f.write_all(content)).expect("write temp file");
+    path
+}
+
+#[test]
+fn litbench_ingests_completely() {
+    let dir = tempfile::tempdir().unwrap();
+    let litbench = datasets().join("litbench");
+    let outcome = ingest(dir.path(), &[litbench.join("corpus.jsonl"), litbench.join("topics.jsonl")]).unwrap();
+    assert_eq!(outcome.manifest.papers, 3967);
+    assert_eq!(outcome.manifest.topics, 19);
+    let corpus = Corpus::open(dir.path()).unwrap();
+    // Every expert reference of every topic resolves to a corpus paper.
+    for topic in corpus.topics() {
+        assert!(topic.unresolved_references.is_empty(), "{}: {:?}", topic.id, topic.unresolved_references);
+        assert!(!topic.reference_ids.is_empty());
+    }
+    let cs01 = corpus.topics().iter().find(|t| t.id == "cs_01").unwrap();
+    assert_eq!((cs01.year, cs01.reference_ids.len()), (Some(2023), 244));
+    assert!(cs01.outline.is_some());
+    let taxo = corpus.topics().iter().find(|t| t.id == "taxo_1").unwrap();
+    assert!(taxo.taxonomy.is_some());
+    // Ids are litbench's own; fields survive.
+    let paper = corpus.papers().iter().find(|p| p.id == "p002addd960ec").unwrap();
+    assert_eq!(paper.authors, vec!["B. Seibel"]);
+    assert_eq!(paper.citation_count, Some(347));
+}
+
+#[test]
+fn taxobench_papers_merge_into_litbench_by_title() {
+    let dir = tempfile::tempdir().unwrap();
+    let taxobench = datasets().join("taxobench/data.jsonl");
+    let alone = ingest(dir.path(), std::slice::from_ref(&taxobench)).unwrap();
+    assert_eq!(alone.report.paper_records, 226);
+    assert_eq!(alone.manifest.topics, 5);
+    let corpus = Corpus::open(dir.path()).unwrap();
+    let gt_papers: usize = corpus.topics().iter().map(|t| t.reference_ids.len()).sum();
+    assert_eq!(gt_papers, 226, "every pdf of every instance is a reference of its topic");
+    let topic = corpus.topics().iter().find(|t| t.id == "taxobench:28").unwrap();
+    assert_eq!(topic.taxonomy.as_ref().unwrap()["name"], "4_A Survey on Uncertainty Quantification of Large Language");
+    // Derived ids follow litbench's rule, so adding litbench merges rather than duplicates.
+    assert!(corpus.papers().iter().all(|p| p.id == title_id(&p.title) || p.id.contains('-') || p.id.len() == 13));
+
+    let both = tempfile::tempdir().unwrap();
+    let outcome = ingest(both.path(), &[datasets().join("litbench/corpus.jsonl"), taxobench]).unwrap();
+    assert_eq!(outcome.manifest.papers, 3967, "TaxoBench's papers are all in litbench");
+    assert_eq!(outcome.report.papers_merged, 226);
+}
+
+#[test]
+fn aan_counts_come_out_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    let aan = datasets().join("citations/aan");
+    // Edge list first on purpose: papers are merged before edges whatever the order.
+    let outcome = ingest(dir.path(), &[aan.join("citations.csv"), aan.join("papers.jsonl")]).unwrap();
+    assert_eq!(outcome.manifest.papers, 18_041);
+    assert_eq!(outcome.manifest.edges, 82_898);
+    assert_eq!(outcome.manifest.external_references, 0);
+    assert_eq!(outcome.report.edges_dropped_unknown_citing, 0);
+    let corpus = Corpus::open(dir.path()).unwrap();
+    let penn = corpus.papers().iter().filter(|p| p.references.iter().any(|r| r == "J93-2004")).count();
+    assert_eq!(penn, 770, "the Penn Treebank's in-corpus citations");
+    // Re-ingesting the same files changes nothing but the generation.
+    let again = ingest(dir.path(), &[aan.join("papers.jsonl"), aan.join("citations.csv")]).unwrap();
+    assert_eq!((again.manifest.papers, again.manifest.edges, again.manifest.generation), (18_041, 82_898, 2));
+    assert_eq!(again.report.papers_added, 0);
+}
+
+#[test]
+fn citeseer_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let citeseer = datasets().join("citations/citeseer");
+    let outcome = ingest(dir.path(), &[citeseer.join("papers.jsonl"), citeseer.join("citations.csv")]).unwrap();
+    assert_eq!((outcome.manifest.papers, outcome.manifest.edges), (3186, 4277));
+}
+
+#[test]
+fn openalex_works_are_read_per_the_schema() {
+    let dir = tempfile::tempdir().unwrap();
+    ingest(dir.path(), &[fixture("openalex_works.jsonl")]).unwrap();
+    let corpus = Corpus::open(dir.path()).unwrap();
+    let papers = corpus.papers();
+    assert_eq!(papers.len(), 3);
+    let attention = &papers[0];
+    assert_eq!(attention.title, "Attention Is All You Need");
+    assert_eq!(attention.id, title_id("Attention Is All You Need"));
+    assert_eq!(attention.abstract_text.as_deref(), Some("The dominant sequence transduction models are based on complex recurrent networks."));
+    assert_eq!(attention.year, Some(2017));
+    assert_eq!(attention.venue.as_deref(), Some("arXiv (Cornell University)"));
+    assert_eq!(attention.authors, vec!["Ashish Vaswani", "Noam Shazeer", "Illia Polosukhin"]);
+    assert_eq!(attention.citation_count, Some(100_000));
+    assert_eq!(attention.ids["openalex"], "W2963403868");
+    assert_eq!(attention.ids["doi"], "10.48550/arxiv.1706.03762");
+    assert_eq!(attention.ids["arxiv"], "1706.03762");
+    assert_eq!(attention.ids["mag"], "2963403868");
+    assert!(!attention.is_survey);
+    // W1902237438 is in the corpus, W9999999999 is not.
+    assert_eq!(attention.references, vec![papers[1].id.clone()]);
+    assert_eq!(attention.external_references, vec!["W9999999999"]);
+    assert_eq!(papers[1].title, "Neural Machine Translation by Jointly Learning to Align and Translate");
+    assert_eq!(papers[1].abstract_text, None);
+    assert_eq!(papers[1].venue, None);
+    let survey = &papers[2];
+    assert!(survey.is_survey, "type review marks a survey");
+    assert_eq!(survey.abstract_text.as_deref(), Some("Large language models are popular and models evaluating them matters."));
+    assert_eq!(survey.references, vec![attention.id.clone()]);
+}
+
+#[test]
+fn gzipped_openalex_reads_the_same() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = std::fs::read(fixture("openalex_works.jsonl")).unwrap();
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    encoder.write_all(&plain).unwrap();
+    let gz = temp_file(dir.path(), "part_000.gz", &encoder.finish().unwrap());
+    assert_eq!(readers::detect(&gz).unwrap(), Format::OpenAlex);
+    let corpus_dir = dir.path().join("corpus");
+    ingest(&corpus_dir, &[gz]).unwrap();
+    let from_gz = Corpus::open(&corpus_dir).unwrap();
+    let plain_dir = dir.path().join("plain");
+    ingest(&plain_dir, &[fixture("openalex_works.jsonl")]).unwrap();
+    assert_eq!(from_gz.papers(), Corpus::open(&plain_dir).unwrap().papers());
+}
+
+#[test]
+fn openalex_api_pages_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let works: Vec<serde_json::Value> = std::fs::read_to_string(fixture("openalex_works.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let page = serde_json::json!({"meta": {"count": 3}, "results": works});
+    let file = temp_file(dir.path(), "page.json", serde_json::to_string_pretty(&page).unwrap().as_bytes());
+    let contents = readers::read_file(&file, ReadOptions::default()).unwrap();
+    assert_eq!(contents.format, Some(Format::OpenAlex));
+    assert_eq!(contents.items.len(), 3);
+}
+
+#[test]
+fn bibtex_is_read_and_merges_with_openalex() {
+    let dir = tempfile::tempdir().unwrap();
+    let outcome = ingest(dir.path(), &[fixture("openalex_works.jsonl"), fixture("references.bib")]).unwrap();
+    // "Attention is All you Need" from BibTeX merges into OpenAlex's record (arXiv id and title).
+    assert_eq!(outcome.report.papers_merged, 1);
+    let corpus = Corpus::open(dir.path()).unwrap();
+    assert_eq!(corpus.papers().len(), 5);
+    let attention = &corpus.papers()[0];
+    assert_eq!(attention.ids["bibtex"], "vaswani2017attention");
+    assert_eq!(attention.authors.len(), 3, "OpenAlex's authors were first and stay");
+    let bert = corpus.papers().iter().find(|p| p.ids.get("bibtex").map(String::as_str) == Some("devlin-etal-2019-bert")).unwrap();
+    assert_eq!(bert.title, "BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding");
+    assert_eq!(bert.authors, vec!["Jacob Devlin", "Ming-Wei Chang", "Kenton Lee", "Kristina Toutanova"]);
+    assert_eq!(bert.venue.as_deref(), Some("Proceedings of the Annual Meeting of the Association for Computational Linguistics (NAACL)"));
+    assert_eq!(bert.year, Some(2019));
+    assert_eq!(bert.ids["doi"], "10.18653/v1/n19-1423");
+    assert_eq!(bert.abstract_text.as_deref(), Some("We introduce a new language representation model called BERT."));
+    let kernels = corpus.papers().iter().find(|p| p.year == Some(2002)).unwrap();
+    assert_eq!(kernels.authors, vec!["Bernhard Schölkopf", "Alexander J. Smola"]);
+    assert!(kernels.title.starts_with("Learning with Kernels: Support Vector Machines"));
+}
+
+#[test]
+fn ingest_is_deterministic() {
+    let a = tempfile::tempdir().unwrap();
+    let b = tempfile::tempdir().unwrap();
+    let files = [datasets().join("taxobench/data.jsonl"), fixture("references.bib"), fixture("openalex_works.jsonl")];
+    ingest(a.path(), &files).unwrap();
+    ingest(b.path(), &files).unwrap();
+    let read = |dir: &Path| std::fs::read(dir.join("gen-000001/papers.jsonl")).unwrap();
+    assert_eq!(read(a.path()), read(b.path()));
+}
+
+#[test]
+fn same_title_different_source_ids_stay_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = temp_file(
+        dir.path(),
+        "p.jsonl",
+        br#"{"id": "A1", "title": "SemEval-2010 Task 2: Cross-Lingual Lexical Substitution", "year": 2009}
+{"id": "A2", "title": "SemEval-2010 Task 2: Cross-Lingual Lexical Substitution", "year": 2010}
+{"title": "SemEval 2010 task 2 - cross-lingual lexical substitution", "year": 2010, "doi": "10.1/x"}
+{"title": "Introduction", "year": 1990}
+{"title": "Introduction", "year": 2005}
+"#,
+    );
+    let outcome = ingest(&dir.path().join("c"), &[file]).unwrap();
+    assert_eq!(outcome.manifest.papers, 4);
+    let corpus = Corpus::open(&dir.path().join("c")).unwrap();
+    let ids: Vec<&str> = corpus.papers().iter().map(|p| p.id.as_str()).collect();
+    assert_eq!(&ids[..2], ["A1", "A2"]);
+    assert_eq!(corpus.papers()[0].ids["doi"], "10.1/x", "the id-less record merged into the first match");
+    assert_ne!(ids[2], ids[3], "same title, years apart: two papers with distinct derived ids");
+}
+
+#[test]
+fn extending_resolves_earlier_external_references() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = temp_file(dir.path(), "a.jsonl", br#"{"id": "a", "title": "Citing paper", "references": ["b", "c"]}"#);
+    let second = temp_file(dir.path(), "b.jsonl", br#"{"id": "b", "title": "Cited paper"}"#);
+    let corpus_dir = dir.path().join("c");
+    let one = ingest(&corpus_dir, &[first]).unwrap();
+    assert_eq!((one.manifest.edges, one.manifest.external_references), (0, 2));
+    let two = ingest(&corpus_dir, &[second]).unwrap();
+    assert_eq!((two.manifest.edges, two.manifest.external_references), (1, 1));
+    assert_eq!(Corpus::open(&corpus_dir).unwrap().papers()[0].references, vec!["b"]);
+}
+
+/// The error message of ingesting `content` as file `name`.
+fn ingest_error(name: &str, content: &[u8]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let file = temp_file(dir.path(), name, content);
+    let corpus_dir = dir.path().join("c");
+    let error = ingest(&corpus_dir, &[file]).expect_err("bad input must fail");
+    assert!(!corpus_dir.join("manifest.json").exists(), "a failed ingest must not create a corpus");
+    error.to_string()
+}
+
+#[test]
+fn bad_input_names_file_line_and_field() {
+    let cases: [(&str, &[u8], &str); 12] = [
+        ("a.jsonl", b"{\"id\": \"x\", \"title\": \"ok\"}\n{\"id\": \"y\", \"title\": \"broken\"\n", "a.jsonl:2: is not valid JSON"),
+        ("a.jsonl", b"{\"id\": \"x\", \"title\": \"ok\"}\n\n{\"id\": \"y\", \"abstract\": \"no title\"}\n", "a.jsonl:3: field `title`: is missing"),
+        ("a.jsonl", b"{\"id\": \"x\", \"title\": \"ok\", \"year\": \"soon\"}\n", "a.jsonl:1: field `year`: expected a year"),
+        ("a.jsonl", b"{\"id\": \"x\", \"title\": \"ok\", \"authors\": [\"A\", 3.5, {}]}\n", "a.jsonl:1: field `authors[2]`: expected a string"),
+        ("a.jsonl", b"{\"id\": \"x\", \"title\": \"ok\"}\n{\"id\": \"y\", \"title\": \"caf\xe9\"}\n", "a.jsonl:2: is not valid UTF-8"),
+        ("a.jsonl", b"\xff\xfe{\x00", "is UTF-16 encoded"),
+        ("a.jsonl", b"", "is empty"),
+        ("a.jsonl", b"\n  \n", "is empty"),
+        ("a.txt", b"hello world\n", "unknown input format"),
+        ("a.jsonl", b"{\"name\": \"no known field\"}\n", "unknown input format"),
+        ("e.csv", b"from,to\na,b\n", "e.csv:1: the header must name the columns `citing_id` and `cited_id`"),
+        ("r.bib", b"@article{k1, title={Fine}, year=2020}\n\n@article{k2,\n  author={Nobody},\n  year={2021}\n}\n", "r.bib:3: field `title`: entry `k2` has no title"),
+    ];
+    for (name, content, expected) in cases {
+        let message = ingest_error(name, content);
+        assert!(message.contains(expected), "{name}: expected `{expected}` in `{message}`");
+    }
+}
+
+#[test]
+fn taxobench_and_openalex_errors_name_nested_fields() {
+    let message = ingest_error("data.jsonl", br#"{"id": 1, "survey_topic": "T", "pdfs": [{"title": "A", "abs": "x"}, {"abs": "no title"}], "gt": {"name": "T"}}"#);
+    assert!(message.contains("data.jsonl:1: field `pdfs[1].title`: is missing"), "{message}");
+    let message = ingest_error("w.jsonl", br#"{"id": "https://openalex.org/W1", "title": "T", "authorships": [{"author": "Jane"}]}"#);
+    assert!(message.contains("w.jsonl:1: field `authorships[0].author`: expected a JSON object"), "{message}");
+    let message = ingest_error("w.jsonl", br#"{"id": "https://openalex.org/W1", "title": "T", "abstract_inverted_index": {"word": [-1]}}"#);
+    assert!(message.contains("field `abstract_inverted_index.word`"), "{message}");
+}
+
+#[test]
+fn bibtex_syntax_errors_name_the_line() {
+    let message = ingest_error("r.bib", b"@article{k1,\n  title = {Unclosed,\n  year = 2020\n}\n");
+    assert!(message.contains("r.bib:5: the entry starting at line 1 is not closed"), "{message}");
+    let message = ingest_error("r.bib", b"@article{k1,\n  title = {Fine},\n  note = \"unclosed\n}\n");
+    assert!(message.contains("r.bib:5: the quote opened at line 3 is never closed"), "{message}");
+    let message = ingest_error("r.bib", b"@article{k1, title = undefinedmacro}\n");
+    assert!(message.contains("field `title`: uses the undefined @string macro `undefinedmacro`"), "{message}");
+}
+
+#[test]
+fn skip_bad_counts_and_explains() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = temp_file(
+        dir.path(),
+        "p.jsonl",
+        b"{\"id\": \"1\", \"title\": \"Good one\"}\nnot json\n{\"id\": \"2\"}\n{\"id\": \"3\", \"title\": \"Good two\"}\n{\"id\": \"4\", \"title\": \"bad \xff\"}\n",
+    );
+    let options = ReadOptions { skip_bad: true, ..ReadOptions::default() };
+    let outcome = ingest_files(&dir.path().join("c"), &[file], options, |_, _| Ok(vec![])).unwrap();
+    assert_eq!(outcome.manifest.papers, 2);
+    let skipped = &outcome.files[0].2;
+    assert_eq!(skipped.len(), 3);
+    let reasons: Vec<String> = skipped.iter().map(|e| e.to_string()).collect();
+    assert!(reasons[0].contains("p.jsonl:2: is not valid JSON"), "{reasons:?}");
+    assert!(reasons[1].contains("p.jsonl:3: field `title`: is missing"), "{reasons:?}");
+    assert!(reasons[2].contains("p.jsonl:5: is not valid UTF-8"), "{reasons:?}");
+}
+
+#[test]
+fn versions_other_than_ours_are_refused_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = temp_file(dir.path(), "p.jsonl", br#"{"id": "1", "title": "A paper"}"#);
+    let corpus_dir = dir.path().join("c");
+    ingest(&corpus_dir, &[file]).unwrap();
+    let manifest_path = corpus_dir.join("manifest.json");
+    let manifest = std::fs::read_to_string(&manifest_path).unwrap();
+    for (version, advice) in [(2, "upgrade litnav"), (0, "re-ingest")] {
+        std::fs::write(&manifest_path, manifest.replace("\"version\": 1", &format!("\"version\": {version}"))).unwrap();
+        let error = Corpus::open(&corpus_dir).unwrap_err();
+        assert!(matches!(error, Error::Version { found, .. } if found == version));
+        let message = error.to_string();
+        assert!(message.contains(&format!("corpus format version {version} is not supported")) && message.contains(advice), "{message}");
+    }
+}
+
+#[test]
+fn foreign_directories_and_missing_corpora_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    temp_file(dir.path(), "thesis.tex", b"precious");
+    let file = temp_file(&dir.path().join(".."), "litnav-test-paper.jsonl", br#"{"id": "1", "title": "A paper"}"#);
+    let error = ingest(dir.path(), &[file.clone()]).unwrap_err().to_string();
+    assert!(error.contains("is not empty and holds no litnav corpus"), "{error}");
+    assert_eq!(std::fs::read(dir.path().join("thesis.tex")).unwrap(), b"precious");
+    std::fs::remove_file(file).ok();
+    let error = Corpus::open(&dir.path().join("nothing-here")).unwrap_err().to_string();
+    assert!(error.contains("does not exist"), "{error}");
+}
+
+#[test]
+fn one_writer_at_a_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_writer, _) = litnav_corpus::Writer::begin(dir.path()).unwrap();
+    let error = litnav_corpus::Writer::begin(dir.path()).unwrap_err();
+    assert!(matches!(error, Error::Locked { .. }), "{error}");
+}
+
+#[test]
+fn a_failed_artifact_build_leaves_the_previous_generation() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = temp_file(dir.path(), "a.jsonl", br#"{"id": "a", "title": "First paper"}"#);
+    let second = temp_file(dir.path(), "b.jsonl", br#"{"id": "b", "title": "Second paper"}"#);
+    let corpus_dir = dir.path().join("c");
+    ingest(&corpus_dir, &[first]).unwrap();
+    let failing = ingest_files(&corpus_dir, &[second.clone()], ReadOptions::default(), |_, _| {
+        Err(Error::Artifact { name: "lexical".into(), source: "disk full".into() })
+    });
+    assert!(failing.is_err());
+    let corpus = Corpus::open(&corpus_dir).unwrap();
+    assert_eq!((corpus.papers().len(), corpus.manifest().generation), (1, 1));
+    // The next writer cleans up the abandoned staging directory and succeeds.
+    let outcome = ingest(&corpus_dir, &[second]).unwrap();
+    assert_eq!(outcome.manifest.papers, 2);
+    let entries: Vec<String> = std::fs::read_dir(&corpus_dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into()).collect();
+    assert!(entries.iter().all(|e| !e.contains("staging")), "{entries:?}");
+}
