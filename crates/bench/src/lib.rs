@@ -18,6 +18,9 @@ pub enum Error {
     /// A scratch directory could not be made.
     #[error("cannot create a scratch directory: {0}")]
     Scratch(#[from] std::io::Error),
+    /// The peer (reference implementation) could not run.
+    #[error("{0}")]
+    Peer(String),
     /// The input holds nothing to benchmark.
     #[error("{0}")]
     Empty(String),

@@ -30,6 +30,8 @@ pub struct Options {
     pub query_passes: usize,
     /// Hits per query.
     pub k: usize,
+    /// Also run the Python peer (bm25s) on the same corpora and queries.
+    pub peer: bool,
 }
 
 /// Numbers for one corpus.
@@ -51,11 +53,38 @@ pub struct CorpusReport {
     pub p99_ms: f64,
     /// Mean query latency, milliseconds.
     pub mean_ms: f64,
+    /// The Python peer's numbers on the same corpus, when it ran.
+    pub peer: Option<PeerNumbers>,
+}
+
+/// The peer's numbers for one corpus and litnav's speed-up over it.
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+pub struct PeerNumbers {
+    /// Papers indexed.
+    pub papers: usize,
+    /// Median build time, seconds.
+    pub build_seconds: f64,
+    /// Papers indexed per second.
+    pub docs_per_second: f64,
+    /// Queries timed.
+    pub queries: usize,
+    /// Median query latency, milliseconds.
+    pub p50_ms: f64,
+    /// 99th percentile query latency, milliseconds.
+    pub p99_ms: f64,
+    /// litnav build throughput ÷ peer build throughput (filled in by litnav).
+    #[serde(default)]
+    pub build_speedup: f64,
+    /// Peer p50 ÷ litnav p50 (filled in by litnav).
+    #[serde(default)]
+    pub p50_speedup: f64,
 }
 
 /// The full report.
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
+    /// The peer library and version, when the peer ran.
+    pub peer_library: Option<String>,
     /// Hits per query.
     pub k: usize,
     /// Indexing threads.
@@ -106,7 +135,17 @@ pub fn run(options: &Options) -> Result<Report> {
         let synthetic = synthesize(&papers, options.synthetic_size);
         corpora.push(measure("synthetic", &synthetic, &queries, options)?);
     }
-    Ok(Report { k: options.k, threads: BuildOptions::default().threads, corpora })
+    let mut peer_library = None;
+    if options.peer {
+        let (library, numbers) = run_peer(&papers, &queries, &corpora, options)?;
+        peer_library = Some(library);
+        for (corpus, mut peer) in corpora.iter_mut().zip(numbers) {
+            peer.build_speedup = corpus.docs_per_second / peer.docs_per_second.max(1e-9);
+            peer.p50_speedup = peer.p50_ms / corpus.p50_ms.max(1e-9);
+            corpus.peer = Some(peer);
+        }
+    }
+    Ok(Report { peer_library, k: options.k, threads: BuildOptions::default().threads, corpora })
 }
 
 fn measure(name: &str, papers: &[Paper], queries: &[String], options: &Options) -> Result<CorpusReport> {
@@ -149,5 +188,59 @@ fn measure(name: &str, papers: &[Paper], queries: &[String], options: &Options) 
         p50_ms: percentile(&latencies, 50.0),
         p99_ms: percentile(&latencies, 99.0),
         mean_ms: latencies.iter().sum::<f64>() / latencies.len().max(1) as f64,
+        peer: None,
     })
+}
+
+/// The peer script, shipped inside the binary so the benchmark runs from any directory.
+const PEER_SCRIPT: &str = include_str!("../peers/bm25s_peer.py");
+
+/// Run the Python peer on the same papers (replicated to the same sizes) and queries.
+fn run_peer(papers: &[Paper], queries: &[String], corpora: &[CorpusReport], options: &Options) -> Result<(String, Vec<PeerNumbers>)> {
+    use std::io::Write;
+    let scratch = tempfile::tempdir()?;
+    let papers_path = scratch.path().join("papers.jsonl");
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&papers_path)?);
+    for paper in papers {
+        let line = serde_json::json!({"title": paper.title, "abstract": paper.abstract_text});
+        writeln!(file, "{line}")?;
+    }
+    file.flush()?;
+    drop(file);
+    let script = scratch.path().join("peer.py");
+    std::fs::write(&script, PEER_SCRIPT)?;
+    let job = serde_json::json!({
+        "papers": papers_path,
+        "sizes": corpora.iter().map(|c| c.papers).collect::<Vec<_>>(),
+        "queries": queries,
+        "k": options.k,
+        "builds": options.build_repeats.max(1),
+        "passes": options.query_passes.max(1),
+    });
+    let mut child = std::process::Command::new("python3")
+        .arg(&script)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| Error::Peer(format!("cannot start python3: {e}")))?;
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin.write_all(job.to_string().as_bytes())?;
+    }
+    let output = child.wait_with_output()?;
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        return Err(Error::Peer(format!(
+            "the Python peer failed (install it with `pip install bm25s PyStemmer`): {}",
+            stderr.lines().last().unwrap_or("no output")
+        )));
+    }
+    #[derive(serde::Deserialize)]
+    struct PeerReport {
+        library: String,
+        corpora: Vec<PeerNumbers>,
+    }
+    let report: PeerReport =
+        serde_json::from_slice(&output.stdout).map_err(|e| Error::Peer(format!("unreadable peer report: {e}")))?;
+    Ok((report.library, report.corpora))
 }

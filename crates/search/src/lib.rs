@@ -1,6 +1,7 @@
 //! litnav's retrieval. Today: BM25 over title and abstract ([`lexical`]), with the leakage filters
 //! ResearchArena prescribes for discovery (published strictly before a cut-off year, no surveys).
 
+pub mod analyzer;
 pub mod lexical;
 
 pub use lexical::{BuildOptions, BuildStats, Hit, LexicalIndex, SearchQuery};

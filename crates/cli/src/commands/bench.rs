@@ -33,6 +33,10 @@ pub struct SearchArgs {
     /// Timed passes over the queries.
     #[arg(long, default_value_t = 3)]
     passes: usize,
+    /// Also run the Python peer (bm25s, `pip install bm25s PyStemmer`) on the same corpora and
+    /// queries, and report litnav's speed-up over it.
+    #[arg(long)]
+    peer: bool,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -58,6 +62,7 @@ fn run_search(args: SearchArgs) -> Result<()> {
         build_repeats: args.builds,
         query_passes: args.passes,
         k: args.k,
+        peer: args.peer,
     };
     let bar = crate::progress::spinner("benchmarking lexical search");
     let report = search::run(&options);
@@ -73,6 +78,17 @@ fn run_search(args: SearchArgs) -> Result<()> {
             "{:<10} {:>8} {:>10.3} {:>12.0} {:>8} {:>9.3} {:>9.3}",
             c.name, c.papers, c.build_seconds, c.docs_per_second, c.queries, c.p50_ms, c.p99_ms
         );
+    }
+    if let Some(library) = &report.peer_library {
+        println!("peer: {library} (Python), same corpora and queries");
+        for c in &report.corpora {
+            if let Some(p) = &c.peer {
+                println!(
+                    "{:<10} {:>8} {:>10.3} {:>12.0} {:>8} {:>9.3} {:>9.3}   litnav is {:.1}x faster to build, {:.1}x faster per query (p50)",
+                    c.name, p.papers, p.build_seconds, p.docs_per_second, p.queries, p.p50_ms, p.p99_ms, p.build_speedup, p.p50_speedup
+                );
+            }
+        }
     }
     Ok(())
 }
