@@ -196,7 +196,12 @@ fn measure(name: &str, papers: &[Paper], queries: &[String], options: &Options) 
 const PEER_SCRIPT: &str = include_str!("../peers/bm25s_peer.py");
 
 /// Run the Python peer on the same papers (replicated to the same sizes) and queries.
-fn run_peer(papers: &[Paper], queries: &[String], corpora: &[CorpusReport], options: &Options) -> Result<(String, Vec<PeerNumbers>)> {
+fn run_peer(
+    papers: &[Paper],
+    queries: &[String],
+    corpora: &[CorpusReport],
+    options: &Options,
+) -> Result<(String, Vec<PeerNumbers>)> {
     use std::io::Write;
     let scratch = tempfile::tempdir()?;
     let papers_path = scratch.path().join("papers.jsonl");

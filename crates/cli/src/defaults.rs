@@ -33,7 +33,9 @@ pub fn datasets() -> Result<PathBuf> {
             }
         }
     }
-    bail!("cannot find the litbench dataset: set LITNAV_DATASETS to the directory holding litbench/, or pass --corpus DIR")
+    bail!(
+        "cannot find the litbench dataset: set LITNAV_DATASETS to the directory holding litbench/, or pass --corpus DIR"
+    )
 }
 
 /// The corpus a command should use: the one given, `$LITNAV_CORPUS`, or the built-in litbench
@@ -53,7 +55,8 @@ pub fn corpus(given: Option<&Path>) -> Result<PathBuf> {
     let files = vec![litbench.join("corpus.jsonl"), litbench.join("topics.jsonl")];
     let bar = crate::progress::spinner("building the default litbench corpus (first run only)");
     if dir.exists() {
-        std::fs::remove_dir_all(&dir).with_context(|| format!("cannot replace the outdated default corpus at {}", dir.display()))?;
+        std::fs::remove_dir_all(&dir)
+            .with_context(|| format!("cannot replace the outdated default corpus at {}", dir.display()))?;
     }
     crate::commands::ingest::ingest(&dir, &files, litnav_corpus::ReadOptions::default())?;
     bar.finish_and_clear();

@@ -123,7 +123,9 @@ impl Catalog {
         if doi.starts_with("10.") {
             return self.by_external.get(&("doi".to_string(), doi)).copied();
         }
-        if lower.contains("openalex.org/") || (reference.starts_with('W') && reference[1..].chars().all(|c| c.is_ascii_digit())) {
+        if lower.contains("openalex.org/")
+            || (reference.starts_with('W') && reference[1..].chars().all(|c| c.is_ascii_digit()))
+        {
             let short = reference.rsplit('/').next().unwrap_or(reference).to_string();
             return self.by_external.get(&("openalex".to_string(), short)).copied();
         }
@@ -155,16 +157,14 @@ impl Catalog {
     fn find_duplicate(&self, record: &PaperRecord) -> Option<usize> {
         let paper = &record.paper;
         let from_source = paper.id_origin == IdOrigin::Source;
-        if from_source {
-            if let Some(&index) = self.by_id.get(&paper.id) {
-                return Some(index);
-            }
+        if from_source && let Some(&index) = self.by_id.get(&paper.id) {
+            return Some(index);
         }
         for kind in MATCHING_IDS {
-            if let Some(value) = paper.ids.get(kind) {
-                if let Some(&index) = self.by_external.get(&(kind.to_string(), value.clone())) {
-                    return Some(index);
-                }
+            if let Some(value) = paper.ids.get(kind)
+                && let Some(&index) = self.by_external.get(&(kind.to_string(), value.clone()))
+            {
+                return Some(index);
             }
         }
         self.find_by_title(&paper.title).iter().copied().find(|&index| {

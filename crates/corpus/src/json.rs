@@ -28,12 +28,9 @@ impl<'a> Fields<'a> {
     /// A nested object's fields, with `name` added to the error prefix.
     pub(crate) fn nested(&self, value: &'a Value, name: &str) -> Result<Self, Error> {
         match value {
-            Value::Object(object) => Ok(Fields {
-                object,
-                file: self.file,
-                line: self.line,
-                prefix: format!("{}{name}.", self.prefix),
-            }),
+            Value::Object(object) => {
+                Ok(Fields { object, file: self.file, line: self.line, prefix: format!("{}{name}.", self.prefix) })
+            }
             other => Err(self.error(name, format!("expected a JSON object, found {}", kind(other)))),
         }
     }
@@ -73,9 +70,9 @@ impl<'a> Fields<'a> {
         match self.get(field) {
             None if self.has(field) => Err(self.error(field, "is null; a non-empty string is required".into())),
             None => Err(self.error(field, "is missing; a non-empty string is required".into())),
-            Some(_) => self
-                .opt_str(field)?
-                .ok_or_else(|| self.error(field, "is empty; a non-empty string is required".into())),
+            Some(_) => {
+                self.opt_str(field)?.ok_or_else(|| self.error(field, "is empty; a non-empty string is required".into()))
+            }
         }
     }
 
@@ -141,7 +138,9 @@ impl<'a> Fields<'a> {
                 Value::String(_) | Value::Null => {}
                 Value::Number(n) => out.push(n.to_string()),
                 other => {
-                    return Err(self.error(&format!("{field}[{i}]"), format!("expected a string, found {}", kind(other))));
+                    return Err(
+                        self.error(&format!("{field}[{i}]"), format!("expected a string, found {}", kind(other)))
+                    );
                 }
             }
         }

@@ -75,7 +75,9 @@ mod tests {
     fn title_id_reproduces_a_litbench_id() {
         // From litbench/corpus.jsonl.
         assert_eq!(
-            title_id("The rate of metabolism in marine animals: environmental constraints, ecological demands and energetic opportunities"),
+            title_id(
+                "The rate of metabolism in marine animals: environmental constraints, ecological demands and energetic opportunities"
+            ),
             "p002addd960ec"
         );
     }

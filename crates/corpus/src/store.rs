@@ -73,7 +73,11 @@ impl Corpus {
         if !generation.is_dir() {
             return Err(Error::NotACorpus {
                 dir: dir.to_path_buf(),
-                message: format!("manifest.json names generation {} but {} is missing", manifest.generation, generation.display()),
+                message: format!(
+                    "manifest.json names generation {} but {} is missing",
+                    manifest.generation,
+                    generation.display()
+                ),
             });
         }
         Ok((manifest, generation))
@@ -139,7 +143,8 @@ impl Writer {
     pub fn begin(dir: &Path) -> Result<(Writer, Option<Corpus>)> {
         fs::create_dir_all(dir).map_err(io_at(dir))?;
         let lock_path = dir.join(".lock");
-        let lock = File::options().create(true).truncate(false).write(true).open(&lock_path).map_err(io_at(&lock_path))?;
+        let lock =
+            File::options().create(true).truncate(false).write(true).open(&lock_path).map_err(io_at(&lock_path))?;
         if lock.try_lock().is_err() {
             return Err(Error::Locked { dir: dir.to_path_buf() });
         }
@@ -149,12 +154,15 @@ impl Writer {
             // Refuse to write into a directory holding anything but litnav's own leftovers.
             let foreign = fs::read_dir(dir).map_err(io_at(dir))?.filter_map(|e| e.ok()).any(|e| {
                 let name = e.file_name().to_string_lossy().to_string();
-                name != ".lock" && !name.starts_with("manifest.tmp") && !(name.starts_with("gen-") && name.ends_with(".staging"))
+                name != ".lock"
+                    && !name.starts_with("manifest.tmp")
+                    && !(name.starts_with("gen-") && name.ends_with(".staging"))
             });
             if foreign {
                 return Err(Error::NotACorpus {
                     dir: dir.to_path_buf(),
-                    message: "is not empty and holds no litnav corpus (no manifest.json); use a new or empty directory".into(),
+                    message: "is not empty and holds no litnav corpus (no manifest.json); use a new or empty directory"
+                        .into(),
                 });
             }
             None
@@ -221,7 +229,8 @@ fn read_manifest(dir: &Path) -> Result<Manifest> {
     let path = dir.join(MANIFEST);
     if !path.is_file() {
         let message = if dir.is_dir() {
-            "is not a litnav corpus (no manifest.json); create one with `litnav ingest --corpus DIR FILE...`".to_string()
+            "is not a litnav corpus (no manifest.json); create one with `litnav ingest --corpus DIR FILE...`"
+                .to_string()
         } else {
             "does not exist; create a corpus with `litnav ingest --corpus DIR FILE...`".to_string()
         };
@@ -231,7 +240,10 @@ fn read_manifest(dir: &Path) -> Result<Manifest> {
     let value: serde_json::Value = serde_json::from_str(&text)
         .map_err(|e| Error::NotACorpus { dir: dir.to_path_buf(), message: format!("manifest.json is damaged: {e}") })?;
     if value.get("format").and_then(|f| f.as_str()) != Some(FORMAT_NAME) {
-        return Err(Error::NotACorpus { dir: dir.to_path_buf(), message: "manifest.json does not describe a litnav corpus".into() });
+        return Err(Error::NotACorpus {
+            dir: dir.to_path_buf(),
+            message: "manifest.json does not describe a litnav corpus".into(),
+        });
     }
     let version = value.get("version").and_then(|v| v.as_u64()).unwrap_or(0) as u32;
     if version != FORMAT_VERSION {
@@ -242,7 +254,8 @@ fn read_manifest(dir: &Path) -> Result<Manifest> {
         };
         return Err(Error::Version { dir: dir.to_path_buf(), found: version, supported: FORMAT_VERSION, advice });
     }
-    serde_json::from_value(value).map_err(|e| Error::NotACorpus { dir: dir.to_path_buf(), message: format!("manifest.json is damaged: {e}") })
+    serde_json::from_value(value)
+        .map_err(|e| Error::NotACorpus { dir: dir.to_path_buf(), message: format!("manifest.json is damaged: {e}") })
 }
 
 fn read_jsonl<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>> {

@@ -1,6 +1,8 @@
 //! Integration tests of the corpus crate: the real datasets, hand-written OpenAlex and BibTeX
 //! files, deduplication, the corpus directory's guarantees, and bad input.
 
+#![allow(clippy::unwrap_used)] // Tests fail loudly by design.
+
 use litnav_corpus::{Corpus, Error, Format, IngestOutcome, ReadOptions, ingest_files, readers, title_id};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -106,7 +108,10 @@ fn openalex_works_are_read_per_the_schema() {
     let attention = &papers[0];
     assert_eq!(attention.title, "Attention Is All You Need");
     assert_eq!(attention.id, title_id("Attention Is All You Need"));
-    assert_eq!(attention.abstract_text.as_deref(), Some("The dominant sequence transduction models are based on complex recurrent networks."));
+    assert_eq!(
+        attention.abstract_text.as_deref(),
+        Some("The dominant sequence transduction models are based on complex recurrent networks.")
+    );
     assert_eq!(attention.year, Some(2017));
     assert_eq!(attention.venue.as_deref(), Some("arXiv (Cornell University)"));
     assert_eq!(attention.authors, vec!["Ashish Vaswani", "Noam Shazeer", "Illia Polosukhin"]);
@@ -124,7 +129,10 @@ fn openalex_works_are_read_per_the_schema() {
     assert_eq!(papers[1].venue, None);
     let survey = &papers[2];
     assert!(survey.is_survey, "type review marks a survey");
-    assert_eq!(survey.abstract_text.as_deref(), Some("Large language models are popular and models evaluating them matters."));
+    assert_eq!(
+        survey.abstract_text.as_deref(),
+        Some("Large language models are popular and models evaluating them matters.")
+    );
     assert_eq!(survey.references, vec![attention.id.clone()]);
 }
 
@@ -170,10 +178,17 @@ fn bibtex_is_read_and_merges_with_openalex() {
     let attention = &corpus.papers()[0];
     assert_eq!(attention.ids["bibtex"], "vaswani2017attention");
     assert_eq!(attention.authors.len(), 3, "OpenAlex's authors were first and stay");
-    let bert = corpus.papers().iter().find(|p| p.ids.get("bibtex").map(String::as_str) == Some("devlin-etal-2019-bert")).unwrap();
+    let bert = corpus
+        .papers()
+        .iter()
+        .find(|p| p.ids.get("bibtex").map(String::as_str) == Some("devlin-etal-2019-bert"))
+        .unwrap();
     assert_eq!(bert.title, "BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding");
     assert_eq!(bert.authors, vec!["Jacob Devlin", "Ming-Wei Chang", "Kenton Lee", "Kristina Toutanova"]);
-    assert_eq!(bert.venue.as_deref(), Some("Proceedings of the Annual Meeting of the Association for Computational Linguistics (NAACL)"));
+    assert_eq!(
+        bert.venue.as_deref(),
+        Some("Proceedings of the Annual Meeting of the Association for Computational Linguistics (NAACL)")
+    );
     assert_eq!(bert.year, Some(2019));
     assert_eq!(bert.ids["doi"], "10.18653/v1/n19-1423");
     assert_eq!(bert.abstract_text.as_deref(), Some("We introduce a new language representation model called BERT."));
@@ -241,18 +256,42 @@ fn ingest_error(name: &str, content: &[u8]) -> String {
 #[test]
 fn bad_input_names_file_line_and_field() {
     let cases: [(&str, &[u8], &str); 12] = [
-        ("a.jsonl", b"{\"id\": \"x\", \"title\": \"ok\"}\n{\"id\": \"y\", \"title\": \"broken\"\n", "a.jsonl:2: is not valid JSON"),
-        ("a.jsonl", b"{\"id\": \"x\", \"title\": \"ok\"}\n\n{\"id\": \"y\", \"abstract\": \"no title\"}\n", "a.jsonl:3: field `title`: is missing"),
-        ("a.jsonl", b"{\"id\": \"x\", \"title\": \"ok\", \"year\": \"soon\"}\n", "a.jsonl:1: field `year`: expected a year"),
-        ("a.jsonl", b"{\"id\": \"x\", \"title\": \"ok\", \"authors\": [\"A\", 3.5, {}]}\n", "a.jsonl:1: field `authors[2]`: expected a string"),
-        ("a.jsonl", b"{\"id\": \"x\", \"title\": \"ok\"}\n{\"id\": \"y\", \"title\": \"caf\xe9\"}\n", "a.jsonl:2: is not valid UTF-8"),
+        (
+            "a.jsonl",
+            b"{\"id\": \"x\", \"title\": \"ok\"}\n{\"id\": \"y\", \"title\": \"broken\"\n",
+            "a.jsonl:2: is not valid JSON",
+        ),
+        (
+            "a.jsonl",
+            b"{\"id\": \"x\", \"title\": \"ok\"}\n\n{\"id\": \"y\", \"abstract\": \"no title\"}\n",
+            "a.jsonl:3: field `title`: is missing",
+        ),
+        (
+            "a.jsonl",
+            b"{\"id\": \"x\", \"title\": \"ok\", \"year\": \"soon\"}\n",
+            "a.jsonl:1: field `year`: expected a year",
+        ),
+        (
+            "a.jsonl",
+            b"{\"id\": \"x\", \"title\": \"ok\", \"authors\": [\"A\", 3.5, {}]}\n",
+            "a.jsonl:1: field `authors[2]`: expected a string",
+        ),
+        (
+            "a.jsonl",
+            b"{\"id\": \"x\", \"title\": \"ok\"}\n{\"id\": \"y\", \"title\": \"caf\xe9\"}\n",
+            "a.jsonl:2: is not valid UTF-8",
+        ),
         ("a.jsonl", b"\xff\xfe{\x00", "is UTF-16 encoded"),
         ("a.jsonl", b"", "is empty"),
         ("a.jsonl", b"\n  \n", "is empty"),
         ("a.txt", b"hello world\n", "unknown input format"),
         ("a.jsonl", b"{\"name\": \"no known field\"}\n", "unknown input format"),
         ("e.csv", b"from,to\na,b\n", "e.csv:1: the header must name the columns `citing_id` and `cited_id`"),
-        ("r.bib", b"@article{k1, title={Fine}, year=2020}\n\n@article{k2,\n  author={Nobody},\n  year={2021}\n}\n", "r.bib:3: field `title`: entry `k2` has no title"),
+        (
+            "r.bib",
+            b"@article{k1, title={Fine}, year=2020}\n\n@article{k2,\n  author={Nobody},\n  year={2021}\n}\n",
+            "r.bib:3: field `title`: entry `k2` has no title",
+        ),
     ];
     for (name, content, expected) in cases {
         let message = ingest_error(name, content);
@@ -264,9 +303,15 @@ fn bad_input_names_file_line_and_field() {
 fn taxobench_and_openalex_errors_name_nested_fields() {
     let message = ingest_error("data.jsonl", br#"{"id": 1, "survey_topic": "T", "pdfs": [{"title": "A", "abs": "x"}, {"abs": "no title"}], "gt": {"name": "T"}}"#);
     assert!(message.contains("data.jsonl:1: field `pdfs[1].title`: is missing"), "{message}");
-    let message = ingest_error("w.jsonl", br#"{"id": "https://openalex.org/W1", "title": "T", "authorships": [{"author": "Jane"}]}"#);
+    let message = ingest_error(
+        "w.jsonl",
+        br#"{"id": "https://openalex.org/W1", "title": "T", "authorships": [{"author": "Jane"}]}"#,
+    );
     assert!(message.contains("w.jsonl:1: field `authorships[0].author`: expected a JSON object"), "{message}");
-    let message = ingest_error("w.jsonl", br#"{"id": "https://openalex.org/W1", "title": "T", "abstract_inverted_index": {"word": [-1]}}"#);
+    let message = ingest_error(
+        "w.jsonl",
+        br#"{"id": "https://openalex.org/W1", "title": "T", "abstract_inverted_index": {"word": [-1]}}"#,
+    );
     assert!(message.contains("field `abstract_inverted_index.word`"), "{message}");
 }
 
@@ -312,7 +357,10 @@ fn versions_other_than_ours_are_refused_clearly() {
         let error = Corpus::open(&corpus_dir).unwrap_err();
         assert!(matches!(error, Error::Version { found, .. } if found == version));
         let message = error.to_string();
-        assert!(message.contains(&format!("corpus format version {version} is not supported")) && message.contains(advice), "{message}");
+        assert!(
+            message.contains(&format!("corpus format version {version} is not supported")) && message.contains(advice),
+            "{message}"
+        );
     }
 }
 
@@ -321,7 +369,7 @@ fn foreign_directories_and_missing_corpora_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     temp_file(dir.path(), "thesis.tex", b"precious");
     let file = temp_file(&dir.path().join(".."), "litnav-test-paper.jsonl", br#"{"id": "1", "title": "A paper"}"#);
-    let error = ingest(dir.path(), &[file.clone()]).unwrap_err().to_string();
+    let error = ingest(dir.path(), std::slice::from_ref(&file)).unwrap_err().to_string();
     assert!(error.contains("is not empty and holds no litnav corpus"), "{error}");
     assert_eq!(std::fs::read(dir.path().join("thesis.tex")).unwrap(), b"precious");
     std::fs::remove_file(file).ok();
@@ -344,7 +392,7 @@ fn a_failed_artifact_build_leaves_the_previous_generation() {
     let second = temp_file(dir.path(), "b.jsonl", br#"{"id": "b", "title": "Second paper"}"#);
     let corpus_dir = dir.path().join("c");
     ingest(&corpus_dir, &[first]).unwrap();
-    let failing = ingest_files(&corpus_dir, &[second.clone()], ReadOptions::default(), |_, _| {
+    let failing = ingest_files(&corpus_dir, std::slice::from_ref(&second), ReadOptions::default(), |_, _| {
         Err(Error::Artifact { name: "lexical".into(), source: "disk full".into() })
     });
     assert!(failing.is_err());
@@ -353,6 +401,7 @@ fn a_failed_artifact_build_leaves_the_previous_generation() {
     // The next writer cleans up the abandoned staging directory and succeeds.
     let outcome = ingest(&corpus_dir, &[second]).unwrap();
     assert_eq!(outcome.manifest.papers, 2);
-    let entries: Vec<String> = std::fs::read_dir(&corpus_dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into()).collect();
+    let entries: Vec<String> =
+        std::fs::read_dir(&corpus_dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into()).collect();
     assert!(entries.iter().all(|e| !e.contains("staging")), "{entries:?}");
 }

@@ -28,7 +28,7 @@ pub fn english() -> TextAnalyzer {
         Some(stop_words) => builder.filter_dynamic(stop_words),
         None => builder,
     };
-    builder.filter_dynamic(MemoStemmer::default()).build()
+    builder.filter_dynamic(MemoStemmer).build()
 }
 
 /// Snowball English stemming with a per-instance memo of word → stem.

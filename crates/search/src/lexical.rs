@@ -83,7 +83,14 @@ pub struct SearchQuery {
 impl SearchQuery {
     /// A query with default options (k = 10, no filters, both boosts 1).
     pub fn new(text: impl Into<String>) -> Self {
-        SearchQuery { text: text.into(), k: 10, before: None, exclude_surveys: false, title_boost: 1.0, abstract_boost: 1.0 }
+        SearchQuery {
+            text: text.into(),
+            k: 10,
+            before: None,
+            exclude_surveys: false,
+            title_boost: 1.0,
+            abstract_boost: 1.0,
+        }
     }
 }
 
@@ -112,7 +119,8 @@ struct Fields {
 fn schema() -> (Schema, Fields) {
     let mut builder = Schema::builder();
     let text = |stored: bool| {
-        let indexing = TextFieldIndexing::default().set_tokenizer(ANALYZER).set_index_option(IndexRecordOption::WithFreqs);
+        let indexing =
+            TextFieldIndexing::default().set_tokenizer(ANALYZER).set_index_option(IndexRecordOption::WithFreqs);
         let options = TextOptions::default().set_indexing_options(indexing);
         if stored { options.set_stored() } else { options }
     };
@@ -221,7 +229,9 @@ impl LexicalIndex {
             return Err(Error::EmptyQuery { query: query.text.clone() });
         }
         let mut should: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-        for (field, boost) in [(self.fields.title, query.title_boost), (self.fields.abstract_text, query.abstract_boost)] {
+        for (field, boost) in
+            [(self.fields.title, query.title_boost), (self.fields.abstract_text, query.abstract_boost)]
+        {
             if boost <= 0.0 {
                 continue;
             }
@@ -236,7 +246,10 @@ impl LexicalIndex {
             clauses.push((Occur::Must, Box::new(RangeQuery::new(Bound::Unbounded, Bound::Excluded(upper)))));
         }
         if query.exclude_surveys {
-            clauses.push((Occur::MustNot, Box::new(TermQuery::new(Term::from_field_u64(self.fields.survey, 1), IndexRecordOption::Basic))));
+            clauses.push((
+                Occur::MustNot,
+                Box::new(TermQuery::new(Term::from_field_u64(self.fields.survey, 1), IndexRecordOption::Basic)),
+            ));
         }
         let searcher = self.reader.searcher();
         let engine = |source| Error::Engine { dir: self.dir.clone(), source };

@@ -1,5 +1,7 @@
 //! Integration tests of lexical search on the real litbench corpus.
 
+#![allow(clippy::unwrap_used)] // Tests fail loudly by design.
+
 use litnav_corpus::{Catalog, MergeReport, Paper, ReadOptions, Topic, readers};
 use litnav_search::{BuildOptions, LexicalIndex, SearchQuery};
 use std::collections::HashSet;
@@ -68,7 +70,11 @@ fn every_topic_ranks_its_expert_references_far_above_chance() {
         let (recall, chance) = discovery_recall(fixture, topic, 100);
         eprintln!("{:<8} recall@100 {recall:.3}  chance {chance:.3}  {}", topic.id, topic.title);
         assert!(recall >= FLOOR, "{}: recall@100 {recall:.3} is below the floor", topic.id);
-        assert!(recall >= LIFT_FLOOR * chance, "{}: recall@100 {recall:.3} is not well above chance {chance:.3}", topic.id);
+        assert!(
+            recall >= LIFT_FLOOR * chance,
+            "{}: recall@100 {recall:.3} is not well above chance {chance:.3}",
+            topic.id
+        );
         recalls.push(recall);
     }
     let mean = recalls.iter().sum::<f64>() / recalls.len() as f64;
@@ -80,7 +86,12 @@ fn every_topic_ranks_its_expert_references_far_above_chance() {
 fn filters_hold_for_every_hit() {
     let fixture = litbench();
     let surveys: HashSet<&str> = fixture.papers.iter().filter(|p| p.is_survey).map(|p| p.id.as_str()).collect();
-    let query = SearchQuery { k: 300, before: Some(2020), exclude_surveys: true, ..SearchQuery::new("transformer survey review") };
+    let query = SearchQuery {
+        k: 300,
+        before: Some(2020),
+        exclude_surveys: true,
+        ..SearchQuery::new("transformer survey review")
+    };
     let hits = fixture.index.search(&query).expect("search");
     assert!(hits.len() >= 200, "only {} hits", hits.len());
     for hit in &hits {
@@ -113,7 +124,8 @@ fn rankings_do_not_depend_on_indexing_threads() {
     };
     let (one, _a) = build(1);
     let (three, _b) = build(3);
-    let mut queries: Vec<String> = ["model", "learning", "network", "quantum", "iron", "survey"].map(String::from).to_vec();
+    let mut queries: Vec<String> =
+        ["model", "learning", "network", "quantum", "iron", "survey"].map(String::from).to_vec();
     queries.extend(fixture.papers.iter().step_by(97).map(|p| p.title.clone()));
     let mut ties_at_cutoff = 0;
     for text in &queries {
@@ -136,7 +148,8 @@ fn rankings_do_not_depend_on_indexing_threads() {
 fn title_matches_outweigh_abstract_matches() {
     let fixture = litbench();
     let key = litnav_corpus::title_key("Attention is all you need");
-    let paper = fixture.papers.iter().find(|p| litnav_corpus::title_key(&p.title) == key).expect("attention paper in litbench");
+    let paper =
+        fixture.papers.iter().find(|p| litnav_corpus::title_key(&p.title) == key).expect("attention paper in litbench");
     let hits = fixture.index.search(&SearchQuery::new(paper.title.clone())).expect("search");
     assert_eq!(hits[0].id, paper.id);
 }

@@ -72,7 +72,10 @@ fn run_search(args: SearchArgs) -> Result<()> {
         return super::print_json(&report);
     }
     println!("lexical search benchmark (k = {}, {} indexing threads)", report.k, report.threads);
-    println!("{:<10} {:>8} {:>10} {:>12} {:>8} {:>9} {:>9}", "corpus", "papers", "build s", "papers/s", "queries", "p50 ms", "p99 ms");
+    println!(
+        "{:<10} {:>8} {:>10} {:>12} {:>8} {:>9} {:>9}",
+        "corpus", "papers", "build s", "papers/s", "queries", "p50 ms", "p99 ms"
+    );
     for c in &report.corpora {
         println!(
             "{:<10} {:>8} {:>10.3} {:>12.0} {:>8} {:>9.3} {:>9.3}",
@@ -85,7 +88,15 @@ fn run_search(args: SearchArgs) -> Result<()> {
             if let Some(p) = &c.peer {
                 println!(
                     "{:<10} {:>8} {:>10.3} {:>12.0} {:>8} {:>9.3} {:>9.3}   litnav is {:.1}x faster to build, {:.1}x faster per query (p50)",
-                    c.name, p.papers, p.build_seconds, p.docs_per_second, p.queries, p.p50_ms, p.p99_ms, p.build_speedup, p.p50_speedup
+                    c.name,
+                    p.papers,
+                    p.build_seconds,
+                    p.docs_per_second,
+                    p.queries,
+                    p.p50_ms,
+                    p.p99_ms,
+                    p.build_speedup,
+                    p.p50_speedup
                 );
             }
         }

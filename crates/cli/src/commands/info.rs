@@ -82,7 +82,8 @@ fn report(corpus: &Corpus) -> Report {
         coverage_of("openalex", &|p| p.ids.contains_key("openalex")),
         coverage_of("references (in corpus)", &|p| !p.references.is_empty()),
         coverage_of("cited in corpus", &{
-            let cited: std::collections::HashSet<&str> = papers.iter().flat_map(|p| p.references.iter().map(String::as_str)).collect();
+            let cited: std::collections::HashSet<&str> =
+                papers.iter().flat_map(|p| p.references.iter().map(String::as_str)).collect();
             move |p: &litnav_corpus::Paper| cited.contains(p.id.as_str())
         }),
     ];
@@ -118,7 +119,13 @@ fn report(corpus: &Corpus) -> Report {
 }
 
 fn print_human(r: &Report) {
-    println!("corpus {} (format v{}, generation {}, {})", r.corpus.display(), r.format_version, r.generation, r.written_by);
+    println!(
+        "corpus {} (format v{}, generation {}, {})",
+        r.corpus.display(),
+        r.format_version,
+        r.generation,
+        r.written_by
+    );
     println!("  papers     {:>9}   surveys {}", r.papers, r.surveys);
     println!("  topics     {:>9}", r.topics);
     println!("  edges      {:>9}   in-corpus citations", r.edges);

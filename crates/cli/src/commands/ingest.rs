@@ -33,7 +33,8 @@ const SHOWN_REASONS: usize = 5;
 
 pub fn run(args: Args) -> Result<()> {
     let options = ReadOptions { format: args.format.as_deref().and_then(Format::from_name), skip_bad: args.skip_bad };
-    let bar = crate::progress::spinner(&format!("ingesting {} file(s) into {}", args.files.len(), args.corpus.display()));
+    let bar =
+        crate::progress::spinner(&format!("ingesting {} file(s) into {}", args.files.len(), args.corpus.display()));
     let outcome = ingest(&args.corpus, &args.files, options);
     bar.finish_and_clear();
     let outcome = outcome?;
@@ -88,7 +89,10 @@ fn print_human(dir: &Path, outcome: &IngestOutcome) {
         r.paper_records, r.papers_added, r.papers_merged, r.topics_added, r.topics_replaced
     );
     if r.edge_records > 0 {
-        println!("  {} edge records; {} dropped (citing paper not in the corpus)", r.edge_records, r.edges_dropped_unknown_citing);
+        println!(
+            "  {} edge records; {} dropped (citing paper not in the corpus)",
+            r.edge_records, r.edges_dropped_unknown_citing
+        );
         for example in &r.dropped_examples {
             println!("    e.g. {example}");
         }

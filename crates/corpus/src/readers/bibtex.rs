@@ -155,13 +155,17 @@ impl Parser<'_> {
                     self.bump();
                     return Ok(fields);
                 }
-                Some('@') => return Err(self.error(None, format!("the entry starting at line {entry_line} is not closed"))),
+                Some('@') => {
+                    return Err(self.error(None, format!("the entry starting at line {entry_line} is not closed")));
+                }
                 Some(_) => {
                     let line = self.line;
                     let name = self.identifier().to_ascii_lowercase();
                     if name.is_empty() {
                         let c = self.peek().unwrap_or(' ');
-                        return Err(self.error(None, format!("unexpected `{c}` in the entry starting at line {entry_line}")));
+                        return Err(
+                            self.error(None, format!("unexpected `{c}` in the entry starting at line {entry_line}"))
+                        );
                     }
                     self.skip_space();
                     if self.bump() != Some('=') {
@@ -197,7 +201,11 @@ impl Parser<'_> {
                     } else {
                         match self.macros.get(&word.to_ascii_lowercase()) {
                             Some(expansion) => out.push_str(expansion),
-                            None => return Err(self.error(Some(field), format!("uses the undefined @string macro `{word}`"))),
+                            None => {
+                                return Err(
+                                    self.error(Some(field), format!("uses the undefined @string macro `{word}`"))
+                                );
+                            }
                         }
                     }
                 }
@@ -259,14 +267,28 @@ impl Parser<'_> {
 }
 
 fn month_macros() -> HashMap<String, String> {
-    ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"]
-        .iter()
-        .map(|m| (m[..3].to_string(), m[..1].to_uppercase() + &m[1..]))
-        .collect()
+    [
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    ]
+    .iter()
+    .map(|m| (m[..3].to_string(), m[..1].to_uppercase() + &m[1..]))
+    .collect()
 }
 
 fn to_record(path: &Path, entry: Entry) -> Result<PaperRecord> {
-    let get = |name: &str| entry.fields.iter().find(|(n, _, _)| n == name).map(|(_, v, line)| (latex_to_text(v), *line));
+    let get =
+        |name: &str| entry.fields.iter().find(|(n, _, _)| n == name).map(|(_, v, line)| (latex_to_text(v), *line));
     let title = match get("title") {
         Some((title, _)) if !title.is_empty() => title,
         _ => {
@@ -301,10 +323,10 @@ fn to_record(path: &Path, entry: Entry) -> Result<PaperRecord> {
     let arxiv_prefix = get("archiveprefix").is_some_and(|(p, _)| p.eq_ignore_ascii_case("arxiv"));
     if let (true, Some((eprint, _))) = (arxiv_prefix, get("eprint")) {
         paper.ids.insert("arxiv".into(), eprint);
-    } else if let Some((url, _)) = get("url") {
-        if let Some(rest) = url.split("arxiv.org/abs/").nth(1) {
-            paper.ids.insert("arxiv".into(), rest.trim_end_matches(".pdf").to_string());
-        }
+    } else if let Some((url, _)) = get("url")
+        && let Some(rest) = url.split("arxiv.org/abs/").nth(1)
+    {
+        paper.ids.insert("arxiv".into(), rest.trim_end_matches(".pdf").to_string());
     }
     Ok(PaperRecord { paper, survey_explicit: false, references: Vec::new(), at: at(path, entry.line, None) })
 }
@@ -312,7 +334,10 @@ fn to_record(path: &Path, entry: Entry) -> Result<PaperRecord> {
 /// The first run of four digits (`"2019a"`, `"{2019}"`, `"to appear 2021"`).
 fn parse_year(raw: &str) -> Option<i32> {
     let digits: Vec<char> = raw.chars().collect();
-    digits.windows(4).find(|w| w.iter().all(char::is_ascii_digit)).and_then(|w| w.iter().collect::<String>().parse().ok())
+    digits
+        .windows(4)
+        .find(|w| w.iter().all(char::is_ascii_digit))
+        .and_then(|w| w.iter().collect::<String>().parse().ok())
 }
 
 /// `"Doe, Jane and John Smith and others"` → `["Jane Doe", "John Smith"]`; `and` inside braces

@@ -8,7 +8,9 @@ use std::path::Path;
 pub(crate) fn read(path: &Path, sink: &mut Sink) -> Result<()> {
     let text = super::lines::read_to_string(path)?;
     let mut reader = csv::ReaderBuilder::new().flexible(true).trim(csv::Trim::All).from_reader(text.as_bytes());
-    let headers = reader.headers().map_err(|e| Error::BadRecord { at: at(path, 1, None), message: format!("bad CSV header: {e}") })?;
+    let headers = reader
+        .headers()
+        .map_err(|e| Error::BadRecord { at: at(path, 1, None), message: format!("bad CSV header: {e}") })?;
     let column = |name: &str| headers.iter().position(|h| h.eq_ignore_ascii_case(name));
     let (Some(citing), Some(cited)) = (column("citing_id"), column("cited_id")) else {
         return Err(Error::BadRecord {
@@ -38,7 +40,10 @@ pub(crate) fn read(path: &Path, sink: &mut Sink) -> Result<()> {
 fn edge(path: &Path, line: usize, citing: Option<&str>, cited: Option<&str>) -> Result<EdgeRecord> {
     let need = |value: Option<&str>, field: &str| match value {
         Some(v) if !v.is_empty() => Ok(v.to_string()),
-        _ => Err(Error::BadRecord { at: at(path, line, Some(field)), message: "is empty; an edge needs both ids".into() }),
+        _ => Err(Error::BadRecord {
+            at: at(path, line, Some(field)),
+            message: "is empty; an edge needs both ids".into(),
+        }),
     };
     Ok(EdgeRecord { citing: need(citing, "citing_id")?, cited: need(cited, "cited_id")?, at: at(path, line, None) })
 }

@@ -16,8 +16,10 @@ pub(crate) fn for_each_record(
     mut parse: impl FnMut(Fields<'_>) -> Result<Vec<Item>>,
 ) -> Result<()> {
     let first = lines::first_content(path)?;
-    let is_document = serde_json::from_str::<Value>(first.trim()).is_err() && first.trim_start().starts_with(['{', '[']);
-    let single_object = serde_json::from_str::<Value>(first.trim()).is_ok_and(|v| v.get("results").is_some_and(Value::is_array));
+    let is_document =
+        serde_json::from_str::<Value>(first.trim()).is_err() && first.trim_start().starts_with(['{', '[']);
+    let single_object =
+        serde_json::from_str::<Value>(first.trim()).is_ok_and(|v| v.get("results").is_some_and(Value::is_array));
     if is_document || single_object {
         let document = lines::whole_json(path)?;
         let records = match &document {

@@ -126,7 +126,8 @@ pub fn read_file(path: &Path, options: ReadOptions) -> Result<FileContents> {
         Some(format) => format,
         None => detect(path)?,
     };
-    let mut sink = Sink { contents: FileContents { format: Some(format), ..FileContents::default() }, skip_bad: options.skip_bad };
+    let mut sink =
+        Sink { contents: FileContents { format: Some(format), ..FileContents::default() }, skip_bad: options.skip_bad };
     match format {
         Format::Papers => jsonl::read_papers(path, &mut sink)?,
         Format::LitbenchTopics => jsonl::read_topics(path, &mut sink)?,
@@ -136,7 +137,10 @@ pub fn read_file(path: &Path, options: ReadOptions) -> Result<FileContents> {
         Format::Edges => edges::read(path, &mut sink)?,
     }
     if sink.contents.items.is_empty() && sink.contents.skipped.is_empty() {
-        return Err(Error::BadFile { file: path.to_path_buf(), message: format!("holds no {} records", format.name()) });
+        return Err(Error::BadFile {
+            file: path.to_path_buf(),
+            message: format!("holds no {} records", format.name()),
+        });
     }
     Ok(sink.contents)
 }
@@ -216,7 +220,10 @@ fn sniff_json(path: &Path, value: &serde_json::Value) -> Result<Format> {
     } else if has("title") {
         Ok(Format::Papers)
     } else {
-        Err(unknown_format(path, "its first record has none of the fields litnav recognizes (`title`, `pdfs`, `display_name`, `reference_ids`)"))
+        Err(unknown_format(
+            path,
+            "its first record has none of the fields litnav recognizes (`title`, `pdfs`, `display_name`, `reference_ids`)",
+        ))
     }
 }
 

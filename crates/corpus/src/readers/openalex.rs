@@ -22,9 +22,9 @@ pub(crate) fn read(path: &Path, sink: &mut Sink) -> Result<()> {
 fn work(fields: &Fields<'_>) -> Result<PaperRecord> {
     let title = match fields.opt_str("title")? {
         Some(title) => title,
-        None => fields.req_str("display_name").map_err(|_| {
-            fields.error("title", "is missing (and so is `display_name`); a work needs a title".into())
-        })?,
+        None => fields
+            .req_str("display_name")
+            .map_err(|_| fields.error("title", "is missing (and so is `display_name`); a work needs a title".into()))?,
     };
     let work_type = fields.opt_str("type")?;
     let mut paper = Paper {
@@ -62,12 +62,7 @@ fn work(fields: &Fields<'_>) -> Result<PaperRecord> {
         }
     }
     let references = fields.strings("referenced_works")?.iter().map(|w| short_openalex_id(w)).collect();
-    Ok(PaperRecord {
-        paper,
-        survey_explicit: work_type.is_some(),
-        references,
-        at: at(fields.file, fields.line, None),
-    })
+    Ok(PaperRecord { paper, survey_explicit: work_type.is_some(), references, at: at(fields.file, fields.line, None) })
 }
 
 /// Rebuild the abstract from `{word: [positions]}`: each word at each of its positions, joined by
@@ -77,12 +72,17 @@ fn abstract_from_inverted_index(fields: &Fields<'_>) -> Result<Option<String>> {
     let index = match fields.get(FIELD) {
         None => return Ok(None),
         Some(Value::Object(index)) => index,
-        Some(other) => return Err(fields.error(FIELD, format!("expected an object of word → positions, found {}", kind(other)))),
+        Some(other) => {
+            return Err(fields.error(FIELD, format!("expected an object of word → positions, found {}", kind(other))));
+        }
     };
     let mut placed: Vec<(u64, &str)> = Vec::new();
     for (word, positions) in index {
         let Value::Array(positions) = positions else {
-            return Err(fields.error(&format!("{FIELD}.{word}"), format!("expected an array of positions, found {}", kind(positions))));
+            return Err(fields.error(
+                &format!("{FIELD}.{word}"),
+                format!("expected an array of positions, found {}", kind(positions)),
+            ));
         };
         for position in positions {
             match position.as_u64() {

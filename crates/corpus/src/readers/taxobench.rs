@@ -22,10 +22,10 @@ fn instance(fields: &Fields<'_>) -> Result<Vec<Item>> {
         None => fields.req_str("survey")?,
     };
     let taxonomy = fields.get("gt").cloned();
-    if let Some(gt) = &taxonomy {
-        if !gt.is_object() {
-            return Err(fields.error("gt", "must be a taxonomy object with `name` and `subtopics`".into()));
-        }
+    if let Some(gt) = &taxonomy
+        && !gt.is_object()
+    {
+        return Err(fields.error("gt", "must be a taxonomy object with `name` and `subtopics`".into()));
     }
     let mut items = Vec::new();
     let mut titles = Vec::new();
@@ -48,13 +48,7 @@ fn instance(fields: &Fields<'_>) -> Result<Vec<Item>> {
         }));
     }
     items.push(Item::Topic(TopicRecord {
-        topic: Topic {
-            id: format!("taxobench:{id}"),
-            title,
-            source: "taxobench".into(),
-            taxonomy,
-            ..Topic::default()
-        },
+        topic: Topic { id: format!("taxobench:{id}"), title, source: "taxobench".into(), taxonomy, ..Topic::default() },
         reference_ids: Vec::new(),
         reference_titles: titles,
     }));
