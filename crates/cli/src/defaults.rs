@@ -29,7 +29,7 @@ pub fn datasets() -> Result<PathBuf> {
     for ancestor in cwd.ancestors() {
         for candidate in [ancestor.join("shared/datasets"), ancestor.join("../shared/datasets")] {
             if candidate.join("litbench/corpus.jsonl").is_file() {
-                return Ok(candidate);
+                return Ok(candidate.canonicalize().unwrap_or(candidate));
             }
         }
     }
