@@ -1,0 +1,169 @@
+//! litnav's sentence encoder: all-MiniLM-L6-v2, in pure Rust, reproducing sentence-transformers
+//! (WordPiece with truncation at 256 tokens, attention-mask mean pooling, L2 normalization).
+//!
+//! ```no_run
+//! let encoder = litnav_embed::Encoder::load(&litnav_embed::install::default_model_dir())?;
+//! let vectors = encoder.embed(&["graph neural networks", "protein folding"]);
+//! assert_eq!(vectors[0].len(), 384);
+//! # Ok::<(), litnav_embed::Error>(())
+//! ```
+
+mod gemm;
+pub mod install;
+pub mod model;
+pub mod safetensors;
+pub mod tokenizer;
+
+use model::{Bert, Scratch};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use tokenizer::Tokenizer;
+
+/// Result alias for the embed crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Errors of the embed crate.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The model directory is missing, incomplete or corrupt.
+    #[error("{path}: {message}", path = path.display())]
+    Model {
+        /// The file or directory at fault.
+        path: PathBuf,
+        /// What is wrong and what to do.
+        message: String,
+    },
+    /// Installing the model failed.
+    #[error("installing the model failed: {0}")]
+    Install(String),
+}
+
+impl Error {
+    pub(crate) fn model(path: &Path, message: String) -> Error {
+        Error::Model { path: path.to_path_buf(), message }
+    }
+}
+
+/// Tokens per packed batch: large enough for efficient matrix products, small enough that the
+/// feed-forward activations of a batch (tokens × 1536 floats) stay within a few MiB.
+const BATCH_TOKENS: usize = 2048;
+
+/// A loaded sentence encoder.
+pub struct Encoder {
+    tokenizer: Tokenizer,
+    model: Bert,
+    max_tokens: usize,
+    threads: usize,
+}
+
+impl Encoder {
+    /// Load the model from a directory holding `model.safetensors`, `vocab.txt`, `config.json`
+    /// and (optionally) `sentence_bert_config.json`.
+    pub fn load(dir: &Path) -> Result<Encoder> {
+        install::check_installed(dir)?;
+        let config = read_json(&dir.join("config.json"))?;
+        let heads = config["num_attention_heads"].as_u64().unwrap_or(12) as usize;
+        let max_tokens = match read_json(&dir.join("sentence_bert_config.json")) {
+            Ok(st) => st["max_seq_length"].as_u64().unwrap_or(256) as usize,
+            Err(_) => 256,
+        };
+        let tokenizer = Tokenizer::from_vocab_file(&dir.join("vocab.txt"))?;
+        let weights_path = dir.join("model.safetensors");
+        let model = Bert::from_tensors(safetensors::load(&weights_path)?, heads, &weights_path)?;
+        let max_tokens = max_tokens.min(model.dims().max_positions);
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Ok(Encoder { tokenizer, model, max_tokens, threads })
+    }
+
+    /// Use `threads` worker threads for [`Encoder::embed`] (default: one per core).
+    pub fn with_threads(mut self, threads: usize) -> Self {
+        self.threads = threads.max(1);
+        self
+    }
+
+    /// Vector dimension (384).
+    pub fn dim(&self) -> usize {
+        self.model.dims().hidden
+    }
+
+    /// The tokenizer (for counting tokens).
+    pub fn tokenizer(&self) -> &Tokenizer {
+        &self.tokenizer
+    }
+
+    /// Token ids of a text as the encoder sees it (trimmed, truncated to the model's limit).
+    pub fn tokens(&self, text: &str) -> Vec<u32> {
+        self.tokenizer.encode(text.trim(), self.max_tokens)
+    }
+
+    /// Unit-length sentence vectors, one per text, in input order.
+    pub fn embed<S: AsRef<str> + Sync>(&self, texts: &[S]) -> Vec<Vec<f32>> {
+        let tokens: Vec<Vec<u32>> = texts.iter().map(|t| self.tokens(t.as_ref())).collect();
+        // Longest first, so the most expensive batches start first and threads finish together.
+        let mut order: Vec<usize> = (0..tokens.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(tokens[i].len()));
+        let batches = pack(&order, &tokens);
+        let results: Mutex<Vec<Option<Vec<f32>>>> = Mutex::new(vec![None; texts.len()]);
+        let next = AtomicUsize::new(0);
+        let work = || {
+            let mut scratch = Scratch::default();
+            loop {
+                let b = next.fetch_add(1, Ordering::Relaxed);
+                let Some(batch) = batches.get(b) else { break };
+                let sequences: Vec<&[u32]> = batch.iter().map(|&i| tokens[i].as_slice()).collect();
+                let vectors = self.model.embed_batch(&sequences, &mut scratch);
+                let mut results = results.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                for (&i, vector) in batch.iter().zip(vectors) {
+                    results[i] = Some(vector);
+                }
+            }
+        };
+        let threads = self.threads.min(batches.len()).max(1);
+        if threads == 1 {
+            work();
+        } else {
+            std::thread::scope(|scope| {
+                for _ in 0..threads {
+                    scope.spawn(work);
+                }
+            });
+        }
+        let results = results.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
+        results.into_iter().map(|v| v.unwrap_or_default()).collect()
+    }
+}
+
+/// Group text indices (already in processing order) into batches of at most [`BATCH_TOKENS`]
+/// tokens (a longer single text gets a batch of its own).
+fn pack(order: &[usize], tokens: &[Vec<u32>]) -> Vec<Vec<usize>> {
+    let mut batches: Vec<Vec<usize>> = Vec::new();
+    let mut current = Vec::new();
+    let mut size = 0;
+    for &i in order {
+        let len = tokens[i].len();
+        if !current.is_empty() && size + len > BATCH_TOKENS {
+            batches.push(std::mem::take(&mut current));
+            size = 0;
+        }
+        current.push(i);
+        size += len;
+    }
+    if !current.is_empty() {
+        batches.push(current);
+    }
+    batches
+}
+
+fn read_json(path: &Path) -> Result<serde_json::Value> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::model(path, format!("cannot read: {e}")))?;
+    serde_json::from_str(&text).map_err(|e| Error::model(path, format!("is not valid JSON: {e}")))
+}
+
+/// Cosine similarity of two vectors (0 when either is zero).
+pub fn cosine(a: &[f32], b: &[f32]) -> f32 {
+    let dot: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();
+    let na: f32 = a.iter().map(|x| x * x).sum::<f32>().sqrt();
+    let nb: f32 = b.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if na == 0.0 || nb == 0.0 { 0.0 } else { dot / (na * nb) }
+}

