@@ -212,8 +212,6 @@ fn run_peer(
     }
     file.flush()?;
     drop(file);
-    let script = scratch.path().join("peer.py");
-    std::fs::write(&script, PEER_SCRIPT)?;
     let job = serde_json::json!({
         "papers": papers_path,
         "sizes": corpora.iter().map(|c| c.papers).collect::<Vec<_>>(),
@@ -222,30 +220,12 @@ fn run_peer(
         "builds": options.build_repeats.max(1),
         "passes": options.query_passes.max(1),
     });
-    let mut child = std::process::Command::new("python3")
-        .arg(&script)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .map_err(|e| Error::Peer(format!("cannot start python3: {e}")))?;
-    if let Some(mut stdin) = child.stdin.take() {
-        stdin.write_all(job.to_string().as_bytes())?;
-    }
-    let output = child.wait_with_output()?;
-    if !output.status.success() {
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        return Err(Error::Peer(format!(
-            "the Python peer failed (install it with `pip install bm25s PyStemmer`): {}",
-            stderr.lines().last().unwrap_or("no output")
-        )));
-    }
     #[derive(serde::Deserialize)]
     struct PeerReport {
         library: String,
         corpora: Vec<PeerNumbers>,
     }
     let report: PeerReport =
-        serde_json::from_slice(&output.stdout).map_err(|e| Error::Peer(format!("unreadable peer report: {e}")))?;
+        crate::peer::run_python(std::path::Path::new("python3"), PEER_SCRIPT, &job, "pip install bm25s PyStemmer")?;
     Ok((report.library, report.corpora))
 }

@@ -8,16 +8,9 @@
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
 
-/// litnav's home for caches and built corpora.
+/// litnav's home for caches, models and built corpora.
 pub fn home() -> PathBuf {
-    if let Some(home) = std::env::var_os("LITNAV_HOME") {
-        return PathBuf::from(home);
-    }
-    let cache = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
-        .unwrap_or_else(|| PathBuf::from(".cache"));
-    cache.join("litnav")
+    litnav_embed::install::litnav_home()
 }
 
 /// The datasets directory (holding `litbench/`, `taxobench/`, `citations/`).

@@ -68,10 +68,14 @@ pub struct Paper {
 }
 
 impl Paper {
-    /// Title and abstract joined, the text litnav indexes and embeds.
+    /// Title and abstract joined as one passage (`"Title. Abstract"`; no extra period when the
+    /// title already ends in punctuation): the text litnav embeds.
     pub fn text(&self) -> String {
         match &self.abstract_text {
-            Some(abstract_text) if !abstract_text.is_empty() => format!("{}. {}", self.title, abstract_text),
+            Some(abstract_text) if !abstract_text.is_empty() => {
+                let separator = if self.title.ends_with(['.', '?', '!', ':']) { " " } else { ". " };
+                format!("{}{separator}{abstract_text}", self.title)
+            }
             _ => self.title.clone(),
         }
     }
@@ -135,5 +139,7 @@ mod tests {
         assert_eq!(paper.text(), "T");
         paper.abstract_text = Some("A".into());
         assert_eq!(paper.text(), "T. A");
+        paper.title = "Why?".into();
+        assert_eq!(paper.text(), "Why? A");
     }
 }

@@ -49,21 +49,26 @@ pub(crate) fn gemm(alpha: f32, a: View<'_>, b: View<'_>, beta: f32, c: &mut [f32
     // output rows do not overlap (row stride ≥ n), and `c` is borrowed mutably, so it cannot alias
     // `a` or `b`.
     unsafe {
-        matrixmultiply::sgemm(
+        gemm::gemm(
             m,
-            k,
             n,
-            alpha,
-            a.data.as_ptr(),
-            a.row_stride as isize,
-            a.col_stride as isize,
-            b.data.as_ptr(),
-            b.row_stride as isize,
-            b.col_stride as isize,
-            beta,
+            k,
             c.as_mut_ptr(),
-            c_row_stride as isize,
             1,
+            c_row_stride as isize,
+            beta != 0.0,
+            a.data.as_ptr(),
+            a.col_stride as isize,
+            a.row_stride as isize,
+            b.data.as_ptr(),
+            b.col_stride as isize,
+            b.row_stride as isize,
+            beta,
+            alpha,
+            false,
+            false,
+            false,
+            gemm::Parallelism::None,
         );
     }
 }

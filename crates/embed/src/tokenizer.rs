@@ -33,7 +33,8 @@ pub struct Tokenizer {
 impl Tokenizer {
     /// Load `vocab.txt` (one token per line, id = line number from 0).
     pub fn from_vocab_file(path: &Path) -> Result<Tokenizer> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::model(path, format!("cannot read the vocabulary: {e}")))?;
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error::model(path, format!("cannot read the vocabulary: {e}")))?;
         Self::from_vocab(text.lines().map(str::to_string), path)
     }
 
@@ -172,7 +173,8 @@ mod tests {
     use super::*;
 
     fn tiny() -> Tokenizer {
-        let vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "un", "##aff", "##able", "run", "##ning", ",", "cafe", "$", "5", "中"];
+        let vocab =
+            ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "un", "##aff", "##able", "run", "##ning", ",", "cafe", "$", "5", "中"];
         Tokenizer::from_vocab(vocab.iter().map(|s| s.to_string()), Path::new("test")).unwrap_or_else(|e| panic!("{e}"))
     }
 

@@ -11,6 +11,35 @@ pub enum Suite {
     /// Lexical search: index build throughput (papers/s) and query latency p50/p99, on the real
     /// litbench corpus and on a synthetic corpus replicated from it.
     Search(SearchArgs),
+    /// Sentence encoder: texts per second for short labels and for title+abstract passages, side
+    /// by side with sentence-transformers on the same weights (with --peer).
+    Embed(EmbedArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct EmbedArgs {
+    /// Labels (3–8 word survey headings) to encode.
+    #[arg(long, default_value_t = 2000)]
+    labels: usize,
+    /// Title + abstract passages to encode.
+    #[arg(long, default_value_t = 200)]
+    passages: usize,
+    /// Threads for litnav and the peer (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Timed repetitions (median reported).
+    #[arg(long, default_value_t = 3)]
+    repeats: usize,
+    /// Also run sentence-transformers with this Python (which must have it installed, e.g. a venv
+    /// made with `python3 -m venv V && V/bin/pip install sentence-transformers`).
+    #[arg(long, value_name = "PYTHON")]
+    peer: Option<PathBuf>,
+    /// Model directory (default: $LITNAV_MODEL or ~/.cache/litnav/models/all-MiniLM-L6-v2).
+    #[arg(long, value_name = "DIR")]
+    model: Option<PathBuf>,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -45,7 +74,48 @@ pub struct SearchArgs {
 pub fn run(suite: Suite) -> Result<()> {
     match suite {
         Suite::Search(args) => run_search(args),
+        Suite::Embed(args) => run_embed(args),
     }
+}
+
+fn run_embed(args: EmbedArgs) -> Result<()> {
+    let options = litnav_bench::embed::Options {
+        litbench: crate::defaults::datasets()?.join("litbench"),
+        model: args.model.unwrap_or_else(litnav_embed::install::default_model_dir),
+        labels: args.labels,
+        passages: args.passages,
+        threads: args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        repeats: args.repeats,
+        peer_python: args.peer,
+    };
+    let bar = crate::progress::spinner("benchmarking the sentence encoder");
+    let report = litnav_bench::embed::run(&options);
+    bar.finish_and_clear();
+    let report = report?;
+    if args.json {
+        return super::print_json(&report);
+    }
+    println!(
+        "sentence encoder benchmark ({} threads; litnav loads the model in {:.2} s)",
+        report.threads, report.litnav_load_seconds
+    );
+    if let Some((library, load)) = &report.peer {
+        println!("peer: {library} (loads in {load:.2} s)");
+    }
+    println!(
+        "{:<10} {:>6} {:>8} {:>12} {:>12} {:>9} {:>12}",
+        "workload", "texts", "tokens", "litnav /s", "peer /s", "speed-up", "max |diff|"
+    );
+    for w in &report.workloads {
+        let peer = w.peer_per_second.map_or_else(|| "-".into(), |p| format!("{p:.1}"));
+        let speedup = w.speedup.map_or_else(|| "-".into(), |s| format!("{s:.2}x"));
+        let diff = w.max_abs_difference.map_or_else(|| "-".into(), |d| format!("{d:.1e}"));
+        println!(
+            "{:<10} {:>6} {:>8.1} {:>12.1} {:>12} {:>9} {:>12}",
+            w.name, w.texts, w.mean_tokens, w.litnav_per_second, peer, speedup, diff
+        );
+    }
+    Ok(())
 }
 
 fn run_search(args: SearchArgs) -> Result<()> {

@@ -1,8 +1,10 @@
 //! One module per subcommand.
 
 pub mod bench;
+pub mod embed;
 pub mod info;
 pub mod ingest;
+pub mod model;
 pub mod search;
 
 use anyhow::Result;
@@ -18,6 +20,11 @@ pub enum Command {
     Info(info::Args),
     /// Rank a corpus's papers for a query (BM25 over title and abstract).
     Search(search::Args),
+    /// Sentence vectors (all-MiniLM-L6-v2) for texts, or for every paper of a corpus.
+    Embed(embed::Args),
+    /// Install or inspect the sentence encoder.
+    #[command(subcommand)]
+    Model(model::Action),
     /// Run a benchmark suite and report its numbers.
     #[command(subcommand)]
     Bench(bench::Suite),
@@ -29,6 +36,8 @@ pub fn run(command: Command) -> Result<()> {
         Command::Ingest(args) => ingest::run(args),
         Command::Info(args) => info::run(args),
         Command::Search(args) => search::run(args),
+        Command::Embed(args) => embed::run(args),
+        Command::Model(action) => model::run(action),
         Command::Bench(suite) => bench::run(suite),
     }
 }

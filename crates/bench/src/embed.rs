@@ -1,0 +1,178 @@
+//! The encoder benchmark: sentences per second for short labels (3–8 words, taxonomy and outline
+//! headings of the real surveys) and for title + abstract passages (litbench papers), against
+//! sentence-transformers running the same weights with the same thread count in the same run.
+
+use crate::{Error, Result, median};
+use litnav_corpus::{Catalog, MergeReport, ReadOptions, readers};
+use litnav_embed::Encoder;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// What to measure.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// litbench directory (corpus.jsonl, topics.jsonl).
+    pub litbench: PathBuf,
+    /// Model directory.
+    pub model: PathBuf,
+    /// Labels to encode.
+    pub labels: usize,
+    /// Passages to encode.
+    pub passages: usize,
+    /// Threads for litnav and the peer.
+    pub threads: usize,
+    /// Timed repetitions (median reported).
+    pub repeats: usize,
+    /// Python interpreter with sentence-transformers for the peer; `None` skips it.
+    pub peer_python: Option<PathBuf>,
+}
+
+/// One workload's numbers.
+#[derive(Debug, Clone, Serialize)]
+pub struct Workload {
+    /// `labels` or `passages`.
+    pub name: String,
+    /// Texts encoded per repetition.
+    pub texts: usize,
+    /// Mean tokens per text (including [CLS] and [SEP]).
+    pub mean_tokens: f64,
+    /// litnav texts per second (median run).
+    pub litnav_per_second: f64,
+    /// Peer texts per second, when it ran.
+    pub peer_per_second: Option<f64>,
+    /// litnav ÷ peer.
+    pub speedup: Option<f64>,
+    /// Largest absolute difference between litnav's and the peer's vectors on a sample.
+    pub max_abs_difference: Option<f32>,
+}
+
+/// The report.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    /// Threads used by both.
+    pub threads: usize,
+    /// litnav model load time, seconds.
+    pub litnav_load_seconds: f64,
+    /// The peer's library versions and load time.
+    pub peer: Option<(String, f64)>,
+    /// Labels and passages.
+    pub workloads: Vec<Workload>,
+}
+
+/// Short labels from the real surveys: taxonomy node names and outline headings of 3–8 words.
+pub fn survey_labels(litbench: &Path, count: usize) -> Result<Vec<String>> {
+    let contents = readers::read_file(&litbench.join("topics.jsonl"), ReadOptions::default())?;
+    let mut labels = Vec::new();
+    for item in contents.items {
+        if let readers::Item::Topic(record) = item {
+            for tree in [record.topic.taxonomy, record.topic.outline].into_iter().flatten() {
+                collect_names(&tree, &mut labels);
+            }
+        }
+    }
+    labels.retain(|l| (3..=8).contains(&l.split_whitespace().count()));
+    labels.sort();
+    labels.dedup();
+    if labels.is_empty() {
+        return Err(Error::Empty("no 3–8 word labels in the topics".into()));
+    }
+    Ok((0..count).map(|i| labels[i % labels.len()].clone()).collect())
+}
+
+fn collect_names(node: &serde_json::Value, out: &mut Vec<String>) {
+    for key in ["title", "name"] {
+        if let Some(name) = node.get(key).and_then(|v| v.as_str()) {
+            out.push(name.to_string());
+            break;
+        }
+    }
+    for key in ["children", "subtopics"] {
+        for child in node.get(key).and_then(|v| v.as_array()).into_iter().flatten() {
+            collect_names(child, out);
+        }
+    }
+}
+
+/// Title + abstract passages of the first `count` litbench papers.
+pub fn passages(litbench: &Path, count: usize) -> Result<Vec<String>> {
+    let contents = readers::read_file(&litbench.join("corpus.jsonl"), ReadOptions::default())?;
+    let mut catalog = Catalog::default();
+    catalog.merge(contents.items, &mut MergeReport::default());
+    Ok(catalog.papers().iter().take(count).map(|p| p.text()).collect())
+}
+
+/// Run the benchmark.
+pub fn run(options: &Options) -> Result<Report> {
+    let started = Instant::now();
+    let encoder = Encoder::load(&options.model).map_err(|e| Error::Empty(e.to_string()))?.with_threads(options.threads);
+    let litnav_load_seconds = started.elapsed().as_secs_f64();
+    let sets = vec![
+        ("labels".to_string(), survey_labels(&options.litbench, options.labels)?),
+        ("passages".to_string(), passages(&options.litbench, options.passages)?),
+    ];
+    let mut workloads = Vec::new();
+    let mut samples = Vec::new();
+    for (name, texts) in &sets {
+        encoder.embed(&texts[..texts.len().min(16)]);
+        let mut runs = Vec::new();
+        let mut vectors = Vec::new();
+        for _ in 0..options.repeats.max(1) {
+            let started = Instant::now();
+            vectors = encoder.embed(texts);
+            runs.push(started.elapsed().as_secs_f64());
+        }
+        let tokens: usize = texts.iter().map(|t| encoder.tokens(t).len()).sum();
+        samples.push(vectors.into_iter().take(SAMPLE).collect::<Vec<_>>());
+        workloads.push(Workload {
+            name: name.clone(),
+            texts: texts.len(),
+            mean_tokens: tokens as f64 / texts.len().max(1) as f64,
+            litnav_per_second: texts.len() as f64 / median(&runs),
+            peer_per_second: None,
+            speedup: None,
+            max_abs_difference: None,
+        });
+    }
+    let mut peer = None;
+    if let Some(python) = &options.peer_python {
+        let job = serde_json::json!({
+            "model": options.model,
+            "threads": options.threads,
+            "repeats": options.repeats.max(1),
+            "sample": SAMPLE,
+            "workloads": sets.iter().map(|(name, texts)| serde_json::json!({"name": name, "texts": texts})).collect::<Vec<_>>(),
+        });
+        let report: PeerReport =
+            crate::peer::run_python(python, PEER_SCRIPT, &job, "pip install sentence-transformers")?;
+        for ((workload, ours), theirs) in workloads.iter_mut().zip(&samples).zip(&report.workloads) {
+            workload.peer_per_second = Some(theirs.texts_per_second);
+            workload.speedup = Some(workload.litnav_per_second / theirs.texts_per_second);
+            let diff = ours
+                .iter()
+                .zip(&theirs.sample_vectors)
+                .flat_map(|(a, b)| a.iter().zip(b).map(|(x, y)| (x - y).abs()))
+                .fold(0.0f32, f32::max);
+            workload.max_abs_difference = Some(diff);
+        }
+        peer = Some((report.library, report.load_seconds));
+    }
+    Ok(Report { threads: options.threads, litnav_load_seconds, peer, workloads })
+}
+
+/// Vectors compared between litnav and the peer per workload.
+const SAMPLE: usize = 32;
+const PEER_SCRIPT: &str = include_str!("../peers/st_peer.py");
+
+#[derive(serde::Deserialize)]
+struct PeerReport {
+    library: String,
+    load_seconds: f64,
+    workloads: Vec<PeerWorkload>,
+}
+
+#[derive(serde::Deserialize)]
+struct PeerWorkload {
+    texts_per_second: f64,
+    sample_vectors: Vec<Vec<f32>>,
+}

