@@ -1,6 +1,8 @@
 //! litnav's benchmark suites. Each suite measures on the real datasets and returns a report the
 //! CLI prints (and `BENCHMARKS.md` records). Benchmarks are commands, never timed assertions.
 
+pub mod dense;
+pub mod discovery;
 pub mod embed;
 pub mod peer;
 pub mod search;

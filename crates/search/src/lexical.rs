@@ -19,7 +19,7 @@
 //!   cannot be shown to precede the cut-off, so they are excluded); `exclude_surveys` drops papers
 //!   flagged `is_survey`.
 
-use crate::{Error, Result};
+use crate::{Error, Hit, Result};
 use litnav_corpus::{Corpus, Paper};
 use std::collections::HashSet;
 use std::ops::Bound;
@@ -92,19 +92,6 @@ impl SearchQuery {
             abstract_boost: 1.0,
         }
     }
-}
-
-/// One ranked result.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Hit {
-    /// Corpus id.
-    pub id: String,
-    /// Title.
-    pub title: String,
-    /// Year, when known.
-    pub year: Option<i32>,
-    /// BM25 score (higher is better).
-    pub score: f32,
 }
 
 #[derive(Debug, Clone, Copy)]

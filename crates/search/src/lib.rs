@@ -1,15 +1,56 @@
-//! litnav's retrieval. Today: BM25 over title and abstract ([`lexical`]), with the leakage filters
-//! ResearchArena prescribes for discovery (published strictly before a cut-off year, no surveys).
+//! litnav's retrieval: BM25 over title and abstract ([`lexical`]), exact and approximate dense
+//! retrieval over sentence vectors ([`dense`], [`ivf`]), and their fusion ([`hybrid`]), all with
+//! the leakage filters ResearchArena prescribes for discovery (published strictly before a
+//! cut-off year, no surveys).
 
 pub mod analyzer;
+pub mod dense;
+pub mod hybrid;
+pub mod ivf;
 pub mod lexical;
+pub mod retriever;
 
-pub use lexical::{BuildOptions, BuildStats, Hit, LexicalIndex, SearchQuery};
+pub use dense::DenseIndex;
+pub use lexical::{BuildOptions, BuildStats, LexicalIndex, SearchQuery};
+pub use retriever::{Mode, Retriever};
 
 use std::path::PathBuf;
 
 /// Result alias for the search crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// One ranked result, whatever the retrieval mode.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Hit {
+    /// Corpus id.
+    pub id: String,
+    /// Title.
+    pub title: String,
+    /// Year, when known.
+    pub year: Option<i32>,
+    /// The mode's score (higher is better): BM25, cosine, or fused.
+    pub score: f32,
+}
+
+/// The leakage filters.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Filter {
+    /// Keep only papers with a known year strictly before this one.
+    pub before: Option<i32>,
+    /// Drop surveys.
+    pub exclude_surveys: bool,
+}
+
+impl Filter {
+    /// Whether a paper with this year and survey flag passes.
+    pub fn admits(&self, year: Option<i32>, is_survey: bool) -> bool {
+        let year_ok = match self.before {
+            Some(cutoff) => year.is_some_and(|y| y < cutoff),
+            None => true,
+        };
+        year_ok && !(self.exclude_surveys && is_survey)
+    }
+}
 
 /// Errors of the search crate.
 #[derive(Debug, thiserror::Error)]
@@ -20,6 +61,16 @@ pub enum Error {
         /// The corpus generation directory.
         dir: PathBuf,
     },
+    /// Papers lack vectors for dense retrieval.
+    #[error("{missing} of {papers} papers have no vector yet; run `litnav embed --corpus {dir}` first", dir = dir.display())]
+    MissingVectors {
+        /// The corpus directory.
+        dir: PathBuf,
+        /// Papers without a vector.
+        missing: usize,
+        /// Papers in the corpus.
+        papers: usize,
+    },
     /// The query has no word the index knows how to search (empty, or only stop words).
     #[error("the query {query:?} has no searchable words")]
     EmptyQuery {
@@ -29,6 +80,9 @@ pub enum Error {
     /// The corpus directory could not be read.
     #[error(transparent)]
     Corpus(#[from] litnav_corpus::Error),
+    /// The encoder or the vector cache failed.
+    #[error(transparent)]
+    Embed(#[from] litnav_embed::Error),
     /// The search engine failed on the index at `dir`.
     #[error("{dir}: search index error: {source}", dir = dir.display())]
     Engine {

@@ -14,6 +14,45 @@ pub enum Suite {
     /// Sentence encoder: texts per second for short labels and for title+abstract passages, side
     /// by side with sentence-transformers on the same weights (with --peer).
     Embed(EmbedArgs),
+    /// Retrieval scoreboard: every topic's survey title as the query, leakage filters on,
+    /// Recall/Precision/nDCG/MRR against its references, for BM25, dense and hybrid side by side.
+    Discovery(DiscoveryArgs),
+    /// Dense retrieval: IVF (approximate) against exact search on a corpus's real vectors —
+    /// recall@10 and latency; queries are the corpus's own titles.
+    Dense(DenseArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct DenseArgs {
+    /// Corpus (default: the built-in litbench corpus); its vectors are computed if missing.
+    #[arg(long, value_name = "DIR")]
+    corpus: Option<PathBuf>,
+    /// Queries (titles sampled evenly from the corpus).
+    #[arg(long, default_value_t = 200)]
+    queries: usize,
+    /// IVF clusters (default ⌈2·√n⌉).
+    #[arg(long)]
+    lists: Option<usize>,
+    /// Clusters probed per query (default max(8, lists/8)).
+    #[arg(long)]
+    probes: Option<usize>,
+    #[command(flatten)]
+    model: super::embed::ModelArgs,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct DiscoveryArgs {
+    /// Corpus with topics (default: the built-in litbench corpus).
+    #[arg(long, value_name = "DIR")]
+    corpus: Option<PathBuf>,
+    #[command(flatten)]
+    model: super::embed::ModelArgs,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -75,7 +114,91 @@ pub fn run(suite: Suite) -> Result<()> {
     match suite {
         Suite::Search(args) => run_search(args),
         Suite::Embed(args) => run_embed(args),
+        Suite::Discovery(args) => run_discovery(args),
+        Suite::Dense(args) => run_dense(args),
     }
+}
+
+fn run_dense(args: DenseArgs) -> Result<()> {
+    let dir = crate::defaults::corpus(args.corpus.as_deref())?;
+    let encoder = args.model.load()?;
+    super::embed::ensure_vectors(&dir, &encoder)?;
+    let corpus = litnav_corpus::Corpus::open(&dir)?;
+    let cache = litnav_embed::cache::VectorCache::open(&litnav_embed::cache::corpus_cache_path(&dir), encoder.dim())?;
+    let index = litnav_search::DenseIndex::from_cache(corpus.papers(), &cache, &dir)?;
+    let step = (corpus.papers().len() / args.queries.max(1)).max(1);
+    let titles: Vec<&str> = corpus.papers().iter().step_by(step).take(args.queries).map(|p| p.title.as_str()).collect();
+    let queries = encoder.embed(&titles);
+    let mut options = litnav_search::ivf::IvfOptions::for_size(index.len());
+    if let Some(lists) = args.lists {
+        options = litnav_search::ivf::IvfOptions { lists, probes: (lists / 8).max(8).min(lists), ..options };
+    }
+    if let Some(probes) = args.probes {
+        options.probes = probes;
+    }
+    let report = litnav_bench::dense::run(&index, &queries, options)?;
+    if args.json {
+        return super::print_json(&report);
+    }
+    println!(
+        "{} papers, IVF {} lists / {} probes (built in {:.2} s): recall@10 {:.3} over {} queries; p50 exact {:.3} ms, IVF {:.3} ms",
+        report.papers,
+        report.lists,
+        report.probes,
+        report.build_seconds,
+        report.recall_at_10,
+        report.queries,
+        report.exact_p50_ms,
+        report.ivf_p50_ms
+    );
+    Ok(())
+}
+
+fn run_discovery(args: DiscoveryArgs) -> Result<()> {
+    use litnav_search::Mode;
+    use litnav_search::hybrid::Fusion;
+    let dir = crate::defaults::corpus(args.corpus.as_deref())?;
+    let encoder = args.model.load()?;
+    super::embed::ensure_vectors(&dir, &encoder)?;
+    let retriever = litnav_search::Retriever::open(&dir, Some(encoder))?;
+    let corpus = litnav_corpus::Corpus::open(&dir)?;
+    let modes = vec![
+        ("bm25".to_string(), Mode::Bm25),
+        ("dense".to_string(), Mode::Dense),
+        ("hybrid-rrf".to_string(), Mode::Hybrid(Fusion::Rrf(60.0))),
+        ("hybrid-weighted".to_string(), Mode::Hybrid(Fusion::Weighted(0.5))),
+    ];
+    let bar = crate::progress::spinner("scoring every topic");
+    let report = litnav_bench::discovery::run(&retriever, corpus.topics(), &modes);
+    bar.finish_and_clear();
+    let report = report?;
+    if args.json {
+        return super::print_json(&report);
+    }
+    println!(
+        "discovery scoreboard: {} topics, query = survey title, non-surveys before the survey, top 100",
+        report.topics.len()
+    );
+    println!(
+        "{:<16} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}",
+        "mode (mean)", "R@10", "R@100", "P@10", "P@100", "nDCG@10", "nDCG@30", "nDCG@100", "MRR"
+    );
+    for (name, s) in report.modes.iter().zip(&report.mean) {
+        println!(
+            "{:<16} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3}",
+            name, s.recall_10, s.recall_100, s.precision_10, s.precision_100, s.ndcg_10, s.ndcg_30, s.ndcg_100, s.mrr
+        );
+    }
+    println!();
+    println!("per topic: R@100 / nDCG@10");
+    let header: Vec<String> = report.modes.iter().map(|m| format!("{m:>17}")).collect();
+    println!("{:<13} {:>5}{}", "topic", "refs", header.join(""));
+    for t in &report.topics {
+        let cells: Vec<String> =
+            t.scores.iter().map(|s| format!("{:>17}", format!("{:.3} / {:.3}", s.recall_100, s.ndcg_10))).collect();
+        println!("{:<13} {:>5}{}", t.topic, t.relevant, cells.join(""));
+    }
+    Ok(())
 }
 
 fn run_embed(args: EmbedArgs) -> Result<()> {

@@ -76,23 +76,11 @@ pub fn run(args: Args) -> Result<()> {
 }
 
 fn embed_corpus(dir: &std::path::Path, args: &Args) -> Result<()> {
-    let corpus = Corpus::open(dir)?;
     let encoder = args.model.load()?;
-    let path = corpus_cache_path(dir);
-    let mut cache = VectorCache::open(&path, encoder.dim())?;
-    let texts: Vec<String> = corpus.papers().iter().map(|p| p.text()).collect();
-    let bar = ProgressBar::new(0);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} papers embedded [{elapsed} < {eta}]")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
     let started = Instant::now();
-    let fill = embed_into_cache(&encoder, &mut cache, &texts, |done, total| {
-        bar.set_length(total as u64);
-        bar.set_position(done as u64);
-    })?;
-    bar.finish_and_clear();
+    let fill = ensure_vectors(dir, &encoder)?;
     let seconds = started.elapsed().as_secs_f64();
+    let path = corpus_cache_path(dir);
     let report = serde_json::json!({
         "corpus": dir,
         "cache": path,
@@ -115,4 +103,22 @@ fn embed_corpus(dir: &std::path::Path, args: &Args) -> Result<()> {
         path.display()
     );
     Ok(())
+}
+
+/// Compute the vectors a corpus's papers lack (title + abstract), with a progress bar.
+pub fn ensure_vectors(dir: &std::path::Path, encoder: &Encoder) -> Result<litnav_embed::CacheFill> {
+    let corpus = Corpus::open(dir)?;
+    let mut cache = VectorCache::open(&corpus_cache_path(dir), encoder.dim())?;
+    let texts: Vec<String> = corpus.papers().iter().map(|p| p.text()).collect();
+    let bar = ProgressBar::new(0);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} papers embedded [{elapsed} < {eta}]")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let fill = embed_into_cache(encoder, &mut cache, &texts, |done, total| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+    })?;
+    bar.finish_and_clear();
+    Ok(fill)
 }

@@ -1,8 +1,75 @@
 //! `litnav search`.
 
+use super::embed::{ModelArgs, ensure_vectors};
 use anyhow::Result;
-use litnav_search::{LexicalIndex, SearchQuery};
+use litnav_search::hybrid::Fusion;
+use litnav_search::{Mode, Retriever, SearchQuery};
 use std::path::PathBuf;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ModeArg {
+    /// BM25 over title and abstract.
+    Bm25,
+    /// Cosine similarity of all-MiniLM-L6-v2 vectors (exact).
+    Dense,
+    /// BM25 and dense fused (reciprocal rank fusion by default).
+    Hybrid,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FusionArg {
+    /// Reciprocal rank fusion: Σ 1/(k + rank).
+    Rrf,
+    /// α·BM25 + (1−α)·cosine, each min–max normalized over its candidates.
+    Weighted,
+}
+
+/// Retrieval flags shared by every command that retrieves.
+#[derive(Debug, clap::Args)]
+pub struct RetrievalArgs {
+    /// Retrieval mode.
+    #[arg(long, value_enum, default_value_t = ModeArg::Bm25)]
+    pub mode: ModeArg,
+    /// How hybrid mode fuses.
+    #[arg(long, value_enum, default_value_t = FusionArg::Rrf)]
+    pub fusion: FusionArg,
+    /// The k of reciprocal rank fusion.
+    #[arg(long, default_value_t = 60.0)]
+    pub rrf_k: f32,
+    /// Weight of BM25 in weighted fusion.
+    #[arg(long, default_value_t = 0.5)]
+    pub alpha: f32,
+    #[command(flatten)]
+    pub model: ModelArgs,
+}
+
+impl RetrievalArgs {
+    /// The library's mode.
+    pub fn mode(&self) -> Mode {
+        match self.mode {
+            ModeArg::Bm25 => Mode::Bm25,
+            ModeArg::Dense => Mode::Dense,
+            ModeArg::Hybrid => Mode::Hybrid(match self.fusion {
+                FusionArg::Rrf => Fusion::Rrf(self.rrf_k),
+                FusionArg::Weighted => Fusion::Weighted(self.alpha),
+            }),
+        }
+    }
+
+    /// Open a retriever for `corpus`, loading the encoder (and computing missing paper vectors)
+    /// only when the mode needs it.
+    pub fn open(&self, corpus: &std::path::Path) -> Result<Retriever> {
+        let encoder = match self.mode {
+            ModeArg::Bm25 => None,
+            _ => {
+                let encoder = self.model.load()?;
+                ensure_vectors(corpus, &encoder)?;
+                Some(encoder)
+            }
+        };
+        Ok(Retriever::open(corpus, encoder)?)
+    }
+}
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -21,12 +88,14 @@ pub struct Args {
     /// Leave out surveys and reviews.
     #[arg(long)]
     exclude_surveys: bool,
-    /// Weight of title matches relative to abstract matches.
+    /// Weight of title matches relative to abstract matches (BM25).
     #[arg(long, default_value_t = 1.0)]
     title_boost: f32,
-    /// Weight of abstract matches.
+    /// Weight of abstract matches (BM25).
     #[arg(long, default_value_t = 1.0)]
     abstract_boost: f32,
+    #[command(flatten)]
+    retrieval: RetrievalArgs,
     /// Print results as JSON: a list of {"id","title","year","score"} in rank order.
     #[arg(long)]
     json: bool,
@@ -34,7 +103,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<()> {
     let dir = crate::defaults::corpus(args.corpus.as_deref())?;
-    let index = LexicalIndex::open_corpus(&dir)?;
+    let retriever = args.retrieval.open(&dir)?;
     let query = SearchQuery {
         k: args.k,
         before: args.before,
@@ -43,7 +112,7 @@ pub fn run(args: Args) -> Result<()> {
         abstract_boost: args.abstract_boost,
         ..SearchQuery::new(args.query)
     };
-    let hits = index.search(&query)?;
+    let hits = retriever.search(&query, args.retrieval.mode())?;
     if args.json {
         return super::print_json(&hits);
     }

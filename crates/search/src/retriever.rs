@@ -1,0 +1,82 @@
+//! One entry point for the three retrieval modes over a corpus directory.
+
+use crate::hybrid::{Fusion, fuse};
+use crate::{DenseIndex, Filter, Hit, LexicalIndex, Result, SearchQuery};
+use litnav_corpus::Corpus;
+use litnav_embed::Encoder;
+use litnav_embed::cache::{VectorCache, corpus_cache_path};
+use std::path::Path;
+
+/// Retrieval mode.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum Mode {
+    /// BM25 over title and abstract.
+    #[default]
+    Bm25,
+    /// Cosine similarity of MiniLM vectors (exact).
+    Dense,
+    /// Fusion of the two.
+    Hybrid(Fusion),
+}
+
+/// Candidates each side contributes to a hybrid ranking (at least k).
+pub const HYBRID_CANDIDATES: usize = 100;
+
+/// Lexical and (when an encoder is given) dense retrieval over one corpus.
+pub struct Retriever {
+    lexical: LexicalIndex,
+    dense: Option<(DenseIndex, Encoder)>,
+}
+
+impl Retriever {
+    /// Open the corpus at `dir`. With an encoder, dense and hybrid modes become available; every
+    /// paper must then have a vector (`litnav embed --corpus DIR`).
+    pub fn open(dir: &Path, encoder: Option<Encoder>) -> Result<Retriever> {
+        let lexical = LexicalIndex::open_corpus(dir)?;
+        let dense = match encoder {
+            None => None,
+            Some(encoder) => {
+                let corpus = Corpus::open(dir)?;
+                let cache = VectorCache::open(&corpus_cache_path(dir), encoder.dim())?;
+                Some((DenseIndex::from_cache(corpus.papers(), &cache, dir)?, encoder))
+            }
+        };
+        Ok(Retriever { lexical, dense })
+    }
+
+    /// The lexical index.
+    pub fn lexical(&self) -> &LexicalIndex {
+        &self.lexical
+    }
+
+    /// Rank papers for `query` in `mode`.
+    pub fn search(&self, query: &SearchQuery, mode: Mode) -> Result<Vec<Hit>> {
+        let filter = Filter { before: query.before, exclude_surveys: query.exclude_surveys };
+        match mode {
+            Mode::Bm25 => self.lexical.search(query),
+            Mode::Dense => Ok(self.dense_search(&query.text, query.k, filter)?),
+            Mode::Hybrid(fusion) => {
+                let depth = query.k.max(HYBRID_CANDIDATES);
+                let lexical = match self.lexical.search(&SearchQuery { k: depth, ..query.clone() }) {
+                    Ok(hits) => hits,
+                    // A query of only stop words still has a dense side.
+                    Err(crate::Error::EmptyQuery { .. }) => Vec::new(),
+                    Err(e) => return Err(e),
+                };
+                let dense = self.dense_search(&query.text, depth, filter)?;
+                Ok(fuse(&lexical, &dense, fusion, query.k))
+            }
+        }
+    }
+
+    fn dense_search(&self, text: &str, k: usize, filter: Filter) -> Result<Vec<Hit>> {
+        let (index, encoder) = self.dense.as_ref().ok_or_else(|| {
+            crate::Error::Embed(litnav_embed::Error::Model {
+                path: Default::default(),
+                message: "dense retrieval needs the sentence encoder (open the retriever with one)".into(),
+            })
+        })?;
+        let vector = encoder.embed(&[text]).pop().unwrap_or_default();
+        Ok(index.search(&vector, k, filter))
+    }
+}
