@@ -175,3 +175,57 @@ fn help_reads_well() {
         "{help}"
     );
 }
+
+#[test]
+fn embed_prints_the_reference_vectors() {
+    let model = litnav_embed_model();
+    let reference: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(datasets().join("../reference/minilm_vectors.json")).unwrap(),
+    )
+    .unwrap();
+    let items = reference["items"].as_array().unwrap();
+    let texts: Vec<&str> = items.iter().take(3).map(|i| i["text"].as_str().unwrap()).collect();
+    let mut args = vec!["embed", "--json", "--model", model.as_str()];
+    for text in &texts {
+        args.extend(["--text", text]);
+    }
+    let out = litnav(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let printed: Vec<serde_json::Value> = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(printed.len(), 3);
+    for (got, expected) in printed.iter().zip(items) {
+        assert_eq!(got["text"], expected["text"]);
+        let got: Vec<f64> = got["vector"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+        let expected: Vec<f64> = expected["vector"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+        assert_eq!(got.len(), 384);
+        let worst = got.iter().zip(&expected).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+        assert!(worst <= 1e-4, "CLI vector differs from sentence-transformers by {worst}");
+    }
+}
+
+#[test]
+fn dense_and_hybrid_search_embed_the_corpus_on_first_use() {
+    let model = litnav_embed_model();
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("c");
+    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/tests/fixtures");
+    let out = litnav(&["ingest", "--corpus", path(&corpus), path(&fixtures.join("openalex_works.jsonl")), path(&fixtures.join("references.bib"))]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    for mode in ["dense", "hybrid"] {
+        let out = litnav(&["search", "--corpus", path(&corpus), "-q", "machine translation with attention", "--mode", mode, "--model", &model, "--json"]);
+        assert!(out.status.success(), "{mode}: {}", stderr(&out));
+        let hits: Vec<serde_json::Value> = serde_json::from_str(&stdout(&out)).unwrap();
+        assert_eq!(hits.len(), 5, "{mode}");
+    }
+    let out = litnav(&["embed", "--corpus", path(&corpus), "--model", &model, "--json"]);
+    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!((report["papers"].as_u64(), report["encoded"].as_u64()), (Some(5), Some(0)), "vectors are reused");
+}
+
+/// The model directory, installed if needed (the same install `litnav model install` does).
+fn litnav_embed_model() -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_litnav")).args(["model", "install", "--json"]).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let installed: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    installed["dir"].as_str().unwrap().to_string()
+}
