@@ -34,11 +34,9 @@ pub struct Options {
     pub peer: bool,
 }
 
-/// Numbers for one corpus.
-#[derive(Debug, Clone, Serialize)]
-pub struct CorpusReport {
-    /// Which corpus.
-    pub name: String,
+/// Build and query numbers for one corpus, litnav's or the peer's.
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+pub struct Measurement {
     /// Papers indexed.
     pub papers: usize,
     /// Median index build time, seconds.
@@ -51,6 +49,16 @@ pub struct CorpusReport {
     pub p50_ms: f64,
     /// 99th percentile query latency, milliseconds.
     pub p99_ms: f64,
+}
+
+/// litnav's numbers for one corpus, with the peer's beside them when it ran.
+#[derive(Debug, Clone, Serialize)]
+pub struct CorpusReport {
+    /// Which corpus.
+    pub name: String,
+    /// litnav's numbers.
+    #[serde(flatten)]
+    pub litnav: Measurement,
     /// Mean query latency, milliseconds.
     pub mean_ms: f64,
     /// The Python peer's numbers on the same corpus, when it ran.
@@ -60,18 +68,9 @@ pub struct CorpusReport {
 /// The peer's numbers for one corpus and litnav's speed-up over it.
 #[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct PeerNumbers {
-    /// Papers indexed.
-    pub papers: usize,
-    /// Median build time, seconds.
-    pub build_seconds: f64,
-    /// Papers indexed per second.
-    pub docs_per_second: f64,
-    /// Queries timed.
-    pub queries: usize,
-    /// Median query latency, milliseconds.
-    pub p50_ms: f64,
-    /// 99th percentile query latency, milliseconds.
-    pub p99_ms: f64,
+    /// The peer's numbers.
+    #[serde(flatten)]
+    pub measured: Measurement,
     /// litnav build throughput ÷ peer build throughput (filled in by litnav).
     #[serde(default)]
     pub build_speedup: f64,
@@ -140,8 +139,8 @@ pub fn run(options: &Options) -> Result<Report> {
         let (library, numbers) = run_peer(&papers, &queries, &corpora, options)?;
         peer_library = Some(library);
         for (corpus, mut peer) in corpora.iter_mut().zip(numbers) {
-            peer.build_speedup = corpus.docs_per_second / peer.docs_per_second.max(1e-9);
-            peer.p50_speedup = peer.p50_ms / corpus.p50_ms.max(1e-9);
+            peer.build_speedup = corpus.litnav.docs_per_second / peer.measured.docs_per_second.max(1e-9);
+            peer.p50_speedup = peer.measured.p50_ms / corpus.litnav.p50_ms.max(1e-9);
             corpus.peer = Some(peer);
         }
     }
@@ -181,12 +180,14 @@ fn measure(name: &str, papers: &[Paper], queries: &[String], options: &Options) 
     let build_seconds = median(&build_times);
     Ok(CorpusReport {
         name: name.to_string(),
-        papers: papers.len(),
-        build_seconds,
-        docs_per_second: papers.len() as f64 / build_seconds.max(1e-9),
-        queries: latencies.len(),
-        p50_ms: percentile(&latencies, 50.0),
-        p99_ms: percentile(&latencies, 99.0),
+        litnav: Measurement {
+            papers: papers.len(),
+            build_seconds,
+            docs_per_second: papers.len() as f64 / build_seconds.max(1e-9),
+            queries: latencies.len(),
+            p50_ms: percentile(&latencies, 50.0),
+            p99_ms: percentile(&latencies, 99.0),
+        },
         mean_ms: latencies.iter().sum::<f64>() / latencies.len().max(1) as f64,
         peer: None,
     })
@@ -214,7 +215,7 @@ fn run_peer(
     drop(file);
     let job = serde_json::json!({
         "papers": papers_path,
-        "sizes": corpora.iter().map(|c| c.papers).collect::<Vec<_>>(),
+        "sizes": corpora.iter().map(|c| c.litnav.papers).collect::<Vec<_>>(),
         "queries": queries,
         "k": options.k,
         "builds": options.build_repeats.max(1),

@@ -179,10 +179,9 @@ fn help_reads_well() {
 #[test]
 fn embed_prints_the_reference_vectors() {
     let model = litnav_embed_model();
-    let reference: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(datasets().join("../reference/minilm_vectors.json")).unwrap(),
-    )
-    .unwrap();
+    let reference: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(datasets().join("../reference/minilm_vectors.json")).unwrap())
+            .unwrap();
     let items = reference["items"].as_array().unwrap();
     let texts: Vec<&str> = items.iter().take(3).map(|i| i["text"].as_str().unwrap()).collect();
     let mut args = vec!["embed", "--json", "--model", model.as_str()];
@@ -209,10 +208,27 @@ fn dense_and_hybrid_search_embed_the_corpus_on_first_use() {
     let dir = tempfile::tempdir().unwrap();
     let corpus = dir.path().join("c");
     let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/tests/fixtures");
-    let out = litnav(&["ingest", "--corpus", path(&corpus), path(&fixtures.join("openalex_works.jsonl")), path(&fixtures.join("references.bib"))]);
+    let out = litnav(&[
+        "ingest",
+        "--corpus",
+        path(&corpus),
+        path(&fixtures.join("openalex_works.jsonl")),
+        path(&fixtures.join("references.bib")),
+    ]);
     assert!(out.status.success(), "{}", stderr(&out));
     for mode in ["dense", "hybrid"] {
-        let out = litnav(&["search", "--corpus", path(&corpus), "-q", "machine translation with attention", "--mode", mode, "--model", &model, "--json"]);
+        let out = litnav(&[
+            "search",
+            "--corpus",
+            path(&corpus),
+            "-q",
+            "machine translation with attention",
+            "--mode",
+            mode,
+            "--model",
+            &model,
+            "--json",
+        ]);
         assert!(out.status.success(), "{mode}: {}", stderr(&out));
         let hits: Vec<serde_json::Value> = serde_json::from_str(&stdout(&out)).unwrap();
         assert_eq!(hits.len(), 5, "{mode}");

@@ -269,25 +269,22 @@ fn run_search(args: SearchArgs) -> Result<()> {
         "{:<10} {:>8} {:>10} {:>12} {:>8} {:>9} {:>9}",
         "corpus", "papers", "build s", "papers/s", "queries", "p50 ms", "p99 ms"
     );
-    for c in &report.corpora {
-        println!(
+    let row = |name: &str, m: &search::Measurement| {
+        format!(
             "{:<10} {:>8} {:>10.3} {:>12.0} {:>8} {:>9.3} {:>9.3}",
-            c.name, c.papers, c.build_seconds, c.docs_per_second, c.queries, c.p50_ms, c.p99_ms
-        );
+            name, m.papers, m.build_seconds, m.docs_per_second, m.queries, m.p50_ms, m.p99_ms
+        )
+    };
+    for c in &report.corpora {
+        println!("{}", row(&c.name, &c.litnav));
     }
     if let Some(library) = &report.peer_library {
         println!("peer: {library} (Python), same corpora and queries");
         for c in &report.corpora {
             if let Some(p) = &c.peer {
                 println!(
-                    "{:<10} {:>8} {:>10.3} {:>12.0} {:>8} {:>9.3} {:>9.3}   litnav is {:.1}x faster to build, {:.1}x faster per query (p50)",
-                    c.name,
-                    p.papers,
-                    p.build_seconds,
-                    p.docs_per_second,
-                    p.queries,
-                    p.p50_ms,
-                    p.p99_ms,
+                    "{}   litnav is {:.1}x faster to build, {:.1}x faster per query (p50)",
+                    row(&c.name, &p.measured),
                     p.build_speedup,
                     p.p50_speedup
                 );

@@ -109,7 +109,7 @@ impl Parser<'_> {
         };
         match kind.as_str() {
             "comment" | "preamble" => {
-                self.balanced(close, line)?;
+                self.delimited(close, line)?;
                 Ok(None)
             }
             "string" => {
@@ -187,12 +187,12 @@ impl Parser<'_> {
                 Some('{') => {
                     let line = self.line;
                     self.bump();
-                    out.push_str(&self.balanced('}', line)?);
+                    out.push_str(&self.delimited('}', line)?);
                 }
                 Some('"') => {
                     let line = self.line;
                     self.bump();
-                    out.push_str(&self.quoted(line)?);
+                    out.push_str(&self.delimited('"', line)?);
                 }
                 Some(c) if c.is_alphanumeric() => {
                     let word = self.identifier();
@@ -220,8 +220,9 @@ impl Parser<'_> {
         }
     }
 
-    /// Text up to the `close` that balances the already-consumed opener; inner braces are kept.
-    fn balanced(&mut self, close: char, start_line: usize) -> Result<String> {
+    /// Text up to the `close` (`}`, `)` or `"`) that ends the already-consumed opener, outside any
+    /// inner braces, which are kept; a backslash escapes the next character.
+    fn delimited(&mut self, close: char, start_line: usize) -> Result<String> {
         let mut depth = 0usize;
         let mut out = String::new();
         while let Some(c) = self.bump() {
@@ -233,36 +234,15 @@ impl Parser<'_> {
                     }
                     continue;
                 }
-                '{' => depth += 1,
-                '}' if depth > 0 => depth -= 1,
                 c if c == close && depth == 0 => return Ok(out),
-                _ => {}
-            }
-            out.push(c);
-        }
-        Err(self.error(None, format!("the brace opened at line {start_line} is never closed")))
-    }
-
-    fn quoted(&mut self, start_line: usize) -> Result<String> {
-        let mut depth = 0usize;
-        let mut out = String::new();
-        while let Some(c) = self.bump() {
-            match c {
-                '\\' => {
-                    out.push(c);
-                    if let Some(next) = self.bump() {
-                        out.push(next);
-                    }
-                    continue;
-                }
                 '{' => depth += 1,
                 '}' => depth = depth.saturating_sub(1),
-                '"' if depth == 0 => return Ok(out),
                 _ => {}
             }
             out.push(c);
         }
-        Err(self.error(None, format!("the quote opened at line {start_line} is never closed")))
+        let opener = if close == '"' { "quote" } else { "brace" };
+        Err(self.error(None, format!("the {opener} opened at line {start_line} is never closed")))
     }
 }
 
