@@ -70,6 +70,7 @@ impl Encoder {
             Ok(st) => st["max_seq_length"].as_u64().unwrap_or(256) as usize,
             Err(_) => 256,
         };
+        check_tokenizer_config(&dir.join("tokenizer.json"))?;
         let tokenizer = Tokenizer::from_vocab_file(&dir.join("vocab.txt"))?;
         let weights_path = dir.join("model.safetensors");
         let model = Bert::from_tensors(safetensors::load(&weights_path)?, heads, &weights_path)?;
@@ -155,6 +156,36 @@ fn pack(order: &[usize], tokens: &[Vec<u32>]) -> Vec<Vec<usize>> {
         batches.push(current);
     }
     batches
+}
+
+/// litnav's tokenizer implements BERT *uncased* WordPiece. When the model directory has a
+/// `tokenizer.json`, make sure it asks for exactly that, rather than silently tokenizing a cased
+/// or differently configured model the wrong way.
+fn check_tokenizer_config(path: &Path) -> Result<()> {
+    if !path.is_file() {
+        return Ok(());
+    }
+    let config = read_json(path)?;
+    let normalizer = &config["normalizer"];
+    let model = &config["model"];
+    let checks = [
+        (normalizer["type"] == "BertNormalizer", "normalizer.type is BertNormalizer"),
+        (normalizer["lowercase"] == true, "normalizer.lowercase is true"),
+        (normalizer["strip_accents"].is_null() || normalizer["strip_accents"] == true, "accents are stripped"),
+        (config["pre_tokenizer"]["type"] == "BertPreTokenizer", "pre_tokenizer.type is BertPreTokenizer"),
+        (model["type"] == "WordPiece", "model.type is WordPiece"),
+        (model["continuing_subword_prefix"] == "##", "model.continuing_subword_prefix is ##"),
+        (model["max_input_chars_per_word"] == 100, "model.max_input_chars_per_word is 100"),
+    ];
+    for (holds, expectation) in checks {
+        if !holds {
+            return Err(Error::model(
+                path,
+                format!("litnav's tokenizer needs {expectation}; this model's tokenizer differs"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn read_json(path: &Path) -> Result<serde_json::Value> {

@@ -97,3 +97,19 @@ fn truncated_weights_are_a_clear_error() {
     let message = Encoder::load(dir.path()).err().unwrap().to_string();
     assert!(message.contains("truncated or corrupt"), "{message}");
 }
+
+#[test]
+fn a_differently_configured_tokenizer_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = install::default_model_dir();
+    encoder();
+    for file in ["vocab.txt", "config.json", "model.safetensors"] {
+        std::fs::copy(source.join(file), dir.path().join(file)).unwrap();
+    }
+    let original = std::fs::read_to_string(source.join("tokenizer.json")).unwrap();
+    let mut config: serde_json::Value = serde_json::from_str(&original).unwrap();
+    config["normalizer"]["lowercase"] = serde_json::Value::Bool(false);
+    std::fs::write(dir.path().join("tokenizer.json"), config.to_string()).unwrap();
+    let message = Encoder::load(dir.path()).err().unwrap().to_string();
+    assert!(message.contains("normalizer.lowercase is true"), "{message}");
+}
