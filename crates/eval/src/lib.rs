@@ -1,4 +1,7 @@
 //! litnav's evaluation metrics, as pure functions with no I/O. Each module follows one family of
 //! metrics from the seed papers; doc comments state every choice a paper leaves open.
 
+pub mod clustering;
+pub mod difflib;
 pub mod retrieval;
+pub mod taxobench;

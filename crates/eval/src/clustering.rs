@@ -1,0 +1,165 @@
+//! Partition agreement: Adjusted Rand Index, homogeneity, completeness, V-measure and NMI, as
+//! scikit-learn computes them (TaxoBench reports sklearn's values).
+//!
+//! Labels are any hashable values; only equality matters. Conventions follow sklearn:
+//! - ARI from the pair-confusion matrix; two partitions that agree on every pair (including the
+//!   degenerate cases of one cluster each, or all singletons each) score 1.
+//! - Entropies use natural logarithms; homogeneity is 1 when the true labels have zero entropy,
+//!   completeness is 1 when the predicted labels do; V-measure (β = 1) is 0 when both are 0.
+//! - NMI uses the arithmetic mean of the two entropies (sklearn's default).
+
+use std::collections::HashMap;
+use std::hash::Hash;
+
+/// The contingency table of two labelings of the same items.
+struct Contingency {
+    n: usize,
+    /// Non-zero cells as (row, column, count), sorted.
+    cells: Vec<(usize, usize, usize)>,
+    rows: Vec<usize>,
+    cols: Vec<usize>,
+}
+
+impl Contingency {
+    fn new<A: Hash + Eq, B: Hash + Eq>(truth: &[A], predicted: &[B]) -> Contingency {
+        assert_eq!(truth.len(), predicted.len(), "both labelings must cover the same items");
+        let mut row_ids: HashMap<&A, usize> = HashMap::new();
+        let mut col_ids: HashMap<&B, usize> = HashMap::new();
+        let mut cells: HashMap<(usize, usize), usize> = HashMap::new();
+        for (a, b) in truth.iter().zip(predicted) {
+            let r = row_ids.len();
+            let r = *row_ids.entry(a).or_insert(r);
+            let c = col_ids.len();
+            let c = *col_ids.entry(b).or_insert(c);
+            *cells.entry((r, c)).or_default() += 1;
+        }
+        let mut rows = vec![0; row_ids.len()];
+        let mut cols = vec![0; col_ids.len()];
+        let mut nonzero: Vec<((usize, usize), usize)> = cells.into_iter().collect();
+        nonzero.sort_unstable();
+        for &((r, c), count) in &nonzero {
+            rows[r] += count;
+            cols[c] += count;
+        }
+        Contingency {
+            n: truth.len(),
+            cells: nonzero.into_iter().map(|((r, c), count)| (r, c, count)).collect(),
+            rows,
+            cols,
+        }
+    }
+}
+
+/// Adjusted Rand Index of `predicted` against `truth`.
+pub fn adjusted_rand_index<A: Hash + Eq, B: Hash + Eq>(truth: &[A], predicted: &[B]) -> f64 {
+    let table = Contingency::new(truth, predicted);
+    let n = table.n as i128;
+    let sum_squares: i128 = table.cells.iter().map(|&(_, _, c)| (c as i128) * (c as i128)).sum();
+    let row_squares: i128 = table.rows.iter().map(|&r| (r as i128) * (r as i128)).sum();
+    let col_squares: i128 = table.cols.iter().map(|&c| (c as i128) * (c as i128)).sum();
+    // sklearn's pair_confusion_matrix (ordered pairs).
+    let tp = sum_squares - n;
+    let fp = row_squares - sum_squares;
+    let fn_ = col_squares - sum_squares;
+    let tn = n * n - fp - fn_ - sum_squares;
+    if fn_ == 0 && fp == 0 {
+        return 1.0;
+    }
+    let (tp, fp, fn_, tn) = (tp as f64, fp as f64, fn_ as f64, tn as f64);
+    2.0 * (tp * tn - fn_ * fp) / ((tp + fn_) * (fn_ + tn) + (tp + fp) * (fp + tn))
+}
+
+/// Homogeneity, completeness and V-measure (β = 1) of `predicted` against `truth`.
+pub fn homogeneity_completeness_v<A: Hash + Eq, B: Hash + Eq>(truth: &[A], predicted: &[B]) -> (f64, f64, f64) {
+    if truth.is_empty() {
+        return (1.0, 1.0, 1.0);
+    }
+    let table = Contingency::new(truth, predicted);
+    let h_true = entropy(&table.rows);
+    let h_pred = entropy(&table.cols);
+    let mi = mutual_information(&table);
+    let homogeneity = if h_true == 0.0 { 1.0 } else { mi / h_true };
+    let completeness = if h_pred == 0.0 { 1.0 } else { mi / h_pred };
+    let v = if homogeneity + completeness == 0.0 {
+        0.0
+    } else {
+        2.0 * homogeneity * completeness / (homogeneity + completeness)
+    };
+    (homogeneity, completeness, v)
+}
+
+/// Normalized mutual information with arithmetic-mean normalization.
+pub fn normalized_mutual_information<A: Hash + Eq, B: Hash + Eq>(truth: &[A], predicted: &[B]) -> f64 {
+    let table = Contingency::new(truth, predicted);
+    if table.rows.len() == table.cols.len() && (table.rows.len() <= 1) {
+        return 1.0;
+    }
+    let mi = mutual_information(&table);
+    let normalizer = (entropy(&table.rows) + entropy(&table.cols)) / 2.0;
+    if normalizer == 0.0 { 1.0 } else { mi / normalizer }
+}
+
+/// Entropy (nats) of a labeling given its class sizes.
+fn entropy(counts: &[usize]) -> f64 {
+    let total: usize = counts.iter().sum();
+    if total == 0 {
+        return 1.0;
+    }
+    let total_ln = (total as f64).ln();
+    -counts.iter().filter(|&&c| c > 0).map(|&c| (c as f64 / total as f64) * ((c as f64).ln() - total_ln)).sum::<f64>()
+}
+
+/// Mutual information (nats) of the two labelings in `table`, clipped at 0 (as sklearn does).
+fn mutual_information(table: &Contingency) -> f64 {
+    let n = table.n as f64;
+    let mi: f64 = table
+        .cells
+        .iter()
+        .map(|&(r, c, count)| {
+            let p = count as f64 / n;
+            p * ((count as f64).ln() + n.ln() - (table.rows[r] as f64).ln() - (table.cols[c] as f64).ln())
+        })
+        .sum();
+    mi.max(0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sklearn_values() {
+        // Values printed by scikit-learn for the same inputs.
+        assert!((adjusted_rand_index(&[0, 0, 1, 1], &[0, 0, 1, 2]) - 0.5714285714285714).abs() < 1e-15);
+        let (h, c, v) = homogeneity_completeness_v(&[0, 0, 1, 1], &[0, 0, 1, 2]);
+        assert!((h - 1.0).abs() < 1e-12 && (c - 0.6666666666666666).abs() < 1e-12 && (v - 0.8).abs() < 1e-12);
+        assert!((adjusted_rand_index(&[0, 0, 0, 1, 1, 1], &[0, 1, 2, 0, 1, 2]) + 0.36363636363636365).abs() < 1e-15);
+    }
+
+    #[test]
+    fn laws() {
+        let labels = ["a", "b", "a", "c", "c", "b", "a"];
+        let renamed = [7, 9, 7, 1, 1, 9, 7];
+        assert_eq!(adjusted_rand_index(&labels, &renamed), 1.0, "ARI ignores label names");
+        let (h, c, v) = homogeneity_completeness_v(&labels, &renamed);
+        assert!((h - 1.0).abs() < 1e-12 && (c - 1.0).abs() < 1e-12 && (v - 1.0).abs() < 1e-12);
+        assert!((normalized_mutual_information(&labels, &renamed) - 1.0).abs() < 1e-12);
+        assert_eq!(adjusted_rand_index(&[1, 1, 1], &[2, 2, 2]), 1.0, "one cluster each");
+        assert_eq!(adjusted_rand_index(&[1, 2, 3], &[4, 5, 6]), 1.0, "all singletons each");
+    }
+
+    #[test]
+    fn random_partitions_score_near_zero() {
+        // A fixed pseudo-random labeling (LCG) against a block labeling.
+        let n = 4000;
+        let truth: Vec<usize> = (0..n).map(|i| i / 400).collect();
+        let mut state: u64 = 12345;
+        let random: Vec<u64> = (0..n)
+            .map(|_| {
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                (state >> 33) % 10
+            })
+            .collect();
+        assert!(adjusted_rand_index(&truth, &random).abs() < 0.01);
+    }
+}

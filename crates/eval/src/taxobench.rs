@@ -1,0 +1,174 @@
+//! TaxoBench's retrieval and leaf-level metrics for one instance (seed 000 §3.2, §3.3.1).
+//!
+//! Choices, following TaxoBench's public scorer (and `shared/reference/taxobench_examples.json`):
+//! - **Title normalization**: lowercase, every non-word character (not a letter, digit or `_`)
+//!   replaced by a space, white space collapsed.
+//! - **Similarity** of a reference and a predicted title: 1 when the normalized titles are equal
+//!   or one contains the other, otherwise difflib's ratio (reference title as `a`).
+//! - **Alignment**: greedy one-to-one in reference order — each reference paper takes the
+//!   not-yet-taken predicted paper of highest similarity (the first such in prediction order), kept
+//!   if the similarity is at least the threshold (0.92 by default).
+//!   Note: the paper's Appendix describes a different rule (align at s = 1, or 0.6 ≤ s < 1 with
+//!   containment, best candidate); litnav follows the public scorer, whose numbers the paper
+//!   reports.
+//! - **Leaf labels**: a paper's label is the node holding it (identified by its position in the
+//!   tree, not its name, so two leaves named alike stay apart); a paper listed twice keeps its
+//!   first position in preorder. Papers listed on internal nodes count as assigned to that node.
+//! - **End-to-end view** (eq. 6): every reference paper is scored; one shared "unretrieved" label
+//!   stands for all reference papers without an aligned prediction. **Intersection view** (ARI∩):
+//!   only aligned reference papers.
+//! - Retrieval: recall = aligned / reference papers, precision = aligned / distinct predicted
+//!   papers, F1 their harmonic mean (0 when both are 0).
+
+use crate::clustering::{adjusted_rand_index, homogeneity_completeness_v};
+use crate::difflib;
+use serde::Serialize;
+
+/// A taxonomy in TaxoBench's interchange shape: named nodes, child nodes, paper titles.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Tree {
+    /// Node name.
+    pub name: String,
+    /// Child nodes in order.
+    pub children: Vec<Tree>,
+    /// Paper titles placed at this node.
+    pub papers: Vec<String>,
+}
+
+impl Tree {
+    /// Every (paper title, node position in preorder) of the tree, in preorder; a title seen
+    /// again (after normalization) is skipped.
+    pub fn paper_nodes(&self) -> Vec<(String, usize)> {
+        let mut out = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut position = 0;
+        self.walk(&mut position, &mut |node, at| {
+            for title in &node.papers {
+                if seen.insert(normalize_title(title)) {
+                    out.push((title.clone(), at));
+                }
+            }
+        });
+        out
+    }
+
+    fn walk(&self, position: &mut usize, visit: &mut impl FnMut(&Tree, usize)) {
+        let here = *position;
+        *position += 1;
+        visit(self, here);
+        for child in &self.children {
+            child.walk(position, visit);
+        }
+    }
+}
+
+/// TaxoBench's title normalization.
+pub fn normalize_title(title: &str) -> String {
+    let replaced: String =
+        title.to_lowercase().chars().map(|c| if c.is_alphanumeric() || c == '_' { c } else { ' ' }).collect();
+    replaced.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Similarity of two normalized titles.
+pub fn title_similarity(reference: &str, predicted: &str) -> f64 {
+    if reference == predicted || reference.contains(predicted) || predicted.contains(reference) {
+        1.0
+    } else {
+        difflib::ratio(reference, predicted)
+    }
+}
+
+/// For each reference title, the index of its aligned predicted title.
+pub fn align(reference: &[String], predicted: &[String], threshold: f64) -> Vec<Option<usize>> {
+    let predicted_norm: Vec<String> = predicted.iter().map(|t| normalize_title(t)).collect();
+    let mut taken = vec![false; predicted.len()];
+    reference
+        .iter()
+        .map(|title| {
+            let norm = normalize_title(title);
+            let mut best: Option<(usize, f64)> = None;
+            for (j, candidate) in predicted_norm.iter().enumerate() {
+                if taken[j] {
+                    continue;
+                }
+                let score = title_similarity(&norm, candidate);
+                if best.is_none_or(|(_, s)| score > s) {
+                    best = Some((j, score));
+                }
+            }
+            match best {
+                Some((j, score)) if score >= threshold => {
+                    taken[j] = true;
+                    Some(j)
+                }
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// Retrieval and leaf-level scores of one instance.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct LeafScores {
+    /// Distinct papers in the reference tree.
+    pub n_reference: usize,
+    /// Distinct papers in the predicted tree.
+    pub n_prediction: usize,
+    /// Reference papers with an aligned prediction.
+    pub n_aligned: usize,
+    /// End-to-end ARI (unretrieved papers labelled ⊥).
+    pub ari: f64,
+    /// End-to-end homogeneity.
+    pub homogeneity: f64,
+    /// End-to-end completeness.
+    pub completeness: f64,
+    /// End-to-end V-measure.
+    pub v_measure: f64,
+    /// ARI on aligned papers only.
+    pub ari_cap: f64,
+    /// V-measure on aligned papers only.
+    pub v_measure_cap: f64,
+    /// Aligned / reference.
+    pub recall: f64,
+    /// Aligned / predicted.
+    pub precision: f64,
+    /// Harmonic mean of recall and precision.
+    pub f1: f64,
+}
+
+/// Score a predicted tree against the reference tree.
+pub fn leaf_scores(reference: &Tree, predicted: &Tree, threshold: f64) -> LeafScores {
+    let reference_papers = reference.paper_nodes();
+    let predicted_papers = predicted.paper_nodes();
+    let reference_titles: Vec<String> = reference_papers.iter().map(|(t, _)| t.clone()).collect();
+    let predicted_titles: Vec<String> = predicted_papers.iter().map(|(t, _)| t.clone()).collect();
+    let alignment = align(&reference_titles, &predicted_titles, threshold);
+    const UNRETRIEVED: usize = usize::MAX;
+    let truth: Vec<usize> = reference_papers.iter().map(|(_, node)| *node).collect();
+    let end_to_end: Vec<usize> = alignment.iter().map(|a| a.map_or(UNRETRIEVED, |j| predicted_papers[j].1)).collect();
+    let (homogeneity, completeness, v_measure) = homogeneity_completeness_v(&truth, &end_to_end);
+    let aligned: Vec<usize> = (0..truth.len()).filter(|&i| alignment[i].is_some()).collect();
+    let truth_cap: Vec<usize> = aligned.iter().map(|&i| truth[i]).collect();
+    let predicted_cap: Vec<usize> = aligned.iter().map(|&i| end_to_end[i]).collect();
+    let n_aligned = aligned.len();
+    let recall = ratio(n_aligned, reference_papers.len());
+    let precision = ratio(n_aligned, predicted_papers.len());
+    LeafScores {
+        n_reference: reference_papers.len(),
+        n_prediction: predicted_papers.len(),
+        n_aligned,
+        ari: adjusted_rand_index(&truth, &end_to_end),
+        homogeneity,
+        completeness,
+        v_measure,
+        ari_cap: adjusted_rand_index(&truth_cap, &predicted_cap),
+        v_measure_cap: homogeneity_completeness_v(&truth_cap, &predicted_cap).2,
+        recall,
+        precision,
+        f1: if recall + precision > 0.0 { 2.0 * recall * precision / (recall + precision) } else { 0.0 },
+    }
+}
+
+fn ratio(a: usize, b: usize) -> f64 {
+    if b == 0 { 0.0 } else { a as f64 / b as f64 }
+}

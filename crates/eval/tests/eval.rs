@@ -1,0 +1,65 @@
+//! The eval crate against independent references: CPython's difflib and the TaxoBench reference
+//! values in `shared/reference/taxobench_examples.json`.
+
+#![allow(clippy::unwrap_used)] // Tests fail loudly by design.
+
+use litnav_eval::difflib::ratio;
+use litnav_eval::taxobench::{Tree, leaf_scores};
+use serde_json::Value;
+use std::path::PathBuf;
+
+fn shared() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared")
+}
+
+#[test]
+fn difflib_ratio_matches_cpython_on_random_strings() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/difflib_cases.json");
+    let cases: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let cases = cases["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 150);
+    for case in cases {
+        let (a, b) = (case["a"].as_str().unwrap(), case["b"].as_str().unwrap());
+        let expected = case["ratio"].as_f64().unwrap();
+        assert_eq!(ratio(a, b), expected, "a = {a:?}, b = {b:?}");
+    }
+}
+
+/// A TaxoBench JSON node (`name`, `subtopics`, `papers`) as a tree.
+fn tree(value: &Value) -> Tree {
+    Tree {
+        name: value["name"].as_str().unwrap_or_default().to_string(),
+        children: value["subtopics"].as_array().map(|c| c.iter().map(tree).collect()).unwrap_or_default(),
+        papers: value["papers"]
+            .as_array()
+            .map(|p| p.iter().map(|t| t.as_str().unwrap().to_string()).collect())
+            .unwrap_or_default(),
+    }
+}
+
+fn jsonl(path: PathBuf) -> Vec<Value> {
+    std::fs::read_to_string(path).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+#[test]
+fn leaf_and_retrieval_metrics_reproduce_the_reference_to_1e9() {
+    let data = jsonl(shared().join("datasets/taxobench/data.jsonl"));
+    let predictions = jsonl(shared().join("datasets/taxobench/predictions_example.jsonl"));
+    let reference: Value =
+        serde_json::from_str(&std::fs::read_to_string(shared().join("reference/taxobench_examples.json")).unwrap())
+            .unwrap();
+    for expected in reference["per_instance"].as_array().unwrap() {
+        let id = &expected["id"];
+        let gt = data.iter().find(|d| &d["id"] == id).unwrap();
+        let prediction = predictions.iter().find(|p| &p["id"] == id).unwrap();
+        let scores = leaf_scores(&tree(&gt["gt"]), &tree(&prediction["hierarchy_tree"]), 0.92);
+        let got = serde_json::to_value(&scores).unwrap();
+        for key in ["n_reference", "n_prediction", "n_aligned"] {
+            assert_eq!(got[key], expected[key], "instance {id}: {key}");
+        }
+        for key in ["ari", "homogeneity", "completeness", "v_measure", "ari_cap", "recall", "precision", "f1"] {
+            let (a, b) = (got[key].as_f64().unwrap(), expected[key].as_f64().unwrap());
+            assert!((a - b).abs() <= 1e-9, "instance {id}: {key} = {a}, reference {b}");
+        }
+    }
+}
