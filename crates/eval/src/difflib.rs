@@ -59,9 +59,9 @@ fn longest_match(
 ) -> (usize, usize, usize) {
     let (mut best_i, mut best_j, mut best_size) = (alo, blo, 0);
     let mut run: HashMap<usize, usize> = HashMap::new();
-    for i in alo..ahi {
+    for (i, c) in a.iter().enumerate().take(ahi).skip(alo) {
         let mut next_run = HashMap::new();
-        for &j in b2j.get(&a[i]).map_or(&[][..], Vec::as_slice) {
+        for &j in b2j.get(c).map_or(&[][..], Vec::as_slice) {
             if j < blo {
                 continue;
             }

@@ -1,7 +1,9 @@
 //! litnav's evaluation metrics, as pure functions with no I/O. Each module follows one family of
 //! metrics from the seed papers; doc comments state every choice a paper leaves open.
 
+pub mod assignment;
 pub mod clustering;
 pub mod difflib;
+pub mod hierarchy;
 pub mod retrieval;
 pub mod taxobench;

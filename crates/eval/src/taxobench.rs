@@ -172,3 +172,107 @@ pub fn leaf_scores(reference: &Tree, predicted: &Tree, threshold: f64) -> LeafSc
 fn ratio(a: usize, b: usize) -> f64 {
     if b == 0 { 0.0 } else { a as f64 / b as f64 }
 }
+
+/// Deepest tree accepted from JSON (deeper input is an error, not a stack overflow).
+pub const MAX_DEPTH: usize = 256;
+
+impl Tree {
+    /// Parse TaxoBench's JSON shape: `{"name", "subtopics": [...], "papers": [...]}`, where a paper
+    /// is a title string or an object with a `title` (litbench's `{title, paper_id}`). Errors name
+    /// the path of the offending node (`subtopics[2].papers[0]`).
+    pub fn from_json(value: &serde_json::Value) -> Result<Tree, String> {
+        Self::parse(value, "", 0)
+    }
+
+    fn parse(value: &serde_json::Value, path: &str, depth: usize) -> Result<Tree, String> {
+        use serde_json::Value;
+        let here = if path.is_empty() { "the root".to_string() } else { format!("`{path}`") };
+        if depth > MAX_DEPTH {
+            return Err(format!("the tree is deeper than {MAX_DEPTH} levels at {here}"));
+        }
+        let Value::Object(node) = value else { return Err(format!("{here} is not an object")) };
+        let name = match node.get("name") {
+            Some(Value::String(name)) => name.clone(),
+            Some(Value::Null) | None => String::new(),
+            Some(_) => return Err(format!("the name of {here} is not a string")),
+        };
+        let mut tree = Tree { name, ..Tree::default() };
+        let field = |key: &str| -> Result<&[Value], String> {
+            match node.get(key).or_else(|| if key == "subtopics" { node.get("children") } else { None }) {
+                None | Some(Value::Null) => Ok(&[]),
+                Some(Value::Array(items)) => Ok(items),
+                Some(_) => Err(format!("`{key}` of {here} is not an array")),
+            }
+        };
+        for (i, child) in field("subtopics")?.iter().enumerate() {
+            let child_path = if path.is_empty() { format!("subtopics[{i}]") } else { format!("{path}.subtopics[{i}]") };
+            tree.children.push(Self::parse(child, &child_path, depth + 1)?);
+        }
+        for (i, paper) in field("papers")?.iter().enumerate() {
+            let title = match paper {
+                Value::String(title) => title.clone(),
+                Value::Object(object) => match object.get("title") {
+                    Some(Value::String(title)) => title.clone(),
+                    _ => return Err(format!("paper {i} of {here} has no title")),
+                },
+                _ => return Err(format!("paper {i} of {here} is neither a title nor an object with one")),
+            };
+            tree.papers.push(title);
+        }
+        Ok(tree)
+    }
+
+    /// Every node name (root first, preorder).
+    pub fn labels(&self) -> Vec<&str> {
+        crate::hierarchy::preorder_labels(self)
+    }
+}
+
+/// Everything `litnav eval taxobench` reports for one instance, under TaxoBench's key names.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct InstanceScores {
+    /// Retrieval and leaf-level scores.
+    #[serde(flatten)]
+    pub leaf: LeafScores,
+    /// Sem-Path (λ as given), `None` when no paper aligned.
+    pub sem_path: Option<f64>,
+    /// US-TED.
+    pub us_ted: f64,
+    /// US-NTED.
+    pub us_nted: f64,
+    /// Node soft recall.
+    pub nsr: f64,
+    /// Node soft precision.
+    pub nsp: f64,
+    /// Soft F1.
+    pub soft_f1: f64,
+}
+
+/// Score one instance completely.
+pub fn score_instance(
+    reference: &Tree,
+    predicted: &Tree,
+    threshold: f64,
+    lambda: f64,
+    sim: &dyn crate::hierarchy::LabelSimilarity,
+) -> InstanceScores {
+    use crate::hierarchy::{nsr_nsp_soft_f1, sem_path, us_nted, us_ted};
+    let leaf = leaf_scores(reference, predicted, threshold);
+    let reference_titles: Vec<String> = reference.paper_nodes().into_iter().map(|(t, _)| t).collect();
+    let predicted_titles: Vec<String> = predicted.paper_nodes().into_iter().map(|(t, _)| t).collect();
+    let pairs: Vec<(&str, &str)> = align(&reference_titles, &predicted_titles, threshold)
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| a.map(|j| (reference_titles[i].as_str(), predicted_titles[j].as_str())))
+        .collect();
+    let (nsr, nsp, soft_f1) = nsr_nsp_soft_f1(reference, predicted, sim);
+    InstanceScores {
+        leaf,
+        sem_path: sem_path(reference, predicted, &pairs, lambda, sim),
+        us_ted: us_ted(reference, predicted, sim),
+        us_nted: us_nted(reference, predicted, sim),
+        nsr,
+        nsp,
+        soft_f1,
+    }
+}

@@ -63,3 +63,65 @@ fn leaf_and_retrieval_metrics_reproduce_the_reference_to_1e9() {
         }
     }
 }
+
+/// Clipped-cosine similarity of MiniLM embeddings, computed once for every label.
+struct Embedded(std::collections::HashMap<String, Vec<f32>>);
+
+impl litnav_eval::hierarchy::LabelSimilarity for Embedded {
+    fn similarity(&self, a: &str, b: &str) -> f64 {
+        f64::from(litnav_embed::cosine(&self.0[a], &self.0[b])).max(0.0)
+    }
+}
+
+fn labels(tree: &Tree, out: &mut Vec<String>) {
+    out.push(tree.name.clone());
+    for child in &tree.children {
+        labels(child, out);
+    }
+}
+
+#[test]
+fn hierarchy_metrics_reproduce_the_reference_to_1e4() {
+    use litnav_eval::hierarchy::{nsr_nsp_soft_f1, sem_path, us_nted, us_ted};
+    use litnav_eval::taxobench::align;
+    let data = jsonl(shared().join("datasets/taxobench/data.jsonl"));
+    let predictions = jsonl(shared().join("datasets/taxobench/predictions_example.jsonl"));
+    let reference: Value =
+        serde_json::from_str(&std::fs::read_to_string(shared().join("reference/taxobench_examples.json")).unwrap()).unwrap();
+    let model = litnav_embed::install::default_model_dir();
+    litnav_embed::install::install(&model).unwrap();
+    let encoder = litnav_embed::Encoder::load(&model).unwrap();
+    for expected in reference["per_instance"].as_array().unwrap() {
+        let id = &expected["id"];
+        let gt = tree(&data.iter().find(|d| &d["id"] == id).unwrap()["gt"]);
+        let predicted = tree(&predictions.iter().find(|p| &p["id"] == id).unwrap()["hierarchy_tree"]);
+        let mut all = Vec::new();
+        labels(&gt, &mut all);
+        labels(&predicted, &mut all);
+        all.sort();
+        all.dedup();
+        let vectors = encoder.embed(&all);
+        let sim = Embedded(all.into_iter().zip(vectors).collect());
+        let reference_titles: Vec<String> = gt.paper_nodes().into_iter().map(|(t, _)| t).collect();
+        let predicted_titles: Vec<String> = predicted.paper_nodes().into_iter().map(|(t, _)| t).collect();
+        let pairs: Vec<(&str, &str)> = align(&reference_titles, &predicted_titles, 0.92)
+            .iter()
+            .enumerate()
+            .filter_map(|(i, a)| a.map(|j| (reference_titles[i].as_str(), predicted_titles[j].as_str())))
+            .collect();
+        let (nsr, nsp, soft_f1) = nsr_nsp_soft_f1(&gt, &predicted, &sim);
+        let got = [
+            ("sem_path", sem_path(&gt, &predicted, &pairs, 1.0, &sim).unwrap()),
+            ("us_ted", us_ted(&gt, &predicted, &sim)),
+            ("us_nted", us_nted(&gt, &predicted, &sim)),
+            ("nsr", nsr),
+            ("nsp", nsp),
+            ("soft_f1", soft_f1),
+        ];
+        for (key, value) in got {
+            let want = expected[key].as_f64().unwrap();
+            eprintln!("instance {id}: {key} {value:.10} (reference {want:.10}, |diff| {:.1e})", (value - want).abs());
+            assert!((value - want).abs() <= 1e-4, "instance {id}: {key} = {value}, reference {want}");
+        }
+    }
+}
