@@ -245,3 +245,93 @@ fn litnav_embed_model() -> String {
     let installed: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     installed["dir"].as_str().unwrap().to_string()
 }
+
+#[test]
+fn eval_taxobench_reproduces_the_reference_means() {
+    let model = litnav_embed_model();
+    let taxobench = datasets().join("taxobench");
+    let out = litnav(&[
+        "eval",
+        "taxobench",
+        "--data",
+        path(&taxobench.join("data.jsonl")),
+        "--predictions",
+        path(&taxobench.join("predictions_example.jsonl")),
+        "--model",
+        &model,
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let got: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let reference: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(datasets().join("../reference/taxobench_examples.json")).unwrap(),
+    )
+    .unwrap();
+    let mean = &reference["mean"];
+    assert_eq!(got["n_scored"], 5);
+    let keys = [
+        ("leaf_ari", "ari", 1e-9),
+        ("leaf_v_measure", "v_measure", 1e-9),
+        ("leaf_homogeneity", "homogeneity", 1e-9),
+        ("leaf_completeness", "completeness", 1e-9),
+        ("retrieval_recall", "recall", 1e-9),
+        ("retrieval_precision", "precision", 1e-9),
+        ("retrieval_f1", "f1", 1e-9),
+        ("leaf_ari_cap", "ari_cap", 1e-9),
+        ("sem_path", "sem_path", 1e-4),
+        ("us_ted", "us_ted", 1e-4),
+        ("us_nted", "us_nted", 1e-4),
+        ("nsr", "nsr", 1e-4),
+        ("nsp", "nsp", 1e-4),
+        ("soft_f1", "soft_f1", 1e-4),
+    ];
+    for (ours, theirs, tolerance) in keys {
+        let (a, b) = (got[ours].as_f64().unwrap(), mean[theirs].as_f64().unwrap());
+        assert!((a - b).abs() <= tolerance, "{ours} = {a}, reference {b}");
+    }
+}
+
+#[test]
+fn eval_taxobench_reports_malformed_predictions_per_instance() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = datasets().join("taxobench/data.jsonl");
+    let predictions = dir.path().join("preds.jsonl");
+    std::fs::write(
+        &predictions,
+        concat!(
+            "{\"id\": 1, \"hierarchy_tree\": {\"name\": \"T\", \"subtopics\": [{\"name\": \"A\", \"papers\": [\"Decoding-Time Language Model Alignment with Multiple Objectives\"]}]}}\n",
+            "{\"id\": 2, \"hierarchy_tree\": [1, 2, 3]}\n",
+            "{\"id\": 28, \"hierarchy_tree\": {\"name\": \"empty\"}}\n",
+            "{\"id\": 34, \"hierarchy_tree\": {\"name\": \"T\", \"subtopics\": [{\"name\": \"A\", \"papers\": [42]}]}}\n",
+        ),
+    )
+    .unwrap();
+    let out = litnav(&[
+        "eval",
+        "taxobench",
+        "--data",
+        path(&data),
+        "--predictions",
+        path(&predictions),
+        "--similarity",
+        "string",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let got: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(got["n_scored"], 1);
+    assert_eq!(got["similarity"], "string:difflib-ratio");
+    let warnings = stderr(&out);
+    assert!(
+        warnings.contains("preds.jsonl:2: instance 2 skipped: `hierarchy_tree`: the root is not an object"),
+        "{warnings}"
+    );
+    assert!(warnings.contains("instance 28 skipped: the predicted tree is empty"), "{warnings}");
+    assert!(
+        warnings.contains(
+            "preds.jsonl:4: instance 34 skipped: `hierarchy_tree`: paper 0 of `subtopics[0]` is neither a title"
+        ),
+        "{warnings}"
+    );
+    assert!(warnings.contains("instance 64 skipped: no prediction"), "{warnings}");
+}

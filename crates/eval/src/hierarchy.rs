@@ -99,7 +99,13 @@ pub fn ancestor_chains(tree: &Tree) -> HashMap<String, Vec<Vec<&str>>> {
 }
 
 /// Sem-Path over aligned pairs of (reference title, predicted title); `None` with no pairs.
-pub fn sem_path(reference: &Tree, predicted: &Tree, pairs: &[(&str, &str)], lambda: f64, sim: &dyn LabelSimilarity) -> Option<f64> {
+pub fn sem_path(
+    reference: &Tree,
+    predicted: &Tree,
+    pairs: &[(&str, &str)],
+    lambda: f64,
+    sim: &dyn LabelSimilarity,
+) -> Option<f64> {
     if pairs.is_empty() {
         return None;
     }
@@ -171,8 +177,20 @@ mod tests {
     #[test]
     fn us_ted_by_hand() {
         // The paper's counterexample: R(A(B, C), D(E, F)) vs R(A(B, E), D(C, F)).
-        let t1 = node("R", vec![node("A", vec![node("B", vec![]), node("C", vec![])]), node("D", vec![node("E", vec![]), node("F", vec![])])]);
-        let t2 = node("R", vec![node("A", vec![node("B", vec![]), node("E", vec![])]), node("D", vec![node("C", vec![]), node("F", vec![])])]);
+        let t1 = node(
+            "R",
+            vec![
+                node("A", vec![node("B", vec![]), node("C", vec![])]),
+                node("D", vec![node("E", vec![]), node("F", vec![])]),
+            ],
+        );
+        let t2 = node(
+            "R",
+            vec![
+                node("A", vec![node("B", vec![]), node("E", vec![])]),
+                node("D", vec![node("C", vec![]), node("F", vec![])]),
+            ],
+        );
         assert_eq!(us_ted(&t1, &t1, &exact), 0.0);
         // A vs A: B=B, C vs E renamed (1); D vs D: C vs E renamed (1). Total 2.
         assert_eq!(us_ted(&t1, &t2, &exact), 2.0);

@@ -87,7 +87,8 @@ fn hierarchy_metrics_reproduce_the_reference_to_1e4() {
     let data = jsonl(shared().join("datasets/taxobench/data.jsonl"));
     let predictions = jsonl(shared().join("datasets/taxobench/predictions_example.jsonl"));
     let reference: Value =
-        serde_json::from_str(&std::fs::read_to_string(shared().join("reference/taxobench_examples.json")).unwrap()).unwrap();
+        serde_json::from_str(&std::fs::read_to_string(shared().join("reference/taxobench_examples.json")).unwrap())
+            .unwrap();
     let model = litnav_embed::install::default_model_dir();
     litnav_embed::install::install(&model).unwrap();
     let encoder = litnav_embed::Encoder::load(&model).unwrap();
@@ -122,6 +123,47 @@ fn hierarchy_metrics_reproduce_the_reference_to_1e4() {
             let want = expected[key].as_f64().unwrap();
             eprintln!("instance {id}: {key} {value:.10} (reference {want:.10}, |diff| {:.1e})", (value - want).abs());
             assert!((value - want).abs() <= 1e-4, "instance {id}: {key} = {value}, reference {want}");
+        }
+    }
+}
+
+/// A copy of the tree with every node's children (and papers) in reverse order.
+fn reversed(tree: &Tree) -> Tree {
+    Tree {
+        name: tree.name.clone(),
+        children: tree.children.iter().rev().map(reversed).collect(),
+        papers: tree.papers.iter().rev().cloned().collect(),
+    }
+}
+
+#[test]
+fn laws_on_the_real_expert_trees() {
+    use litnav_eval::taxobench::score_instance;
+    let data = jsonl(shared().join("datasets/taxobench/data.jsonl"));
+    let model = litnav_embed::install::default_model_dir();
+    litnav_embed::install::install(&model).unwrap();
+    let encoder = litnav_embed::Encoder::load(&model).unwrap();
+    let trees: Vec<Tree> = data.iter().map(|d| tree(&d["gt"])).collect();
+    let mut all = Vec::new();
+    for t in &trees {
+        labels(t, &mut all);
+    }
+    all.sort();
+    all.dedup();
+    let vectors = encoder.embed(&all);
+    let sim = Embedded(all.into_iter().zip(vectors).collect());
+    for (i, gt) in trees.iter().enumerate() {
+        let itself = score_instance(gt, gt, 0.92, 1.0, &sim);
+        assert_eq!(itself.leaf.ari, 1.0, "identity: ARI 1");
+        assert!(itself.us_ted < 1e-4 && itself.sem_path.unwrap() > 1.0 - 1e-4, "identity: US-TED 0, Sem-Path 1");
+        assert!((itself.nsr - 1.0).abs() < 1e-9 && (itself.nsp - 1.0).abs() < 1e-9);
+        let shuffled = score_instance(gt, &reversed(gt), 0.92, 1.0, &sim);
+        assert!((shuffled.us_ted - itself.us_ted).abs() < 1e-9, "sibling order must not change US-TED");
+        assert_eq!(shuffled.leaf.ari, 1.0, "nor the leaf partition");
+        for other in trees.iter().skip(i + 1) {
+            let cross = score_instance(gt, other, 0.92, 1.0, &sim);
+            assert!((0.0..=1.0).contains(&cross.us_nted), "US-NTED in [0, 1]");
+            assert!(cross.sem_path.is_none_or(|s| s > 0.0 && s <= 1.0), "Sem-Path in (0, 1]");
         }
     }
 }

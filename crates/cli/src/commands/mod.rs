@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod embed;
+pub mod eval;
 pub mod info;
 pub mod ingest;
 pub mod model;
@@ -22,6 +23,9 @@ pub enum Command {
     Search(search::Args),
     /// Sentence vectors (all-MiniLM-L6-v2) for texts, or for every paper of a corpus.
     Embed(embed::Args),
+    /// Score other systems' outputs with the field's metrics.
+    #[command(subcommand)]
+    Eval(eval::Scorer),
     /// Install or inspect the sentence encoder.
     #[command(subcommand)]
     Model(model::Action),
@@ -38,6 +42,7 @@ pub fn run(command: Command) -> Result<()> {
         Command::Search(args) => search::run(args),
         Command::Embed(args) => embed::run(args),
         Command::Model(action) => model::run(action),
+        Command::Eval(scorer) => eval::run(scorer),
         Command::Bench(suite) => bench::run(suite),
     }
 }
