@@ -99,6 +99,42 @@ pub fn normalized_mutual_information<A: Hash + Eq, B: Hash + Eq>(truth: &[A], pr
     if normalizer == 0.0 { 1.0 } else { mi / normalizer }
 }
 
+/// Knowledge Navigator's relevance-based cluster measures for one gold topic at coverage `p`
+/// (e.g. 0.8): `(Rc@p, Rv@p)`.
+///
+/// Clusters are taken in decreasing order of how many of the topic's documents they hold (ties:
+/// smaller cluster first, then lower label) until they hold at least `p` of the topic's documents.
+/// Rc@p is the number of clusters taken; Rv@p is the share of all clustered documents that those
+/// clusters contain (the seed: "% of minimum number of documents needed to cover p% of relevant
+/// documents"). `cluster_of[i]` is document i's cluster; `relevant[i]` says whether it belongs to
+/// the topic. `None` when the topic has no documents.
+pub fn clusters_by_relevance(cluster_of: &[usize], relevant: &[bool], p: f64) -> Option<(usize, f64)> {
+    let total_relevant = relevant.iter().filter(|&&r| r).count();
+    if total_relevant == 0 || cluster_of.is_empty() {
+        return None;
+    }
+    let mut per_cluster: HashMap<usize, (usize, usize)> = HashMap::new();
+    for (&c, &r) in cluster_of.iter().zip(relevant) {
+        let entry = per_cluster.entry(c).or_default();
+        entry.0 += usize::from(r);
+        entry.1 += 1;
+    }
+    let mut clusters: Vec<(usize, usize, usize)> =
+        per_cluster.into_iter().map(|(c, (rel, size))| (c, rel, size)).collect();
+    clusters.sort_by(|a, b| b.1.cmp(&a.1).then(a.2.cmp(&b.2)).then(a.0.cmp(&b.0)));
+    let needed = (p * total_relevant as f64).ceil() as usize;
+    let (mut covered, mut documents, mut taken) = (0, 0, 0);
+    for (_, rel, size) in clusters {
+        if covered >= needed {
+            break;
+        }
+        covered += rel;
+        documents += size;
+        taken += 1;
+    }
+    Some((taken, documents as f64 / cluster_of.len() as f64))
+}
+
 /// Entropy (nats) of a labeling given its class sizes.
 fn entropy(counts: &[usize]) -> f64 {
     let total: usize = counts.iter().sum();
@@ -146,6 +182,18 @@ mod tests {
         assert!((normalized_mutual_information(&labels, &renamed) - 1.0).abs() < 1e-12);
         assert_eq!(adjusted_rand_index(&[1, 1, 1], &[2, 2, 2]), 1.0, "one cluster each");
         assert_eq!(adjusted_rand_index(&[1, 2, 3], &[4, 5, 6]), 1.0, "all singletons each");
+    }
+
+    #[test]
+    fn relevance_coverage_by_hand() {
+        // Topic docs: 0..5 (relevant); clusters: A = {0,1,2,6}, B = {3,7,8}, C = {4,9}.
+        let cluster_of = [0, 0, 0, 1, 2, 0, 1, 1, 2, 2];
+        let relevant = [true, true, true, true, true, false, false, false, false, false];
+        // 80% of 5 = 4 relevant docs: A (3), then B (1; tied with C on relevance and size, lower
+        // label first) → 2 clusters holding 4 + 3 of the 10 docs.
+        assert_eq!(clusters_by_relevance(&cluster_of, &relevant, 0.8), Some((2, 0.7)));
+        assert_eq!(clusters_by_relevance(&cluster_of, &relevant, 0.5), Some((1, 0.4)));
+        assert_eq!(clusters_by_relevance(&cluster_of, &[false; 10], 0.8), None);
     }
 
     #[test]

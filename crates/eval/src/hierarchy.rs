@@ -149,15 +149,24 @@ pub fn soft_cardinality(labels: &[&str], sim: &dyn LabelSimilarity) -> f64 {
         .sum()
 }
 
+/// Soft recall of a generated heading list against a reference list (STORM's and Knowledge
+/// Navigator's Heading Soft Recall): `(c(R) + c(G) − c(R ⊎ G)) / c(R)`, with the same clipped
+/// similarity and soft cardinality as NSR.
+pub fn heading_soft_recall(reference: &[&str], generated: &[&str], sim: &dyn LabelSimilarity) -> f64 {
+    let union: Vec<&str> = reference.iter().chain(generated).copied().collect();
+    let cr = soft_cardinality(reference, sim);
+    if cr <= 0.0 {
+        return 0.0;
+    }
+    (cr + soft_cardinality(generated, sim) - soft_cardinality(&union, sim)) / cr
+}
+
 /// (NSR, NSP, Soft-F1) of the predicted hierarchy's labels against the reference's.
 pub fn nsr_nsp_soft_f1(reference: &Tree, predicted: &Tree, sim: &dyn LabelSimilarity) -> (f64, f64, f64) {
     let a = preorder_labels(reference);
     let b = preorder_labels(predicted);
-    let union: Vec<&str> = a.iter().chain(&b).copied().collect();
-    let (ca, cb, cu) = (soft_cardinality(&a, sim), soft_cardinality(&b, sim), soft_cardinality(&union, sim));
-    let shared = ca + cb - cu;
-    let nsr = if ca > 0.0 { shared / ca } else { 0.0 };
-    let nsp = if cb > 0.0 { shared / cb } else { 0.0 };
+    let nsr = heading_soft_recall(&a, &b, sim);
+    let nsp = heading_soft_recall(&b, &a, sim);
     let f1 = if nsr + nsp > 0.0 { 2.0 * nsr * nsp / (nsr + nsp) } else { 0.0 };
     (nsr, nsp, f1)
 }

@@ -2,8 +2,10 @@
 //! metrics from the seed papers; doc comments state every choice a paper leaves open.
 
 pub mod assignment;
+pub mod bloom;
 pub mod clustering;
 pub mod difflib;
 pub mod hierarchy;
+pub mod ordered;
 pub mod retrieval;
 pub mod taxobench;

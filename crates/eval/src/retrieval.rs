@@ -57,6 +57,24 @@ pub fn ndcg_at(ranking: &[&str], relevant: &HashSet<&str>, k: usize) -> f64 {
     dcg / ideal
 }
 
+/// nDCG@k with graded relevance, trec_eval's way: the gain of a document is its relevance grade
+/// (linear, not 2^grade − 1), the discount log₂(rank + 1), the ideal ranking sorts all judged
+/// grades in decreasing order.
+pub fn ndcg_graded_at(ranking: &[&str], grades: &std::collections::HashMap<&str, f64>, k: usize) -> f64 {
+    let mut ideal_grades: Vec<f64> = grades.values().copied().filter(|g| *g > 0.0).collect();
+    ideal_grades.sort_by(|a, b| b.total_cmp(a));
+    let ideal: f64 = ideal_grades.iter().take(k).enumerate().map(|(i, g)| g / ((i + 2) as f64).log2()).sum();
+    if ideal == 0.0 {
+        return 0.0;
+    }
+    let dcg: f64 = top(ranking, k)
+        .iter()
+        .enumerate()
+        .map(|(i, id)| grades.get(id).copied().unwrap_or(0.0).max(0.0) / ((i + 2) as f64).log2())
+        .sum();
+    dcg / ideal
+}
+
 /// Reciprocal rank of the first relevant document within the first `k`.
 pub fn reciprocal_rank(ranking: &[&str], relevant: &HashSet<&str>, k: usize) -> f64 {
     top(ranking, k).iter().position(|id| relevant.contains(*id)).map_or(0.0, |i| 1.0 / (i + 1) as f64)
@@ -83,6 +101,17 @@ mod tests {
         let dcg = 1.0 + 0.5 + 1.0 / 6f64.log2();
         let idcg = 1.0 + 1.0 / 3f64.log2() + 0.5 + 1.0 / 5f64.log2();
         assert!((ndcg_at(&ranking, &relevant, 5) - dcg / idcg).abs() < 1e-15);
+    }
+
+    #[test]
+    fn graded_equals_binary_for_binary_grades() {
+        let ranking = ["a", "x", "b", "y", "c"];
+        let relevant = set(&["a", "b", "c", "d"]);
+        let grades: std::collections::HashMap<&str, f64> = relevant.iter().map(|d| (*d, 1.0)).collect();
+        assert!((ndcg_graded_at(&ranking, &grades, 5) - ndcg_at(&ranking, &relevant, 5)).abs() < 1e-15);
+        let graded: std::collections::HashMap<&str, f64> = [("a", 1.0), ("b", 2.0)].into();
+        // DCG = 1 + 2/log2(4) = 2; IDCG = 2 + 1/log2(3).
+        assert!((ndcg_graded_at(&["a", "x", "b"], &graded, 3) - 2.0 / (2.0 + 1.0 / 3f64.log2())).abs() < 1e-15);
     }
 
     #[test]
