@@ -335,3 +335,60 @@ fn eval_taxobench_reports_malformed_predictions_per_instance() {
     );
     assert!(warnings.contains("instance 64 skipped: no prediction"), "{warnings}");
 }
+
+#[test]
+fn eval_tree_and_retrieval_by_hand() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.json");
+    let b = dir.path().join("b.json");
+    std::fs::write(
+        &a,
+        r#"{"name": "R", "subtopics": [{"name": "A", "papers": ["p1", "p2"]}, {"name": "B", "papers": ["p3"]}]}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        &b,
+        r#"{"name": "R", "subtopics": [{"name": "B", "papers": ["p3"]}, {"name": "A", "papers": ["p2", "p1"]}]}"#,
+    )
+    .unwrap();
+    let out = litnav(&[
+        "eval",
+        "tree",
+        "--reference",
+        path(&a),
+        "--prediction",
+        path(&b),
+        "--similarity",
+        "string",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let got: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(got["us_ted"], 0.0, "sibling order is free for US-TED");
+    assert_eq!(got["ordered_ted"], 2.0, "but not for the ordered TED");
+    assert_eq!(got["ari"], 1.0);
+    assert_eq!(got["sem_path"], 1.0);
+    assert_eq!(got["shape_consistency"], 1.0);
+    assert_eq!(got["similarity"], "string:difflib-ratio");
+
+    let qrels = dir.path().join("qrels");
+    let run = dir.path().join("run");
+    std::fs::write(&qrels, "q1 0 d1 1\nq1 0 d2 2\nq1 0 d3 0\nq2 0 d9 1\n").unwrap();
+    // Equal scores for d1 and dZ: trec_eval puts the larger id (dZ) first.
+    std::fs::write(&run, "q1 Q0 d2 1 9.0 x\nq1 Q0 d1 2 7.0 x\nq1 Q0 dZ 3 7.0 x\nq2 Q0 d5 1 1.0 x\n").unwrap();
+    let out = litnav(&["eval", "retrieval", "--qrels", path(&qrels), "--run", path(&run), "--k", "1,3", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let got: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(got["queries"], 2);
+    let mean = &got["mean"];
+    assert_eq!(mean["recall@1"], 0.25);
+    assert_eq!(mean["mrr"], 0.5);
+    // q1 nDCG@3: DCG = 2 + 0 + 1/log2(4); IDCG = 2 + 1/log2(3); q2 scores 0.
+    let q1 = 2.5 / (2.0 + 1.0 / 3f64.log2());
+    assert!((mean["ndcg@3"].as_f64().unwrap() - q1 / 2.0).abs() < 1e-12);
+
+    std::fs::write(&run, "q1 Q0 d2 1 high x\n").unwrap();
+    let out = litnav(&["eval", "retrieval", "--qrels", path(&qrels), "--run", path(&run)]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("run:1: field `score`: `high` is not a number"), "{}", stderr(&out));
+}
