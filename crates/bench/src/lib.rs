@@ -6,6 +6,7 @@ pub mod discovery;
 pub mod embed;
 pub mod peer;
 pub mod search;
+pub mod taxobench;
 
 /// Result alias for the bench crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -22,6 +23,9 @@ pub enum Error {
     /// A scratch directory could not be made.
     #[error("cannot create a scratch directory: {0}")]
     Scratch(#[from] std::io::Error),
+    /// An input file is unreadable or malformed (the message names file and line).
+    #[error("{0}")]
+    Input(String),
     /// The peer (reference implementation) could not run.
     #[error("{0}")]
     Peer(String),

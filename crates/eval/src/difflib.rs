@@ -19,6 +19,39 @@ pub fn ratio(a: &str, b: &str) -> f64 {
     2.0 * matching_characters(&a, &b) as f64 / total as f64
 }
 
+/// `ratio(a, b)` when it can reach `floor`, `None` when it certainly cannot — decided first by
+/// difflib's own cheap upper bounds (`real_quick_ratio`: lengths; `quick_ratio`: shared character
+/// counts), so most pairs of unrelated titles never run the full matcher. When `Some`, the value
+/// is exactly [`ratio`].
+pub fn ratio_at_least(a: &str, b: &str, floor: f64) -> Option<f64> {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let total = a.len() + b.len();
+    if total == 0 {
+        return (1.0 >= floor).then_some(1.0);
+    }
+    let bound = |matches: usize| 2.0 * matches as f64 / total as f64;
+    if bound(a.len().min(b.len())) < floor {
+        return None;
+    }
+    let mut available: HashMap<char, usize> = HashMap::new();
+    for &c in &b {
+        *available.entry(c).or_default() += 1;
+    }
+    let mut shared = 0;
+    for c in &a {
+        if let Some(n) = available.get_mut(c).filter(|n| **n > 0) {
+            *n -= 1;
+            shared += 1;
+        }
+    }
+    if bound(shared) < floor {
+        return None;
+    }
+    let value = bound(matching_characters(&a, &b));
+    (value >= floor).then_some(value)
+}
+
 fn matching_characters(a: &[char], b: &[char]) -> usize {
     let mut b2j: HashMap<char, Vec<usize>> = HashMap::new();
     for (j, &c) in b.iter().enumerate() {
@@ -58,9 +91,13 @@ fn longest_match(
     bhi: usize,
 ) -> (usize, usize, usize) {
     let (mut best_i, mut best_j, mut best_size) = (alo, blo, 0);
-    let mut run: HashMap<usize, usize> = HashMap::new();
+    // Python keeps `j2len` in a dict rebuilt per i; two arrays (indexed j + 1) and the list of
+    // entries set in the previous round give the same values without hashing.
+    let mut run = vec![0usize; b.len() + 1];
+    let mut next_run = vec![0usize; b.len() + 1];
+    let mut touched: Vec<usize> = Vec::new();
+    let mut next_touched: Vec<usize> = Vec::new();
     for (i, c) in a.iter().enumerate().take(ahi).skip(alo) {
-        let mut next_run = HashMap::new();
         for &j in b2j.get(c).map_or(&[][..], Vec::as_slice) {
             if j < blo {
                 continue;
@@ -68,15 +105,21 @@ fn longest_match(
             if j >= bhi {
                 break;
             }
-            let k = run.get(&j.wrapping_sub(1)).copied().unwrap_or(0) + 1;
-            next_run.insert(j, k);
+            let k = run[j] + 1;
+            next_run[j + 1] = k;
+            next_touched.push(j + 1);
             if k > best_size {
                 best_i = i + 1 - k;
                 best_j = j + 1 - k;
                 best_size = k;
             }
         }
-        run = next_run;
+        for &t in &touched {
+            run[t] = 0;
+        }
+        std::mem::swap(&mut run, &mut next_run);
+        std::mem::swap(&mut touched, &mut next_touched);
+        next_touched.clear();
     }
     while best_i > alo && best_j > blo && a[best_i - 1] == b[best_j - 1] {
         best_i -= 1;
@@ -92,6 +135,18 @@ fn longest_match(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pruned_ratio_is_exact_or_absent() {
+        let pairs =
+            [("abcd", "bcde"), ("private thing", "private think"), ("tide", "diet"), ("a", "abcdefgh"), ("", "")];
+        for (a, b) in pairs {
+            for floor in [0.0, 0.3, 0.75, 0.92, 1.0] {
+                let full = ratio(a, b);
+                assert_eq!(ratio_at_least(a, b, floor), (full >= floor).then_some(full), "{a:?} {b:?} {floor}");
+            }
+        }
+    }
 
     #[test]
     fn matches_python() {

@@ -71,10 +71,15 @@ pub fn normalize_title(title: &str) -> String {
 
 /// Similarity of two normalized titles.
 pub fn title_similarity(reference: &str, predicted: &str) -> f64 {
+    title_similarity_at_least(reference, predicted, 0.0).unwrap_or(0.0)
+}
+
+/// [`title_similarity`] when it is at least `floor` (see [`difflib::ratio_at_least`]).
+fn title_similarity_at_least(reference: &str, predicted: &str, floor: f64) -> Option<f64> {
     if reference == predicted || reference.contains(predicted) || predicted.contains(reference) {
-        1.0
+        (1.0 >= floor).then_some(1.0)
     } else {
-        difflib::ratio(reference, predicted)
+        difflib::ratio_at_least(reference, predicted, floor)
     }
 }
 
@@ -86,12 +91,16 @@ pub fn align(reference: &[String], predicted: &[String], threshold: f64) -> Vec<
         .iter()
         .map(|title| {
             let norm = normalize_title(title);
+            // Only candidates reaching the threshold can be kept, and any of them beats every
+            // candidate below it, so the search may skip pairs that cannot reach the threshold —
+            // or the best score so far (strictly: the first best wins ties).
             let mut best: Option<(usize, f64)> = None;
             for (j, candidate) in predicted_norm.iter().enumerate() {
                 if taken[j] {
                     continue;
                 }
-                let score = title_similarity(&norm, candidate);
+                let floor = best.map_or(threshold, |(_, s)| s.max(threshold));
+                let Some(score) = title_similarity_at_least(&norm, candidate, floor) else { continue };
                 if best.is_none_or(|(_, s)| score > s) {
                     best = Some((j, score));
                 }

@@ -20,6 +20,31 @@ pub enum Suite {
     /// Dense retrieval: IVF (approximate) against exact search on a corpus's real vectors —
     /// recall@10 and latency; queries are the corpus's own titles.
     Dense(DenseArgs),
+    /// TaxoBench scoring speed: `litnav eval taxobench` on TaxoBench's files, against a Python
+    /// implementation of the same metrics (with --peer), same files, same run.
+    Eval(EvalArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct EvalArgs {
+    /// TaxoBench data.jsonl (default: the shared TaxoBench example).
+    #[arg(long, value_name = "FILE")]
+    data: Option<PathBuf>,
+    /// Predictions (default: the shared example predictions).
+    #[arg(long, value_name = "FILE")]
+    predictions: Option<PathBuf>,
+    /// Repetitions (median reported).
+    #[arg(long, default_value_t = 3)]
+    repeats: usize,
+    /// Python with sentence-transformers, scikit-learn and SciPy, for the peer.
+    #[arg(long, value_name = "PYTHON")]
+    peer: Option<PathBuf>,
+    /// Model directory (default: $LITNAV_MODEL or ~/.cache/litnav/models/all-MiniLM-L6-v2).
+    #[arg(long, value_name = "DIR")]
+    model: Option<PathBuf>,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -116,7 +141,31 @@ pub fn run(suite: Suite) -> Result<()> {
         Suite::Embed(args) => run_embed(args),
         Suite::Discovery(args) => run_discovery(args),
         Suite::Dense(args) => run_dense(args),
+        Suite::Eval(args) => run_eval(args),
     }
+}
+
+fn run_eval(args: EvalArgs) -> Result<()> {
+    let taxobench = crate::defaults::datasets()?.join("taxobench");
+    let data = args.data.unwrap_or_else(|| taxobench.join("data.jsonl"));
+    let predictions = args.predictions.unwrap_or_else(|| taxobench.join("predictions_example.jsonl"));
+    let model = args.model.unwrap_or_else(litnav_embed::install::default_model_dir);
+    let bar = crate::progress::spinner("benchmarking TaxoBench scoring");
+    let report = litnav_bench::taxobench::bench(&data, &predictions, &model, args.repeats, args.peer.as_ref());
+    bar.finish_and_clear();
+    let report = report?;
+    if args.json {
+        return super::print_json(&report);
+    }
+    println!("TaxoBench scoring of {} instances (model load, label embedding and every metric):", report.instances);
+    println!("  litnav  {:.3} s", report.litnav_seconds);
+    if let (Some(peer), Some(speedup), Some(diff), Some(library)) =
+        (report.peer_seconds, report.speedup, report.max_abs_difference, &report.peer_library)
+    {
+        println!("  Python  {peer:.3} s ({library})");
+        println!("  litnav is {speedup:.1}x faster; summaries agree to {diff:.1e}");
+    }
+    Ok(())
 }
 
 fn run_dense(args: DenseArgs) -> Result<()> {

@@ -3,7 +3,7 @@
 use anyhow::{Context, Result, bail};
 use clap::Subcommand;
 use litnav_eval::hierarchy::LabelSimilarity;
-use litnav_eval::taxobench::{InstanceScores, Tree, score_instance};
+use litnav_eval::taxobench::{Tree, score_instance};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::io::Write;
@@ -120,16 +120,10 @@ fn similarity(
     model: &super::embed::ModelArgs,
     trees: &[&Tree],
 ) -> Result<Box<dyn LabelSimilarity>> {
+    use litnav_bench::taxobench::{Embedded, Textual};
     Ok(match kind {
         SimilarityArg::String => Box::new(Textual),
-        SimilarityArg::Embedding => {
-            let encoder = model.load()?;
-            let mut labels: Vec<&str> = trees.iter().flat_map(|t| t.labels()).collect();
-            labels.sort_unstable();
-            labels.dedup();
-            let vectors = encoder.embed(&labels);
-            Box::new(Embedded(labels.into_iter().map(str::to_string).zip(vectors).collect()))
-        }
+        SimilarityArg::Embedding => Box::new(Embedded::new(&model.load()?, trees)),
     })
 }
 
@@ -308,108 +302,12 @@ fn retrieval(args: RetrievalArgs) -> Result<()> {
     Ok(())
 }
 
-/// Label similarity from precomputed embeddings.
-struct Embedded(HashMap<String, Vec<f32>>);
-
-impl LabelSimilarity for Embedded {
-    fn similarity(&self, a: &str, b: &str) -> f64 {
-        match (self.0.get(a), self.0.get(b)) {
-            (Some(x), Some(y)) => f64::from(litnav_embed::cosine(x, y)).max(0.0),
-            _ => 0.0,
-        }
-    }
-}
-
-/// Label similarity without a model.
-struct Textual;
-
-impl LabelSimilarity for Textual {
-    fn similarity(&self, a: &str, b: &str) -> f64 {
-        let (a, b) = (litnav_eval::taxobench::normalize_title(a), litnav_eval::taxobench::normalize_title(b));
-        litnav_eval::difflib::ratio(&a, &b)
-    }
-}
-
-/// One line of a TaxoBench file: its line number, instance id, and tree (or why it has none).
-type Instance = (usize, String, std::result::Result<Tree, String>);
-
-/// Read JSON lines into instances; ids may be numbers or strings.
-fn read_instances(path: &Path, tree_key: &str) -> Result<Vec<Instance>> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let value: Value =
-            serde_json::from_str(line).with_context(|| format!("{}:{}: is not valid JSON", path.display(), i + 1))?;
-        let id = match &value["id"] {
-            Value::Number(n) => n.to_string(),
-            Value::String(s) => s.clone(),
-            _ => bail!("{}:{}: field `id` is missing or not a number/string", path.display(), i + 1),
-        };
-        let tree = match value.get(tree_key) {
-            None | Some(Value::Null) => Err(format!("no `{tree_key}`")),
-            Some(tree) => Tree::from_json(tree).map_err(|e| format!("`{tree_key}`: {e}")),
-        };
-        out.push((i + 1, id, tree));
-    }
-    if out.is_empty() {
-        bail!("{} holds no instances", path.display());
-    }
-    Ok(out)
-}
-
 fn taxobench(args: TaxobenchArgs) -> Result<()> {
-    let data = read_instances(&args.data, "gt")?;
-    let predictions = read_instances(&args.predictions, "hierarchy_tree")?;
-    let mut predicted_by_id: HashMap<&str, (usize, &std::result::Result<Tree, String>)> = HashMap::new();
-    let mut problems = Vec::new();
-    for (line, id, tree) in &predictions {
-        if predicted_by_id.insert(id, (*line, tree)).is_some() {
-            problems.push(format!(
-                "{}:{line}: instance {id} predicted twice; the last line is scored",
-                args.predictions.display()
-            ));
-        }
-    }
-    // Pair every instance with its prediction; anything that cannot be scored is reported.
-    let mut pairs = Vec::new();
-    for (line, id, gt) in &data {
-        let gt = match gt {
-            Ok(tree) => tree,
-            Err(e) => {
-                problems.push(format!("{}:{line}: instance {id} skipped: {e}", args.data.display()));
-                continue;
-            }
-        };
-        match predicted_by_id.get(id.as_str()) {
-            None => problems.push(format!("instance {id} skipped: no prediction")),
-            Some((pline, Err(e))) => {
-                problems.push(format!("{}:{pline}: instance {id} skipped: {e}", args.predictions.display()))
-            }
-            Some((_, Ok(tree))) if tree.children.is_empty() && tree.papers.is_empty() => {
-                problems.push(format!("instance {id} skipped: the predicted tree is empty"))
-            }
-            Some((_, Ok(tree))) => pairs.push((id.clone(), gt, tree)),
-        }
-    }
-    let sim: Box<dyn LabelSimilarity> = match args.similarity {
-        SimilarityArg::String => Box::new(Textual),
-        SimilarityArg::Embedding => {
-            let encoder = args.model.load()?;
-            let mut labels: Vec<&str> =
-                pairs.iter().flat_map(|(_, g, p)| g.labels().into_iter().chain(p.labels())).collect();
-            labels.sort_unstable();
-            labels.dedup();
-            let vectors = encoder.embed(&labels);
-            Box::new(Embedded(labels.into_iter().map(str::to_string).zip(vectors).collect()))
-        }
-    };
-    let scored: Vec<(String, InstanceScores)> = pairs
-        .iter()
-        .map(|(id, gt, tree)| (id.clone(), score_instance(gt, tree, args.threshold, args.lambda, sim.as_ref())))
-        .collect();
+    use litnav_bench::taxobench::{pair_files, score_pairs, summarize};
+    let paired = pair_files(&args.data, &args.predictions)?;
+    let trees: Vec<&Tree> = paired.pairs.iter().flat_map(|(_, g, p)| [g, p]).collect();
+    let sim = similarity(args.similarity, &args.model, &trees)?;
+    let scored = score_pairs(&paired.pairs, args.threshold, args.lambda, sim.as_ref());
     if let Some(path) = &args.output {
         let mut file = std::io::BufWriter::new(
             std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?,
@@ -421,8 +319,8 @@ fn taxobench(args: TaxobenchArgs) -> Result<()> {
         }
         file.flush()?;
     }
-    let summary = summarize(&scored, &args);
-    for problem in &problems {
+    let summary = summarize(&scored, args.threshold, args.lambda, similarity_name(args.similarity));
+    for problem in &paired.problems {
         eprintln!("warning: {problem}");
     }
     if args.json {
@@ -433,40 +331,6 @@ fn taxobench(args: TaxobenchArgs) -> Result<()> {
         SimilarityArg::String => "label similarity: STRING RATIO — not comparable to published TaxoBench numbers",
     };
     println!("TaxoBench scores over {} instance(s); {label}", scored.len());
-    if let Value::Object(map) = &summary {
-        for (key, value) in map {
-            if let Some(number) = value.as_f64() {
-                println!("  {key:<22} {number:.6}");
-            }
-        }
-    }
+    print_numbers(&summary);
     Ok(())
-}
-
-/// Means over scored instances under the TaxoBench scorer's key names (Sem-Path over instances
-/// that have aligned papers).
-fn summarize(scored: &[(String, InstanceScores)], args: &TaxobenchArgs) -> Value {
-    let n = scored.len().max(1) as f64;
-    let mean = |f: &dyn Fn(&InstanceScores) -> f64| scored.iter().map(|(_, s)| f(s)).sum::<f64>() / n;
-    let sem: Vec<f64> = scored.iter().filter_map(|(_, s)| s.sem_path).collect();
-    serde_json::json!({
-        "n_scored": scored.len(),
-        "leaf_ari": mean(&|s| s.leaf.ari),
-        "leaf_v_measure": mean(&|s| s.leaf.v_measure),
-        "leaf_homogeneity": mean(&|s| s.leaf.homogeneity),
-        "leaf_completeness": mean(&|s| s.leaf.completeness),
-        "sem_path": if sem.is_empty() { Value::Null } else { serde_json::json!(sem.iter().sum::<f64>() / sem.len() as f64) },
-        "retrieval_recall": mean(&|s| s.leaf.recall),
-        "retrieval_precision": mean(&|s| s.leaf.precision),
-        "retrieval_f1": mean(&|s| s.leaf.f1),
-        "leaf_ari_cap": mean(&|s| s.leaf.ari_cap),
-        "us_ted": mean(&|s| s.us_ted),
-        "us_nted": mean(&|s| s.us_nted),
-        "nsr": mean(&|s| s.nsr),
-        "nsp": mean(&|s| s.nsp),
-        "soft_f1": mean(&|s| s.soft_f1),
-        "threshold": args.threshold,
-        "lambda": args.lambda,
-        "similarity": similarity_name(args.similarity),
-    })
 }
