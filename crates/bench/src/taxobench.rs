@@ -17,12 +17,14 @@ pub struct Embedded {
 }
 
 impl Embedded {
-    /// Embed every label of `trees` once, in one batch, and tabulate all pairwise similarities.
+    /// Embed every label of `trees` once (vectors come from, and go to, the label cache in
+    /// `$LITNAV_HOME/cache/labels.bin` when it can be opened), and tabulate all pairwise
+    /// similarities.
     pub fn new(encoder: &Encoder, trees: &[&Tree]) -> Embedded {
         let mut labels: Vec<&str> = trees.iter().flat_map(|t| t.labels()).collect();
         labels.sort_unstable();
         labels.dedup();
-        let vectors = encoder.embed(&labels);
+        let vectors = cached_vectors(encoder, &labels);
         let n = labels.len();
         let mut similarities = vec![0.0; n * n];
         for i in 0..n {
@@ -45,6 +47,21 @@ impl LabelSimilarity for Embedded {
     }
 }
 
+/// Vectors of `labels`, through the on-disk label cache; without a usable cache, encoded directly
+/// (the cache only saves time, so failing to open it is not an error).
+fn cached_vectors(encoder: &Encoder, labels: &[&str]) -> Vec<Vec<f32>> {
+    use litnav_embed::cache::VectorCache;
+    let path = litnav_embed::install::litnav_home().join("cache").join("labels.bin");
+    let Ok(mut cache) = VectorCache::open(&path, encoder.dim()) else { return encoder.embed(labels) };
+    if litnav_embed::embed_into_cache(encoder, &mut cache, labels, |_, _| {}).is_err() {
+        return encoder.embed(labels);
+    }
+    labels
+        .iter()
+        .map(|l| cache.get(&VectorCache::key(litnav_embed::MODEL_NAME, l)).map(<[f32]>::to_vec).unwrap_or_default())
+        .collect()
+}
+
 /// Label similarity without a model: difflib ratio of normalized labels. Not TaxoBench's
 /// definition; outputs computed with it are labelled as such.
 pub struct Textual;
@@ -65,32 +82,70 @@ pub struct Instance {
     pub tree: std::result::Result<Tree, String>,
 }
 
-/// Read a TaxoBench JSON-lines file, taking each line's tree from `tree_key`.
-pub fn read_instances(path: &Path, tree_key: &str) -> Result<Vec<Instance>> {
-    let bad = |line: usize, message: String| Error::Input(format!("{}:{line}: {message}", path.display()));
+/// Read a TaxoBench JSON-lines file, taking each line's tree from `tree_key`. Lines that are not
+/// JSON or carry no usable id cannot be paired; they are returned as problems, not errors, so one
+/// bad line never stops the scoring of the others. Only an unreadable or empty file is an error.
+pub fn read_instances(path: &Path, tree_key: &str) -> Result<(Vec<Instance>, Vec<String>)> {
     let text =
         std::fs::read_to_string(path).map_err(|e| Error::Input(format!("cannot read {}: {e}", path.display())))?;
     let mut out = Vec::new();
+    let mut problems = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        let value: Value = serde_json::from_str(line).map_err(|e| bad(i + 1, format!("is not valid JSON: {e}")))?;
+        let at = format!("{}:{}", path.display(), i + 1);
+        let value: Value = match serde_json::from_str(line) {
+            Ok(value) => value,
+            Err(e) => {
+                problems.push(format!("{at}: line skipped: not valid JSON ({e})"));
+                continue;
+            }
+        };
         let id = match &value["id"] {
             Value::Number(n) => n.to_string(),
             Value::String(s) => s.clone(),
-            _ => return Err(bad(i + 1, "field `id` is missing or not a number/string".into())),
+            _ => {
+                problems.push(format!("{at}: line skipped: field `id` is missing or not a number/string"));
+                continue;
+            }
         };
         let tree = match value.get(tree_key) {
             None | Some(Value::Null) => Err(format!("no `{tree_key}`")),
             Some(tree) => Tree::from_json(tree).map_err(|e| format!("`{tree_key}`: {e}")),
         };
+        if let Ok(tree) = &tree {
+            for (title, count) in repeated_papers(tree) {
+                problems.push(format!(
+                    "{at}: instance {id}: paper {title:?} is listed {count} times; its first position is scored"
+                ));
+            }
+        }
         out.push(Instance { line: i + 1, id, tree });
     }
-    if out.is_empty() {
+    if out.is_empty() && problems.is_empty() {
         return Err(Error::Input(format!("{} holds no instances", path.display())));
     }
-    Ok(out)
+    Ok((out, problems))
+}
+
+/// Papers listed more than once in a tree (by normalized title), with their counts.
+fn repeated_papers(tree: &Tree) -> Vec<(String, usize)> {
+    fn walk(node: &Tree, counts: &mut Vec<(String, String, usize)>) {
+        for title in &node.papers {
+            let key = normalize_title(title);
+            match counts.iter_mut().find(|(k, _, _)| *k == key) {
+                Some(entry) => entry.2 += 1,
+                None => counts.push((key, title.clone(), 1)),
+            }
+        }
+        for child in &node.children {
+            walk(child, counts);
+        }
+    }
+    let mut counts = Vec::new();
+    walk(tree, &mut counts);
+    counts.into_iter().filter(|(_, _, n)| *n > 1).map(|(_, title, n)| (title, n)).collect()
 }
 
 /// Instances paired with their predictions, and the reasons others were skipped.
@@ -103,9 +158,9 @@ pub struct Paired {
 
 /// Pair `data` (`gt`) with `predictions` (`hierarchy_tree`) by id.
 pub fn pair_files(data: &Path, predictions: &Path) -> Result<Paired> {
-    let gold = read_instances(data, "gt")?;
-    let predicted = read_instances(predictions, "hierarchy_tree")?;
-    let mut problems = Vec::new();
+    let (gold, mut problems) = read_instances(data, "gt")?;
+    let (predicted, prediction_problems) = read_instances(predictions, "hierarchy_tree")?;
+    problems.extend(prediction_problems);
     let mut by_id: HashMap<String, Instance> = HashMap::new();
     for instance in predicted {
         let (line, id) = (instance.line, instance.id.clone());

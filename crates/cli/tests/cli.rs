@@ -303,6 +303,9 @@ fn eval_taxobench_reports_malformed_predictions_per_instance() {
             "{\"id\": 2, \"hierarchy_tree\": [1, 2, 3]}\n",
             "{\"id\": 28, \"hierarchy_tree\": {\"name\": \"empty\"}}\n",
             "{\"id\": 34, \"hierarchy_tree\": {\"name\": \"T\", \"subtopics\": [{\"name\": \"A\", \"papers\": [42]}]}}\n",
+            "{\"hierarchy_tree\": {\"name\": \"no id\"}}\n",
+            "not json at all\n",
+            "{\"id\": 64, \"hierarchy_tree\": {\"name\": \"T\", \"papers\": [\"Same Paper\", \"same paper!\"]}}\n",
         ),
     )
     .unwrap();
@@ -319,7 +322,7 @@ fn eval_taxobench_reports_malformed_predictions_per_instance() {
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let got: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
-    assert_eq!(got["n_scored"], 1);
+    assert_eq!(got["n_scored"], 2);
     assert_eq!(got["similarity"], "string:difflib-ratio");
     let warnings = stderr(&out);
     assert!(
@@ -333,7 +336,9 @@ fn eval_taxobench_reports_malformed_predictions_per_instance() {
         ),
         "{warnings}"
     );
-    assert!(warnings.contains("instance 64 skipped: no prediction"), "{warnings}");
+    assert!(warnings.contains("preds.jsonl:5: line skipped: field `id` is missing"), "{warnings}");
+    assert!(warnings.contains("preds.jsonl:6: line skipped: not valid JSON"), "{warnings}");
+    assert!(warnings.contains("preds.jsonl:7: instance 64: paper \"Same Paper\" is listed 2 times"), "{warnings}");
 }
 
 #[test]

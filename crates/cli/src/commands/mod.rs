@@ -50,8 +50,9 @@ pub fn run(command: Command) -> Result<()> {
 /// Print a value as pretty JSON on standard output.
 pub fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
     use std::io::Write;
+    // Serialize first, so that a closed pipe surfaces as an I/O error the binary recognizes.
+    let text = serde_json::to_string_pretty(value)?;
     let mut out = std::io::stdout().lock();
-    serde_json::to_writer_pretty(&mut out, value)?;
-    writeln!(out)?;
+    writeln!(out, "{text}")?;
     Ok(())
 }
