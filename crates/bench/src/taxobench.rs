@@ -24,7 +24,11 @@ impl Embedded {
         let mut labels: Vec<&str> = trees.iter().flat_map(|t| t.labels()).collect();
         labels.sort_unstable();
         labels.dedup();
-        let vectors = cached_vectors(encoder, &labels);
+        let vectors = litnav_embed::embed_cached(
+            encoder,
+            &labels,
+            &litnav_embed::install::litnav_home().join("cache").join("labels.bin"),
+        );
         let n = labels.len();
         let mut similarities = vec![0.0; n * n];
         for i in 0..n {
@@ -45,21 +49,6 @@ impl LabelSimilarity for Embedded {
             _ => 0.0,
         }
     }
-}
-
-/// Vectors of `labels`, through the on-disk label cache; without a usable cache, encoded directly
-/// (the cache only saves time, so failing to open it is not an error).
-fn cached_vectors(encoder: &Encoder, labels: &[&str]) -> Vec<Vec<f32>> {
-    use litnav_embed::cache::VectorCache;
-    let path = litnav_embed::install::litnav_home().join("cache").join("labels.bin");
-    let Ok(mut cache) = VectorCache::open(&path, encoder.dim()) else { return encoder.embed(labels) };
-    if litnav_embed::embed_into_cache(encoder, &mut cache, labels, |_, _| {}).is_err() {
-        return encoder.embed(labels);
-    }
-    labels
-        .iter()
-        .map(|l| cache.get(&VectorCache::key(litnav_embed::MODEL_NAME, l)).map(<[f32]>::to_vec).unwrap_or_default())
-        .collect()
 }
 
 /// Label similarity without a model: difflib ratio of normalized labels. Not TaxoBench's

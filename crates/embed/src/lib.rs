@@ -235,6 +235,20 @@ pub fn embed_into_cache<S: AsRef<str> + Sync>(
     Ok(CacheFill { texts: texts.len(), cached: texts.len() - total, encoded: total })
 }
 
+/// Vectors of `texts` through the vector cache at `cache_path` (created if needed): cached texts
+/// are read back, the others encoded and appended. Without a usable cache the texts are simply
+/// encoded — the cache only saves time, so failing to open it is not an error.
+pub fn embed_cached<S: AsRef<str> + Sync>(encoder: &Encoder, texts: &[S], cache_path: &Path) -> Vec<Vec<f32>> {
+    let Ok(mut cache) = cache::VectorCache::open(cache_path, encoder.dim()) else { return encoder.embed(texts) };
+    if embed_into_cache(encoder, &mut cache, texts, |_, _| {}).is_err() {
+        return encoder.embed(texts);
+    }
+    texts
+        .iter()
+        .map(|t| cache.get(&cache::VectorCache::key(MODEL_NAME, t.as_ref())).map(<[f32]>::to_vec).unwrap_or_default())
+        .collect()
+}
+
 /// Cosine similarity of two vectors (0 when either is zero).
 pub fn cosine(a: &[f32], b: &[f32]) -> f32 {
     let dot: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();

@@ -7,6 +7,7 @@
 //! `probes = max(8, lists / 8)`; `litnav bench dense` measures its recall@10 against exact search.
 
 use crate::dense::{DenseIndex, dot};
+use crate::rng::{SplitMix64, shuffle};
 use crate::{Filter, Hit};
 
 /// At most this many vectors train the centroids.
@@ -119,26 +120,4 @@ fn nearest(centroids: &[f32], dim: usize, vector: &[f32]) -> usize {
         }
     }
     best.1
-}
-
-/// A small, well-mixed, seedable generator (SplitMix64): enough for sampling, and the same
-/// sequence on every platform.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
-
-/// Fisher–Yates.
-fn shuffle(items: &mut [usize], rng: &mut SplitMix64) {
-    for i in (1..items.len()).rev() {
-        let j = (rng.next() % (i as u64 + 1)) as usize;
-        items.swap(i, j);
-    }
 }

@@ -9,6 +9,7 @@ pub mod hybrid;
 pub mod ivf;
 pub mod lexical;
 pub mod retriever;
+pub mod rng;
 
 pub use dense::DenseIndex;
 pub use lexical::{BuildOptions, BuildStats, LexicalIndex, SearchQuery};

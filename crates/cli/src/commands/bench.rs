@@ -23,6 +23,22 @@ pub enum Suite {
     /// TaxoBench scoring speed: `litnav eval taxobench` on TaxoBench's files, against a Python
     /// implementation of the same metrics (with --peer), same files, same run.
     Eval(EvalArgs),
+    /// Organizer quality: Bottom-Up maps of the TaxoBench instances scored against the expert
+    /// taxonomies (ARI, V-measure, Sem-Path, US-NTED), beside the shipped LLM trees.
+    Organize(OrganizeArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct OrganizeArgs {
+    /// Seed of the organizer.
+    #[arg(long, default_value_t = 42)]
+    seed: u64,
+    /// Model directory (default: $LITNAV_MODEL or ~/.cache/litnav/models/all-MiniLM-L6-v2).
+    #[arg(long, value_name = "DIR")]
+    model: Option<PathBuf>,
+    /// Print the rows as JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -142,7 +158,65 @@ pub fn run(suite: Suite) -> Result<()> {
         Suite::Discovery(args) => run_discovery(args),
         Suite::Dense(args) => run_dense(args),
         Suite::Eval(args) => run_eval(args),
+        Suite::Organize(args) => run_organize(args),
     }
+}
+
+fn run_organize(args: OrganizeArgs) -> Result<()> {
+    let taxobench = crate::defaults::datasets()?.join("taxobench");
+    let model = args.model.unwrap_or_else(litnav_embed::install::default_model_dir);
+    let encoder = litnav_embed::Encoder::load(&model)?;
+    let options = litnav_organize::Options { seed: args.seed, ..Default::default() };
+    let bar = crate::progress::spinner("organizing the TaxoBench instances");
+    let rows = litnav_bench::organize::run(
+        &taxobench.join("data.jsonl"),
+        &taxobench.join("predictions_example.jsonl"),
+        &encoder,
+        options,
+    );
+    bar.finish_and_clear();
+    let rows = rows?;
+    if args.json {
+        return super::print_json(&rows);
+    }
+    println!("Bottom-Up organization of the TaxoBench instances (truth: expert taxonomies)");
+    println!(
+        "{:<6} {:<38} {:>6} {:>7} {:>8} {:>9} {:>8} {:>8}",
+        "id", "method", "papers", "ARI", "V", "Sem-Path", "US-NTED", "seconds"
+    );
+    for r in &rows {
+        println!(
+            "{:<6} {:<38} {:>6} {:>7.3} {:>8.3} {:>9.3} {:>8.3} {:>8.2}",
+            r.id,
+            r.method,
+            r.papers,
+            r.scores.leaf.ari,
+            r.scores.leaf.v_measure,
+            r.scores.sem_path.unwrap_or(0.0),
+            r.scores.us_nted,
+            r.seconds
+        );
+    }
+    let mut methods: Vec<&str> = rows.iter().map(|r| r.method.as_str()).collect();
+    methods.dedup();
+    methods.sort_unstable();
+    methods.dedup();
+    for method in methods {
+        let mine: Vec<_> = rows.iter().filter(|r| r.method == method).collect();
+        let n = mine.len() as f64;
+        let mean = |f: &dyn Fn(&litnav_bench::organize::Row) -> f64| mine.iter().map(|r| f(r)).sum::<f64>() / n;
+        println!(
+            "{:<6} {:<38} {:>6} {:>7.3} {:>8.3} {:>9.3} {:>8.3}",
+            "mean",
+            method,
+            "",
+            mean(&|r| r.scores.leaf.ari),
+            mean(&|r| r.scores.leaf.v_measure),
+            mean(&|r| r.scores.sem_path.unwrap_or(0.0)),
+            mean(&|r| r.scores.us_nted)
+        );
+    }
+    Ok(())
 }
 
 fn run_eval(args: EvalArgs) -> Result<()> {

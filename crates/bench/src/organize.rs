@@ -1,0 +1,108 @@
+//! The organizer's quality benchmark: Bottom-Up organization of the TaxoBench instances (their
+//! expert paper sets; the expert taxonomies as truth), scored with TaxoBench's metrics, side by
+//! side with the LLM-built trees shipped in `predictions_example.jsonl`.
+
+use crate::taxobench::{Embedded, pair_files, read_instances};
+use crate::{Error, Result};
+use litnav_embed::Encoder;
+use litnav_eval::taxobench::{InstanceScores, Tree, score_instance};
+use litnav_organize::{Doc, MapNode, Options, organize};
+use serde::Serialize;
+use serde_json::Value;
+use std::path::Path;
+use std::time::Instant;
+
+/// One instance's scores for one method.
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    /// Instance id.
+    pub id: String,
+    /// Method name.
+    pub method: String,
+    /// TaxoBench scores.
+    pub scores: InstanceScores,
+    /// Papers organized.
+    pub papers: usize,
+    /// Seconds to organize (0 for precomputed trees).
+    pub seconds: f64,
+}
+
+/// A map as a TaxoBench tree (names, children, paper titles).
+pub fn map_to_tree(map: &MapNode) -> Tree {
+    Tree {
+        name: map.name.clone(),
+        children: map.subtopics.iter().map(map_to_tree).collect(),
+        papers: map.papers.clone(),
+    }
+}
+
+/// The papers of a TaxoBench `data.jsonl` line (`pdfs: [{title, abs}]`).
+pub fn instance_docs(line: &Value, encoder: &Encoder, cache: &Path) -> Vec<Doc> {
+    let pdfs = line["pdfs"].as_array().cloned().unwrap_or_default();
+    let items: Vec<(String, Option<String>)> = pdfs
+        .iter()
+        .filter_map(|p| p["title"].as_str().map(|t| (t.to_string(), p["abs"].as_str().map(str::to_string))))
+        .collect();
+    let texts: Vec<String> = items
+        .iter()
+        .map(|(t, a)| litnav_corpus::Paper { title: t.clone(), abstract_text: a.clone(), ..Default::default() }.text())
+        .collect();
+    let vectors = litnav_embed::embed_cached(encoder, &texts, cache);
+    items
+        .into_iter()
+        .zip(vectors)
+        .map(|((title, abstract_text), vector)| Doc {
+            id: litnav_corpus::title_id(&title),
+            title,
+            year: None,
+            abstract_text,
+            vector,
+        })
+        .collect()
+}
+
+/// Run the benchmark on TaxoBench files.
+pub fn run(data: &Path, predictions: &Path, encoder: &Encoder, options: Options) -> Result<Vec<Row>> {
+    let cache = litnav_embed::install::litnav_home().join("cache").join("papers.bin");
+    let text =
+        std::fs::read_to_string(data).map_err(|e| Error::Input(format!("cannot read {}: {e}", data.display())))?;
+    let lines: Vec<Value> =
+        text.lines().filter(|l| !l.trim().is_empty()).filter_map(|l| serde_json::from_str(l).ok()).collect();
+    let (gold, _) = read_instances(data, "gt")?;
+    let paired = pair_files(data, predictions)?;
+    let mut rows = Vec::new();
+    for (line, instance) in lines.iter().zip(&gold) {
+        let Ok(gt) = &instance.tree else { continue };
+        let topic = line["survey_topic"].as_str().or(line["survey"].as_str()).unwrap_or("").to_string();
+        let docs = instance_docs(line, encoder, &cache);
+        let started = Instant::now();
+        let topic_vector = encoder.embed(&[topic.as_str()]).pop().unwrap_or_default();
+        let embed = |texts: &[String]| encoder.embed(texts);
+        let map = organize(&topic, &topic_vector, &docs, &embed, options);
+        let seconds = started.elapsed().as_secs_f64();
+        let tree = map_to_tree(&map);
+        let llm = paired.pairs.iter().find(|(id, _, _)| *id == instance.id).map(|(_, _, p)| p.clone());
+        let mut trees: Vec<&Tree> = vec![gt, &tree];
+        if let Some(p) = &llm {
+            trees.push(p);
+        }
+        let sim = Embedded::new(encoder, &trees);
+        rows.push(Row {
+            id: instance.id.clone(),
+            method: "litnav offline (k-means + c-TF-IDF)".into(),
+            scores: score_instance(gt, &tree, 0.92, 1.0, &sim),
+            papers: docs.len(),
+            seconds,
+        });
+        if let Some(p) = llm {
+            rows.push(Row {
+                id: instance.id.clone(),
+                method: "LLM trees (predictions_example)".into(),
+                scores: score_instance(gt, &p, 0.92, 1.0, &sim),
+                papers: docs.len(),
+                seconds: 0.0,
+            });
+        }
+    }
+    Ok(rows)
+}

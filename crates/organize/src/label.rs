@@ -1,0 +1,379 @@
+//! Offline names and descriptions for clusters of papers: class-based TF-IDF over phrases of 1–3
+//! words, re-ranked with the sentence encoder for relevance to the cluster and diversity (maximal
+//! marginal relevance), shown in the casing the papers themselves use.
+//!
+//! - **Phrases** are runs of 1–3 consecutive words containing no stop word and not crossing
+//!   punctuation, from each paper's title and abstract (the title counted twice: it is the
+//!   author's own summary).
+//! - **c-TF-IDF** (as in BERTopic): `w(t, c) = tf(t, c) / |c| · ln(1 + A / f(t))`, with `tf(t, c)`
+//!   the phrase's count in cluster c, `|c|` the cluster's phrase count, `f(t)` the phrase's count in
+//!   all clusters and `A` the mean phrase count per cluster. Phrases from a single paper of a
+//!   cluster with three or more papers are not candidates (one paper's jargon is not a theme).
+//! - **Re-ranking**: the 20 best candidates are embedded; the score is the mean of the min–max
+//!   normalized c-TF-IDF weight and the cosine to the cluster centroid; picks then follow maximal
+//!   marginal relevance (0.7 · score − 0.3 · highest cosine to an already picked phrase).
+
+use std::collections::{HashMap, HashSet};
+
+const STOP_WORDS: &[&str] = &[
+    "a",
+    "about",
+    "above",
+    "across",
+    "after",
+    "again",
+    "against",
+    "all",
+    "almost",
+    "along",
+    "also",
+    "although",
+    "among",
+    "an",
+    "and",
+    "another",
+    "any",
+    "approach",
+    "approaches",
+    "are",
+    "as",
+    "at",
+    "based",
+    "be",
+    "been",
+    "before",
+    "being",
+    "between",
+    "both",
+    "but",
+    "by",
+    "can",
+    "could",
+    "demonstrate",
+    "demonstrates",
+    "did",
+    "do",
+    "does",
+    "done",
+    "due",
+    "during",
+    "each",
+    "either",
+    "et",
+    "etc",
+    "even",
+    "every",
+    "existing",
+    "experiments",
+    "first",
+    "for",
+    "from",
+    "further",
+    "furthermore",
+    "given",
+    "had",
+    "has",
+    "have",
+    "having",
+    "here",
+    "hereby",
+    "how",
+    "however",
+    "i",
+    "if",
+    "in",
+    "including",
+    "into",
+    "is",
+    "it",
+    "its",
+    "itself",
+    "just",
+    "large",
+    "less",
+    "may",
+    "method",
+    "methods",
+    "might",
+    "more",
+    "moreover",
+    "most",
+    "much",
+    "must",
+    "new",
+    "no",
+    "nor",
+    "not",
+    "novel",
+    "of",
+    "often",
+    "on",
+    "one",
+    "only",
+    "or",
+    "other",
+    "our",
+    "ours",
+    "out",
+    "over",
+    "paper",
+    "papers",
+    "per",
+    "perform",
+    "performance",
+    "present",
+    "presents",
+    "propose",
+    "proposed",
+    "proposes",
+    "provide",
+    "provides",
+    "rather",
+    "recent",
+    "recently",
+    "result",
+    "results",
+    "same",
+    "several",
+    "show",
+    "shows",
+    "significant",
+    "significantly",
+    "since",
+    "so",
+    "some",
+    "state",
+    "studies",
+    "study",
+    "such",
+    "than",
+    "that",
+    "the",
+    "their",
+    "them",
+    "then",
+    "there",
+    "these",
+    "they",
+    "this",
+    "those",
+    "three",
+    "through",
+    "thus",
+    "to",
+    "two",
+    "under",
+    "up",
+    "upon",
+    "us",
+    "use",
+    "used",
+    "uses",
+    "using",
+    "various",
+    "very",
+    "via",
+    "was",
+    "we",
+    "well",
+    "were",
+    "what",
+    "when",
+    "where",
+    "whether",
+    "which",
+    "while",
+    "who",
+    "whose",
+    "why",
+    "will",
+    "with",
+    "within",
+    "without",
+    "work",
+    "works",
+    "would",
+    "yet",
+    "art",
+    "toward",
+    "towards",
+];
+
+/// A phrase as counted (lowercase) with the surface forms seen.
+struct PhraseCounts {
+    counts: Vec<HashMap<String, usize>>,
+    documents: Vec<HashMap<String, HashSet<usize>>>,
+    surfaces: HashMap<String, HashMap<String, usize>>,
+}
+
+fn phrases_of(text: &str, mut add: impl FnMut(String, String)) {
+    let stop: HashSet<&str> = STOP_WORDS.iter().copied().collect();
+    for segment in text.split(|c: char| !(c.is_alphanumeric() || c == '-' || c == ' ' || c == '\'')) {
+        let mut run: Vec<&str> = Vec::new();
+        let flush = |run: &mut Vec<&str>, add: &mut dyn FnMut(String, String)| {
+            for start in 0..run.len() {
+                for len in 1..=3.min(run.len() - start) {
+                    let words = &run[start..start + len];
+                    let surface = words.join(" ");
+                    add(surface.to_lowercase(), surface);
+                }
+            }
+            run.clear();
+        };
+        for word in segment.split_whitespace() {
+            let word = word.trim_matches(|c: char| c == '-' || c == '\'');
+            let lower = word.to_lowercase();
+            let useless = word.is_empty()
+                || stop.contains(lower.as_str())
+                || word.chars().all(|c| c.is_ascii_digit())
+                || word.chars().count() < 2;
+            if useless {
+                flush(&mut run, &mut add);
+            } else {
+                run.push(word);
+            }
+        }
+        flush(&mut run, &mut add);
+    }
+}
+
+fn count(classes: &[Vec<(usize, &str)>]) -> PhraseCounts {
+    let mut counts = vec![HashMap::new(); classes.len()];
+    let mut documents = vec![HashMap::new(); classes.len()];
+    let mut surfaces: HashMap<String, HashMap<String, usize>> = HashMap::new();
+    for (c, docs) in classes.iter().enumerate() {
+        for (doc, text) in docs {
+            phrases_of(text, |key, surface| {
+                *counts[c].entry(key.clone()).or_insert(0) += 1;
+                documents[c].entry(key.clone()).or_insert_with(HashSet::new).insert(*doc);
+                *surfaces.entry(key).or_default().entry(surface).or_insert(0) += 1;
+            });
+        }
+    }
+    PhraseCounts { counts, documents, surfaces }
+}
+
+/// The c-TF-IDF candidates of every class, best first: (phrase key, weight).
+fn candidates(classes: &[Vec<(usize, &str)>], counts: &PhraseCounts, limit: usize) -> Vec<Vec<(String, f64)>> {
+    let mut total: HashMap<&str, usize> = HashMap::new();
+    for class in &counts.counts {
+        for (phrase, n) in class {
+            *total.entry(phrase).or_insert(0) += n;
+        }
+    }
+    let sizes: Vec<usize> = counts.counts.iter().map(|c| c.values().sum()).collect();
+    let mean = sizes.iter().sum::<usize>() as f64 / sizes.len().max(1) as f64;
+    (0..classes.len())
+        .map(|c| {
+            let papers = classes[c].len();
+            let mut scored: Vec<(String, f64)> = counts.counts[c]
+                .iter()
+                .filter(|(phrase, _)| papers < 3 || counts.documents[c][*phrase].len() >= 2)
+                .map(|(phrase, &n)| {
+                    let weight = n as f64 / sizes[c].max(1) as f64 * (1.0 + mean / total[phrase.as_str()] as f64).ln();
+                    (phrase.clone(), weight)
+                })
+                .collect();
+            scored.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+            scored.truncate(limit);
+            scored
+        })
+        .collect()
+}
+
+/// How a phrase should be shown: the casing most used in the papers, or title case when the
+/// papers only ever wrote it in lower case.
+fn display(key: &str, counts: &PhraseCounts) -> String {
+    let best = counts.surfaces.get(key).and_then(|forms| {
+        let mut forms: Vec<(&String, &usize)> = forms.iter().collect();
+        forms.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
+        forms.first().map(|(f, _)| (*f).clone())
+    });
+    let form = best.unwrap_or_else(|| key.to_string());
+    if form.chars().any(char::is_uppercase) && form != form.to_uppercase() || form.chars().all(|c| !c.is_lowercase()) {
+        // Mixed case as written (e.g. "BERT", "In-Context Learning", "fMRI") is kept.
+        if form.chars().next().is_some_and(char::is_lowercase) { capitalize(&form) } else { form }
+    } else {
+        form.split(' ').map(capitalize).collect::<Vec<_>>().join(" ")
+    }
+}
+
+fn capitalize(word: &str) -> String {
+    let mut chars = word.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// Key phrases per class, best first, as displayed.
+pub fn key_phrases(
+    classes: &[Vec<(usize, &str)>],
+    centroids: &[Vec<f32>],
+    embed: &dyn Fn(&[String]) -> Vec<Vec<f32>>,
+    picks: usize,
+) -> Vec<Vec<String>> {
+    let counts = count(classes);
+    let all = candidates(classes, &counts, 20);
+    all.iter()
+        .zip(centroids)
+        .map(|(candidates, centroid)| {
+            if candidates.is_empty() {
+                return Vec::new();
+            }
+            let texts: Vec<String> = candidates.iter().map(|(k, _)| k.clone()).collect();
+            let vectors = embed(&texts);
+            let (lo, hi) =
+                candidates.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), (_, w)| (lo.min(*w), hi.max(*w)));
+            let score: Vec<f64> = candidates
+                .iter()
+                .zip(&vectors)
+                .map(|((_, w), v)| {
+                    let weight = if hi > lo { (w - lo) / (hi - lo) } else { 1.0 };
+                    0.5 * weight + 0.5 * f64::from(litnav_search::dense::dot(v, centroid))
+                })
+                .collect();
+            let mut chosen: Vec<usize> = Vec::new();
+            while chosen.len() < picks.min(candidates.len()) {
+                let next = (0..candidates.len())
+                    .filter(|i| !chosen.contains(i))
+                    .map(|i| {
+                        let redundancy = chosen
+                            .iter()
+                            .map(|&j| f64::from(litnav_search::dense::dot(&vectors[i], &vectors[j])))
+                            .fold(0.0, f64::max);
+                        (0.7 * score[i] - 0.3 * redundancy, i)
+                    })
+                    .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
+                match next {
+                    Some((_, i)) => chosen.push(i),
+                    None => break,
+                }
+            }
+            chosen.into_iter().map(|i| display(&candidates[i].0, &counts)).collect()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn phrases_skip_stop_words_and_punctuation() {
+        let mut seen = Vec::new();
+        phrases_of("Vision Transformers for dense prediction: a survey", |k, _| seen.push(k));
+        assert!(seen.contains(&"vision transformers".to_string()));
+        assert!(seen.contains(&"dense prediction".to_string()));
+        assert!(!seen.iter().any(|p| p.split(' ').any(|w| w == "for")));
+        assert!(!seen.contains(&"prediction survey".to_string()), "no phrase crosses punctuation");
+    }
+
+    #[test]
+    fn display_keeps_the_papers_casing() {
+        let classes = vec![vec![(0, "BERT pretraining. BERT pretraining helps."), (1, "in-context learning works")]];
+        let counts = count(&classes);
+        assert_eq!(display("bert pretraining", &counts), "BERT pretraining");
+        assert_eq!(display("in-context learning", &counts), "In-context Learning");
+    }
+}

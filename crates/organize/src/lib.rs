@@ -1,0 +1,280 @@
+//! litnav's organizer: a set of papers with their vectors becomes a map — themes, subtopics with
+//! names, descriptions and relevance, and the papers of each — in TaxoBench's tree shape.
+//!
+//! The offline pipeline (this crate today):
+//! 1. **Subtopics**: seeded spherical k-means on the papers' unit vectors, k chosen by the
+//!    silhouette score (cosine distance) over `n/5..=n/4` (at least 2, at most 24). Silhouette
+//!    alone over `2..` picks two or three clusters on MiniLM vectors, far coarser than experts'
+//!    taxonomies (TaxoBench, mean over 5 instances: ARI 0.051, V 0.253 with `2..=n/4`; 0.095 /
+//!    0.536 with `n/5..=n/4`; `litnav bench organize`).
+//! 2. **Themes**: when there are six subtopics or more, their centroids are clustered the same way
+//!    (k over `2..=subtopics/2`); every subtopic belongs to exactly one theme.
+//! 3. **Names and descriptions**: class-based TF-IDF key phrases re-ranked with the encoder
+//!    ([`label`]); the description lists the key phrases and the most central papers.
+//! 4. **Relevance**: cosine between the topic's vector and the node's centroid.
+//!
+//! Every step is seeded, and ties break on stable keys: the same input gives the same map, byte
+//! for byte. Knowledge Navigator's UMAP + Gaussian-mixture variant and the LLM namer are the next
+//! steps (issues #5 and #7).
+
+pub mod cluster;
+pub mod label;
+pub mod render;
+
+use serde::Serialize;
+
+/// A paper to organize.
+#[derive(Debug, Clone)]
+pub struct Doc {
+    /// Corpus id.
+    pub id: String,
+    /// Title.
+    pub title: String,
+    /// Year.
+    pub year: Option<i32>,
+    /// Abstract.
+    pub abstract_text: Option<String>,
+    /// Unit vector of the paper's text.
+    pub vector: Vec<f32>,
+}
+
+/// A node of a map: TaxoBench's `name` / `subtopics` / `papers`, plus litnav's fields.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct MapNode {
+    /// Stable id within the map (`t2`, `t2.s1`).
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// What the node covers.
+    pub description: String,
+    /// Cosine of the node's centroid to the topic (1 for the root).
+    pub relevance: f64,
+    /// Children (absent at leaves).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub subtopics: Vec<MapNode>,
+    /// Paper titles (leaves only).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub papers: Vec<String>,
+    /// Corpus ids, in the order of `papers`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub paper_ids: Vec<String>,
+    /// Years, in the order of `papers` (for display).
+    #[serde(skip)]
+    pub years: Vec<Option<i32>>,
+    /// Abstracts, in the order of `papers` (for display).
+    #[serde(skip)]
+    pub abstracts: Vec<Option<String>>,
+}
+
+/// Organizer settings.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// Seed of every stochastic step.
+    pub seed: u64,
+    /// Most subtopics considered.
+    pub max_subtopics: usize,
+    /// Group subtopics into themes (when there are at least six).
+    pub themes: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { seed: 42, max_subtopics: 24, themes: true }
+    }
+}
+
+/// Organize `docs` for `topic` into a map. `embed` encodes short texts (key phrases) into unit
+/// vectors; `topic_vector` is the topic's unit vector.
+pub fn organize(
+    topic: &str,
+    topic_vector: &[f32],
+    docs: &[Doc],
+    embed: &dyn Fn(&[String]) -> Vec<Vec<f32>>,
+    options: Options,
+) -> MapNode {
+    let mut root = MapNode {
+        id: "root".into(),
+        name: topic.to_string(),
+        description: format!("{} papers on {topic}", docs.len()),
+        relevance: 1.0,
+        subtopics: Vec::new(),
+        papers: Vec::new(),
+        paper_ids: Vec::new(),
+        years: Vec::new(),
+        abstracts: Vec::new(),
+    };
+    if docs.len() < 4 {
+        fill_leaf(&mut root, docs, &(0..docs.len()).collect::<Vec<_>>());
+        return root;
+    }
+    let vectors: Vec<Vec<f32>> = docs.iter().map(|d| d.vector.clone()).collect();
+    let max_k = (docs.len() / 4).clamp(2, options.max_subtopics.max(2));
+    let min_k = (docs.len() / 5).clamp(2, max_k);
+    let (subtopics, _) = cluster::best_by_silhouette(&vectors, min_k..=max_k, options.seed);
+    let members = groups(&subtopics.labels, subtopics.centroids.len());
+    let texts: Vec<String> = docs
+        .iter()
+        .map(|d| format!("{}. {}. {}", d.title, d.title, d.abstract_text.as_deref().unwrap_or("")))
+        .collect();
+    let subtopic_nodes = name_groups(docs, &texts, &members, &subtopics.centroids, topic_vector, embed);
+    let theme_clustering = if options.themes && subtopic_nodes.len() >= 6 {
+        let (themes, _) = cluster::best_by_silhouette(&subtopics.centroids, 2..=subtopic_nodes.len() / 2, options.seed);
+        Some(themes)
+    } else {
+        None
+    };
+    root.subtopics = match theme_clustering {
+        None => subtopic_nodes,
+        Some(themes) => {
+            let theme_members = groups(&themes.labels, themes.centroids.len());
+            // A theme's papers are its subtopics' papers.
+            let theme_docs: Vec<Vec<usize>> = theme_members
+                .iter()
+                .map(|subs| subs.iter().flat_map(|&s| members[s].iter().copied()).collect())
+                .collect();
+            let mut theme_nodes = name_groups(docs, &texts, &theme_docs, &themes.centroids, topic_vector, embed);
+            let mut subtopic_nodes: Vec<Option<MapNode>> = subtopic_nodes.into_iter().map(Some).collect();
+            for (theme, subs) in theme_nodes.iter_mut().zip(&theme_members) {
+                theme.papers.clear();
+                theme.paper_ids.clear();
+                theme.years.clear();
+                theme.abstracts.clear();
+                theme.subtopics = subs.iter().filter_map(|&s| subtopic_nodes[s].take()).collect();
+                theme
+                    .subtopics
+                    .sort_by(|a, b| b.paper_ids.len().cmp(&a.paper_ids.len()).then_with(|| a.name.cmp(&b.name)));
+            }
+            theme_nodes.sort_by(|a, b| size(b).cmp(&size(a)).then_with(|| a.name.cmp(&b.name)));
+            theme_nodes
+        }
+    };
+    assign_ids(&mut root.subtopics, "");
+    root
+}
+
+fn size(node: &MapNode) -> usize {
+    node.paper_ids.len() + node.subtopics.iter().map(size).sum::<usize>()
+}
+
+fn groups(labels: &[usize], k: usize) -> Vec<Vec<usize>> {
+    let mut groups = vec![Vec::new(); k];
+    for (i, &l) in labels.iter().enumerate() {
+        groups[l].push(i);
+    }
+    groups
+}
+
+/// Leaf nodes for groups of documents, named from their own text.
+fn name_groups(
+    docs: &[Doc],
+    texts: &[String],
+    members: &[Vec<usize>],
+    centroids: &[Vec<f32>],
+    topic_vector: &[f32],
+    embed: &dyn Fn(&[String]) -> Vec<Vec<f32>>,
+) -> Vec<MapNode> {
+    let classes: Vec<Vec<(usize, &str)>> =
+        members.iter().map(|m| m.iter().map(|&i| (i, texts[i].as_str())).collect()).collect();
+    let phrases = label::key_phrases(&classes, centroids, embed, 3);
+    let mut nodes: Vec<MapNode> = members
+        .iter()
+        .zip(centroids)
+        .zip(phrases)
+        .filter(|((m, _), _)| !m.is_empty())
+        .map(|((m, centroid), phrases)| {
+            // Papers ordered by closeness to the centroid: the first are the most representative.
+            let mut ordered = m.clone();
+            ordered.sort_by(|&a, &b| {
+                let (sa, sb) = (
+                    litnav_search::dense::dot(&docs[a].vector, centroid),
+                    litnav_search::dense::dot(&docs[b].vector, centroid),
+                );
+                sb.total_cmp(&sa).then_with(|| docs[a].id.cmp(&docs[b].id))
+            });
+            let name = match phrases.as_slice() {
+                [] => docs[ordered[0]].title.clone(),
+                [one] => one.clone(),
+                [first, second, ..] if first.split(' ').count() + second.split(' ').count() <= 5 => {
+                    format!("{first} and {second}")
+                }
+                [first, ..] => first.clone(),
+            };
+            let examples: Vec<String> = ordered
+                .iter()
+                .take(2)
+                .map(|&i| match docs[i].year {
+                    Some(year) => format!("{} ({year})", docs[i].title),
+                    None => docs[i].title.clone(),
+                })
+                .collect();
+            let description = format!(
+                "{} paper(s){}. Most representative: {}.",
+                m.len(),
+                if phrases.is_empty() { String::new() } else { format!(" on {}", join_words(&phrases)) },
+                examples.join("; ")
+            );
+            let mut node = MapNode {
+                id: String::new(),
+                name,
+                description,
+                relevance: f64::from(litnav_search::dense::dot(centroid, topic_vector)),
+                subtopics: Vec::new(),
+                papers: Vec::new(),
+                paper_ids: Vec::new(),
+                years: Vec::new(),
+                abstracts: Vec::new(),
+            };
+            fill_leaf(&mut node, docs, &ordered);
+            node
+        })
+        .collect();
+    nodes.sort_by(|a, b| b.paper_ids.len().cmp(&a.paper_ids.len()).then_with(|| a.name.cmp(&b.name)));
+    nodes
+}
+
+fn join_words(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.to_lowercase_first(),
+        [init @ .., last] => format!(
+            "{} and {}",
+            init.iter().map(|s| s.to_lowercase_first()).collect::<Vec<_>>().join(", "),
+            last.to_lowercase_first()
+        ),
+    }
+}
+
+trait LowerFirst {
+    fn to_lowercase_first(&self) -> String;
+}
+
+impl LowerFirst for String {
+    /// Lowercase a capitalized ordinary word, keep acronyms and mixed-case names.
+    fn to_lowercase_first(&self) -> String {
+        let mut words: Vec<String> = self.split(' ').map(str::to_string).collect();
+        for word in &mut words {
+            let rest_lower = word.chars().skip(1).all(|c| !c.is_uppercase());
+            if rest_lower {
+                *word = word.to_lowercase();
+            }
+        }
+        words.join(" ")
+    }
+}
+
+fn fill_leaf(node: &mut MapNode, docs: &[Doc], order: &[usize]) {
+    for &i in order {
+        node.papers.push(docs[i].title.clone());
+        node.paper_ids.push(docs[i].id.clone());
+        node.years.push(docs[i].year);
+        node.abstracts.push(docs[i].abstract_text.clone());
+    }
+}
+
+fn assign_ids(nodes: &mut [MapNode], prefix: &str) {
+    for (i, node) in nodes.iter_mut().enumerate() {
+        node.id = if prefix.is_empty() { format!("t{}", i + 1) } else { format!("{prefix}.s{}", i + 1) };
+        let id = node.id.clone();
+        assign_ids(&mut node.subtopics, &id);
+    }
+}
