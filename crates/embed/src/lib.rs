@@ -51,10 +51,11 @@ impl Error {
 /// feed-forward activations of a batch (tokens × 1536 floats) stay within a few MiB.
 const BATCH_TOKENS: usize = 2048;
 
-/// A loaded sentence encoder.
+/// A loaded sentence encoder. Cloning is cheap: clones share the weights.
+#[derive(Clone)]
 pub struct Encoder {
-    tokenizer: Tokenizer,
-    model: Bert,
+    tokenizer: std::sync::Arc<Tokenizer>,
+    model: std::sync::Arc<Bert>,
     max_tokens: usize,
     threads: usize,
 }
@@ -76,7 +77,12 @@ impl Encoder {
         let model = Bert::from_tensors(safetensors::load(&weights_path)?, heads, &weights_path)?;
         let max_tokens = max_tokens.min(model.dims().max_positions);
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        Ok(Encoder { tokenizer, model, max_tokens, threads })
+        Ok(Encoder {
+            tokenizer: std::sync::Arc::new(tokenizer),
+            model: std::sync::Arc::new(model),
+            max_tokens,
+            threads,
+        })
     }
 
     /// Use `threads` worker threads for [`Encoder::embed`] (default: one per core).

@@ -7,11 +7,14 @@
 //!   author's own summary).
 //! - **c-TF-IDF** (as in BERTopic): `w(t, c) = tf(t, c) / |c| · ln(1 + A / f(t))`, with `tf(t, c)`
 //!   the phrase's count in cluster c, `|c|` the cluster's phrase count, `f(t)` the phrase's count in
-//!   all clusters and `A` the mean phrase count per cluster. Phrases from a single paper of a
+//!   all clusters and `A` the mean phrase count per cluster; single words weigh 0.6, three-word
+//!   phrases 1.1 (specific phrases name clusters better). Phrases from a single paper of a
 //!   cluster with three or more papers are not candidates (one paper's jargon is not a theme).
-//! - **Re-ranking**: the 20 best candidates are embedded; the score is the mean of the min–max
-//!   normalized c-TF-IDF weight and the cosine to the cluster centroid; picks then follow maximal
-//!   marginal relevance (0.7 · score − 0.3 · highest cosine to an already picked phrase).
+//! - **Not candidates**: phrases found in half the clusters or more (with four or more clusters)
+//!   and phrases made only of the topic's words ("language models" in a map of LLM papers).
+//! - **Re-ranking**: the 20 best candidates are embedded; the score is 0.7 · the min–max
+//!   normalized c-TF-IDF weight + 0.3 · the cosine to the cluster centroid; picks then follow
+//!   maximal marginal relevance (0.7 · score − 0.3 · highest cosine to a picked phrase).
 
 use std::collections::{HashMap, HashSet};
 
@@ -197,7 +200,36 @@ const STOP_WORDS: &[&str] = &[
     "art",
     "toward",
     "towards",
+    // Markup and bibliographic debris that scraped abstracts carry.
+    "xmlns",
+    "w3",
+    "www",
+    "http",
+    "https",
+    "org",
+    "com",
+    "html",
+    "xml",
+    "mml",
+    "math",
+    "doi",
+    "arxiv",
+    "preprint",
+    "al",
+    "fig",
+    "figure",
+    "table",
+    "abstract",
+    "introduction",
+    "thereby",
+    "whereas",
+    "second",
+    "third",
 ];
+
+/// Weight multiplier by phrase length: specific multi-word phrases name a cluster better than a
+/// single word ("Semantic Entropy" over "Semantic").
+const LENGTH_WEIGHT: [f64; 3] = [0.6, 1.0, 1.1];
 
 /// A phrase as counted (lowercase) with the surface forms seen.
 struct PhraseCounts {
@@ -254,13 +286,24 @@ fn count(classes: &[Vec<(usize, &str)>]) -> PhraseCounts {
 }
 
 /// The c-TF-IDF candidates of every class, best first: (phrase key, weight).
-fn candidates(classes: &[Vec<(usize, &str)>], counts: &PhraseCounts, limit: usize) -> Vec<Vec<(String, f64)>> {
+fn candidates(
+    classes: &[Vec<(usize, &str)>],
+    counts: &PhraseCounts,
+    limit: usize,
+    topic_words: &HashSet<String>,
+) -> Vec<Vec<(String, f64)>> {
     let mut total: HashMap<&str, usize> = HashMap::new();
+    let mut spread: HashMap<&str, usize> = HashMap::new();
     for class in &counts.counts {
         for (phrase, n) in class {
             *total.entry(phrase).or_insert(0) += n;
+            *spread.entry(phrase).or_insert(0) += 1;
         }
     }
+    // A phrase found in half the clusters or more (with four or more) distinguishes none of them,
+    // and a phrase made only of the topic's own words just repeats the topic.
+    let common = |phrase: &str| classes.len() >= 4 && spread[phrase] * 2 >= classes.len();
+    let topical = |phrase: &str| phrase.split(' ').all(|w| topic_words.contains(w));
     let sizes: Vec<usize> = counts.counts.iter().map(|c| c.values().sum()).collect();
     let mean = sizes.iter().sum::<usize>() as f64 / sizes.len().max(1) as f64;
     (0..classes.len())
@@ -269,8 +312,12 @@ fn candidates(classes: &[Vec<(usize, &str)>], counts: &PhraseCounts, limit: usiz
             let mut scored: Vec<(String, f64)> = counts.counts[c]
                 .iter()
                 .filter(|(phrase, _)| papers < 3 || counts.documents[c][*phrase].len() >= 2)
+                .filter(|(phrase, _)| !common(phrase) && !topical(phrase))
                 .map(|(phrase, &n)| {
-                    let weight = n as f64 / sizes[c].max(1) as f64 * (1.0 + mean / total[phrase.as_str()] as f64).ln();
+                    let words = phrase.split(' ').count().clamp(1, 3);
+                    let weight = n as f64 / sizes[c].max(1) as f64
+                        * (1.0 + mean / total[phrase.as_str()] as f64).ln()
+                        * LENGTH_WEIGHT[words - 1];
                     (phrase.clone(), weight)
                 })
                 .collect();
@@ -306,15 +353,19 @@ fn capitalize(word: &str) -> String {
     }
 }
 
-/// Key phrases per class, best first, as displayed.
+/// Key phrases per class, best first, as displayed. Phrases made only of `topic` words are left
+/// out.
 pub fn key_phrases(
     classes: &[Vec<(usize, &str)>],
     centroids: &[Vec<f32>],
     embed: &dyn Fn(&[String]) -> Vec<Vec<f32>>,
     picks: usize,
+    topic: &str,
 ) -> Vec<Vec<String>> {
     let counts = count(classes);
-    let all = candidates(classes, &counts, 20);
+    let topic_words: HashSet<String> =
+        topic.to_lowercase().split(|c: char| !c.is_alphanumeric() && c != '-').map(str::to_string).collect();
+    let all = candidates(classes, &counts, 20, &topic_words);
     all.iter()
         .zip(centroids)
         .map(|(candidates, centroid)| {
@@ -330,7 +381,7 @@ pub fn key_phrases(
                 .zip(&vectors)
                 .map(|((_, w), v)| {
                     let weight = if hi > lo { (w - lo) / (hi - lo) } else { 1.0 };
-                    0.5 * weight + 0.5 * f64::from(litnav_search::dense::dot(v, centroid))
+                    0.7 * weight + 0.3 * f64::from(litnav_search::dense::dot(v, centroid))
                 })
                 .collect();
             let mut chosen: Vec<usize> = Vec::new();

@@ -8,9 +8,10 @@
 //!    taxonomies (TaxoBench, mean over 5 instances: ARI 0.051, V 0.253 with `2..=n/4`; 0.095 /
 //!    0.536 with `n/5..=n/4`; `litnav bench organize`).
 //! 2. **Themes**: when there are six subtopics or more, their centroids are clustered the same way
-//!    (k over `2..=subtopics/2`); every subtopic belongs to exactly one theme.
+//!    (k over `s/5..=s/3` for s subtopics, at least 2); every subtopic belongs to exactly one theme.
 //! 3. **Names and descriptions**: class-based TF-IDF key phrases re-ranked with the encoder
-//!    ([`label`]); the description lists the key phrases and the most central papers.
+//!    ([`label`]); the best multi-word phrase names the node (else the two best words), the
+//!    description lists the key phrases and the most central papers.
 //! 4. **Relevance**: cosine between the topic's vector and the node's centroid.
 //!
 //! Every step is seeded, and ties break on stable keys: the same input gives the same map, byte
@@ -116,9 +117,11 @@ pub fn organize(
         .iter()
         .map(|d| format!("{}. {}. {}", d.title, d.title, d.abstract_text.as_deref().unwrap_or("")))
         .collect();
-    let subtopic_nodes = name_groups(docs, &texts, &members, &subtopics.centroids, topic_vector, embed);
+    let subtopic_nodes = name_groups(topic, docs, &texts, &members, &subtopics.centroids, topic_vector, embed);
     let theme_clustering = if options.themes && subtopic_nodes.len() >= 6 {
-        let (themes, _) = cluster::best_by_silhouette(&subtopics.centroids, 2..=subtopic_nodes.len() / 2, options.seed);
+        let count = subtopic_nodes.len();
+        let (themes, _) =
+            cluster::best_by_silhouette(&subtopics.centroids, (count / 5).max(2)..=(count / 3).max(2), options.seed);
         Some(themes)
     } else {
         None
@@ -132,7 +135,7 @@ pub fn organize(
                 .iter()
                 .map(|subs| subs.iter().flat_map(|&s| members[s].iter().copied()).collect())
                 .collect();
-            let mut theme_nodes = name_groups(docs, &texts, &theme_docs, &themes.centroids, topic_vector, embed);
+            let mut theme_nodes = name_groups(topic, docs, &texts, &theme_docs, &themes.centroids, topic_vector, embed);
             let mut subtopic_nodes: Vec<Option<MapNode>> = subtopic_nodes.into_iter().map(Some).collect();
             for (theme, subs) in theme_nodes.iter_mut().zip(&theme_members) {
                 theme.papers.clear();
@@ -166,6 +169,7 @@ fn groups(labels: &[usize], k: usize) -> Vec<Vec<usize>> {
 
 /// Leaf nodes for groups of documents, named from their own text.
 fn name_groups(
+    topic: &str,
     docs: &[Doc],
     texts: &[String],
     members: &[Vec<usize>],
@@ -175,7 +179,7 @@ fn name_groups(
 ) -> Vec<MapNode> {
     let classes: Vec<Vec<(usize, &str)>> =
         members.iter().map(|m| m.iter().map(|&i| (i, texts[i].as_str())).collect()).collect();
-    let phrases = label::key_phrases(&classes, centroids, embed, 3);
+    let phrases = label::key_phrases(&classes, centroids, embed, 3, topic);
     let mut nodes: Vec<MapNode> = members
         .iter()
         .zip(centroids)
@@ -191,13 +195,12 @@ fn name_groups(
                 );
                 sb.total_cmp(&sa).then_with(|| docs[a].id.cmp(&docs[b].id))
             });
-            let name = match phrases.as_slice() {
-                [] => docs[ordered[0]].title.clone(),
-                [one] => one.clone(),
-                [first, second, ..] if first.split(' ').count() + second.split(' ').count() <= 5 => {
-                    format!("{first} and {second}")
-                }
-                [first, ..] => first.clone(),
+            // The best multi-word phrase names the node; failing one, the two best single words.
+            let name = match (phrases.iter().find(|p| p.contains(' ')), phrases.as_slice()) {
+                (Some(phrase), _) => phrase.clone(),
+                (None, [first, second, ..]) => format!("{first} and {second}"),
+                (None, [first]) => first.clone(),
+                (None, []) => docs[ordered[0]].title.clone(),
             };
             let examples: Vec<String> = ordered
                 .iter()

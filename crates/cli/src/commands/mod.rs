@@ -5,6 +5,7 @@ pub mod embed;
 pub mod eval;
 pub mod info;
 pub mod ingest;
+pub mod map;
 pub mod model;
 pub mod search;
 
@@ -14,6 +15,9 @@ use clap::Subcommand;
 /// litnav's subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Organize a topic into a map: themes and subtopics with names, descriptions and their
+    /// papers — as an outline, JSON, Markdown or a self-contained HTML page.
+    Map(map::Args),
     /// Create or extend a corpus from paper files (litbench/litnav JSONL, TaxoBench data.jsonl,
     /// OpenAlex works, BibTeX) and citation edge lists (citing_id,cited_id CSV).
     Ingest(ingest::Args),
@@ -37,6 +41,7 @@ pub enum Command {
 /// Run one subcommand.
 pub fn run(command: Command) -> Result<()> {
     match command {
+        Command::Map(args) => map::run(args),
         Command::Ingest(args) => ingest::run(args),
         Command::Info(args) => info::run(args),
         Command::Search(args) => search::run(args),

@@ -1,0 +1,137 @@
+//! `litnav map`: organize a topic's papers into a browsable map.
+
+use super::embed::{ModelArgs, ensure_vectors};
+use anyhow::{Context, Result, bail};
+use litnav_corpus::{Catalog, Corpus, MergeReport, Paper, ReadOptions, readers};
+use litnav_embed::cache::{VectorCache, corpus_cache_path};
+use litnav_organize::{Doc, MapNode, Options, organize, render};
+use litnav_search::hybrid::Fusion;
+use litnav_search::{Mode, Retriever, SearchQuery};
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The topic, in plain words (also the map's title).
+    #[arg(long, short)]
+    topic: String,
+    /// Corpus to retrieve the topic's papers from (default: the built-in litbench corpus).
+    #[arg(long, value_name = "DIR", conflicts_with = "papers")]
+    corpus: Option<PathBuf>,
+    /// How many papers to retrieve for the topic (hybrid BM25 + dense search).
+    #[arg(long, short, default_value_t = 200)]
+    k: usize,
+    /// Organize exactly these papers instead of retrieving (Bottom-Up mode): any file litnav
+    /// ingests (litbench JSONL, OpenAlex, BibTeX, TaxoBench data.jsonl …).
+    #[arg(long, value_name = "FILE")]
+    papers: Option<PathBuf>,
+    /// Write the map as JSON (TaxoBench-compatible tree with ids, descriptions, relevance).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Write a Markdown outline.
+    #[arg(long, value_name = "FILE")]
+    markdown: Option<PathBuf>,
+    /// Write a self-contained HTML page to browse the map.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+    /// Seed of every stochastic step.
+    #[arg(long, default_value_t = 42)]
+    seed: u64,
+    #[command(flatten)]
+    model: ModelArgs,
+    /// Print the map as JSON on standard output.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args) -> Result<()> {
+    let encoder = args.model.load()?;
+    let docs = match &args.papers {
+        Some(file) => docs_from_file(file, &encoder)?,
+        None => {
+            let dir = crate::defaults::corpus(args.corpus.as_deref())?;
+            docs_from_corpus(&dir, &args.topic, args.k, &encoder)?
+        }
+    };
+    if docs.is_empty() {
+        bail!("no papers to organize for {:?}", args.topic);
+    }
+    let topic_vector = encoder.embed(&[args.topic.as_str()]).pop().unwrap_or_default();
+    let embed = |texts: &[String]| encoder.embed(texts);
+    let bar = crate::progress::spinner(&format!("organizing {} papers", docs.len()));
+    let map = organize(&args.topic, &topic_vector, &docs, &embed, Options { seed: args.seed, ..Options::default() });
+    bar.finish_and_clear();
+    let json = serde_json::to_string_pretty(&map)?;
+    write_file(args.out.as_deref(), &json)?;
+    write_file(args.markdown.as_deref(), &render::markdown(&map))?;
+    write_file(args.html.as_deref(), &render::html(&map))?;
+    if args.json {
+        return super::print_json(&map);
+    }
+    print_outline(&map);
+    Ok(())
+}
+
+/// Write `text` to `path` (when given) through a temporary file and a rename, so a reader never
+/// sees half a map.
+fn write_file(path: Option<&Path>, text: &str) -> Result<()> {
+    let Some(path) = path else { return Ok(()) };
+    litnav_corpus::store::write_atomically(path, text.as_bytes())
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+fn print_outline(map: &MapNode) {
+    println!("{} — {}", map.name, map.description);
+    for theme in &map.subtopics {
+        print_node(theme, 1);
+    }
+}
+
+fn print_node(node: &MapNode, depth: usize) {
+    let indent = "  ".repeat(depth);
+    let papers = node.paper_ids.len();
+    let count = if papers > 0 { format!(" ({papers} papers)") } else { String::new() };
+    println!("{indent}{} {}{count}  [relevance {:.2}]", node.id, node.name, node.relevance);
+    for child in &node.subtopics {
+        print_node(child, depth + 1);
+    }
+}
+
+fn to_doc(paper: &Paper, vector: Vec<f32>) -> Doc {
+    Doc {
+        id: paper.id.clone(),
+        title: paper.title.clone(),
+        year: paper.year,
+        abstract_text: paper.abstract_text.clone(),
+        vector,
+    }
+}
+
+/// The topic's top-k papers by hybrid retrieval, with their corpus vectors.
+fn docs_from_corpus(dir: &Path, topic: &str, k: usize, encoder: &litnav_embed::Encoder) -> Result<Vec<Doc>> {
+    ensure_vectors(dir, encoder)?;
+    let corpus = Corpus::open(dir)?;
+    let cache = VectorCache::open(&corpus_cache_path(dir), encoder.dim())?;
+    let retriever = Retriever::open(dir, Some(encoder.clone()))?;
+    let hits = retriever.search(&SearchQuery { k, ..SearchQuery::new(topic) }, Mode::Hybrid(Fusion::default()))?;
+    let by_id: std::collections::HashMap<&str, &Paper> = corpus.papers().iter().map(|p| (p.id.as_str(), p)).collect();
+    Ok(hits
+        .iter()
+        .filter_map(|hit| {
+            let paper = by_id.get(hit.id.as_str())?;
+            let vector = cache.get(&VectorCache::key(litnav_embed::MODEL_NAME, &paper.text()))?.to_vec();
+            Some(to_doc(paper, vector))
+        })
+        .collect())
+}
+
+/// Every paper of a file, embedded through litnav's paper-vector cache.
+fn docs_from_file(file: &Path, encoder: &litnav_embed::Encoder) -> Result<Vec<Doc>> {
+    let contents = readers::read_file(file, ReadOptions::default())?;
+    let mut catalog = Catalog::default();
+    catalog.merge(contents.items, &mut MergeReport::default());
+    let papers = catalog.papers();
+    let texts: Vec<String> = papers.iter().map(Paper::text).collect();
+    let cache = crate::defaults::home().join("cache").join("papers.bin");
+    let vectors = litnav_embed::embed_cached(encoder, &texts, &cache);
+    Ok(papers.iter().zip(vectors).map(|(p, v)| to_doc(p, v)).collect())
+}
