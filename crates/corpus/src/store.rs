@@ -292,10 +292,11 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     file.write_all(bytes).map_err(io_at(&tmp))?;
     file.sync_all().map_err(io_at(&tmp))?;
     fs::rename(&tmp, path).map_err(io_at(path))?;
-    if let Some(parent) = path.parent() {
-        sync_dir(parent)?;
+    // A bare file name has an empty parent: the current directory.
+    match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => sync_dir(parent),
+        _ => sync_dir(Path::new(".")),
     }
-    Ok(())
 }
 
 fn sync_dir(dir: &Path) -> Result<()> {

@@ -405,3 +405,14 @@ fn a_failed_artifact_build_leaves_the_previous_generation() {
         std::fs::read_dir(&corpus_dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into()).collect();
     assert!(entries.iter().all(|e| !e.contains("staging")), "{entries:?}");
 }
+
+#[test]
+fn atomic_writes_accept_bare_file_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let previous = std::env::current_dir().unwrap();
+    std::env::set_current_dir(dir.path()).unwrap();
+    let result = litnav_corpus::store::write_atomically(Path::new("out.json"), b"{}");
+    std::env::set_current_dir(previous).unwrap();
+    result.unwrap();
+    assert_eq!(std::fs::read(dir.path().join("out.json")).unwrap(), b"{}");
+}
