@@ -6,7 +6,7 @@ use crate::taxobench::{Embedded, pair_files, read_instances};
 use crate::{Error, Result};
 use litnav_embed::Encoder;
 use litnav_eval::taxobench::{InstanceScores, Tree, score_instance};
-use litnav_organize::{Doc, MapNode, Options, organize};
+use litnav_organize::{Doc, MapNode, Method, Options, organize};
 use serde::Serialize;
 use serde_json::Value;
 use std::path::Path;
@@ -75,25 +75,32 @@ pub fn run(data: &Path, predictions: &Path, encoder: &Encoder, options: Options)
         let Ok(gt) = &instance.tree else { continue };
         let topic = line["survey_topic"].as_str().or(line["survey"].as_str()).unwrap_or("").to_string();
         let docs = instance_docs(line, encoder, &cache);
-        let started = Instant::now();
         let topic_vector = encoder.embed(&[topic.as_str()]).pop().unwrap_or_default();
         let embed = |texts: &[String]| encoder.embed(texts);
-        let map = organize(&topic, &topic_vector, &docs, &embed, options);
-        let seconds = started.elapsed().as_secs_f64();
-        let tree = map_to_tree(&map);
+        let mut built = Vec::new();
+        for (method, name) in
+            [(Method::KMeans, "litnav offline: k-means + c-TF-IDF"), (Method::Ward, "litnav offline: Ward + c-TF-IDF")]
+        {
+            let started = Instant::now();
+            let map = organize(&topic, &topic_vector, &docs, &embed, Options { method, ..options });
+            built.push((name, map_to_tree(&map), started.elapsed().as_secs_f64()));
+        }
         let llm = paired.pairs.iter().find(|(id, _, _)| *id == instance.id).map(|(_, _, p)| p.clone());
-        let mut trees: Vec<&Tree> = vec![gt, &tree];
+        let mut trees: Vec<&Tree> = vec![gt];
+        trees.extend(built.iter().map(|(_, t, _)| t));
         if let Some(p) = &llm {
             trees.push(p);
         }
         let sim = Embedded::new(encoder, &trees);
-        rows.push(Row {
-            id: instance.id.clone(),
-            method: "litnav offline (k-means + c-TF-IDF)".into(),
-            scores: score_instance(gt, &tree, 0.92, 1.0, &sim),
-            papers: docs.len(),
-            seconds,
-        });
+        for (name, tree, seconds) in &built {
+            rows.push(Row {
+                id: instance.id.clone(),
+                method: (*name).into(),
+                scores: score_instance(gt, tree, 0.92, 1.0, &sim),
+                papers: docs.len(),
+                seconds: *seconds,
+            });
+        }
         if let Some(p) = llm {
             rows.push(Row {
                 id: instance.id.clone(),

@@ -135,3 +135,198 @@ pub fn best_by_silhouette(points: &[Vec<f32>], range: std::ops::RangeInclusive<u
     }
     best.unwrap_or_else(|| (kmeans(points, 1, seed, 1), 0.0))
 }
+
+/// The best cut of a Ward dendrogram for k in `range` by silhouette (ties: the smaller k), with
+/// unit centroids.
+pub fn ward_by_silhouette(points: &[Vec<f32>], range: std::ops::RangeInclusive<usize>) -> (Clustering, f64) {
+    let tree = ward(points);
+    let mut best: Option<(Vec<usize>, f64)> = None;
+    for k in range {
+        if k > points.len() {
+            break;
+        }
+        let labels = tree.cut(k);
+        let score = silhouette(points, &labels);
+        if best.as_ref().is_none_or(|(_, s)| score > *s) {
+            best = Some((labels, score));
+        }
+    }
+    let (labels, score) = best.unwrap_or_else(|| (vec![0; points.len()], 0.0));
+    let k = labels.iter().max().map_or(0, |m| m + 1);
+    let dim = points.first().map_or(0, Vec::len);
+    let mut centroids = vec![vec![0.0f32; dim]; k];
+    for (label, p) in labels.iter().zip(points) {
+        for (c, v) in centroids[*label].iter_mut().zip(p) {
+            *c += v;
+        }
+    }
+    for centroid in &mut centroids {
+        let norm = centroid.iter().map(|v| v * v).sum::<f32>().sqrt();
+        if norm > 0.0 {
+            centroid.iter_mut().for_each(|v| *v /= norm);
+        }
+    }
+    (Clustering { labels, centroids }, score)
+}
+
+/// A Ward dendrogram: merges in increasing height, each joining two clusters (point indices
+/// below n, merged clusters n, n + 1, … in merge order).
+#[derive(Debug, Clone)]
+pub struct Dendrogram {
+    /// Number of points.
+    pub points: usize,
+    /// (cluster a, cluster b, height), sorted by height.
+    pub merges: Vec<(usize, usize, f64)>,
+}
+
+/// Ward's minimum-variance agglomerative clustering on squared Euclidean distances (for unit
+/// vectors, 2 − 2·cosine), by the nearest-neighbour-chain algorithm with Lance–Williams updates:
+/// O(n²) memory and time per merge chain, exact because Ward's criterion is reducible. Ties between
+/// neighbours break towards the lower index, so the result is deterministic.
+pub fn ward(points: &[Vec<f32>]) -> Dendrogram {
+    let n = points.len();
+    let mut distance = vec![0.0f64; n * n];
+    for i in 0..n {
+        for j in i + 1..n {
+            let d = (2.0 - 2.0 * f64::from(dot(&points[i], &points[j]))).max(0.0);
+            distance[i * n + j] = d;
+            distance[j * n + i] = d;
+        }
+    }
+    let mut size = vec![1usize; n];
+    let mut active = vec![true; n];
+    // Slot i holds cluster `label[i]` (an index in the dendrogram numbering).
+    let mut label: Vec<usize> = (0..n).collect();
+    let mut raw_merges: Vec<(usize, usize, f64)> = Vec::new();
+    let mut chain: Vec<usize> = Vec::new();
+    let mut next_label = n;
+    for _ in 1..n {
+        if chain.is_empty() {
+            chain.push((0..n).find(|&i| active[i]).unwrap_or(0));
+        }
+        loop {
+            let top = chain[chain.len() - 1];
+            let previous = chain.len().checked_sub(2).map(|i| chain[i]);
+            let mut best = (f64::INFINITY, usize::MAX);
+            for j in 0..n {
+                if j == top || !active[j] {
+                    continue;
+                }
+                let d = distance[top * n + j];
+                // Prefer the chain's previous element on ties, so reciprocal pairs are found.
+                let better = d < best.0 || (d == best.0 && Some(j) == previous);
+                if better {
+                    best = (d, j);
+                }
+            }
+            let (d, nearest) = best;
+            if Some(nearest) == previous {
+                chain.pop();
+                chain.pop();
+                let (a, b) = (top.min(nearest), top.max(nearest));
+                raw_merges.push((label[a], label[b], d));
+                // Lance–Williams for Ward: the merged cluster lives in slot a.
+                for k in 0..n {
+                    if !active[k] || k == a || k == b {
+                        continue;
+                    }
+                    let (na, nb, nk) = (size[a] as f64, size[b] as f64, size[k] as f64);
+                    let updated = ((na + nk) * distance[a * n + k] + (nb + nk) * distance[b * n + k]
+                        - nk * distance[a * n + b])
+                        / (na + nb + nk);
+                    distance[a * n + k] = updated;
+                    distance[k * n + a] = updated;
+                }
+                size[a] += size[b];
+                active[b] = false;
+                label[a] = next_label;
+                next_label += 1;
+                break;
+            }
+            chain.push(nearest);
+        }
+    }
+    // Renumber merges in height order (NN-chain finds them out of order).
+    let mut order: Vec<usize> = (0..raw_merges.len()).collect();
+    order.sort_by(|&x, &y| raw_merges[x].2.total_cmp(&raw_merges[y].2).then(x.cmp(&y)));
+    let mut renumber: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+    let mut merges = Vec::with_capacity(raw_merges.len());
+    for (new_index, &old_index) in order.iter().enumerate() {
+        let (a, b, h) = raw_merges[old_index];
+        let map = |c: usize| if c < n { c } else { renumber[&c] };
+        merges.push((map(a), map(b), h));
+        renumber.insert(n + old_index, n + new_index);
+    }
+    Dendrogram { points: n, merges }
+}
+
+impl Dendrogram {
+    /// Flat clusters after the first `n − k` merges (labels 0..k in order of first point).
+    pub fn cut(&self, k: usize) -> Vec<usize> {
+        let n = self.points;
+        let mut parent: Vec<usize> = (0..n + self.merges.len()).collect();
+        fn find(parent: &mut [usize], x: usize) -> usize {
+            let mut root = x;
+            while parent[root] != root {
+                root = parent[root];
+            }
+            let mut node = x;
+            while parent[node] != root {
+                let next = parent[node];
+                parent[node] = root;
+                node = next;
+            }
+            root
+        }
+        for (index, &(a, b, _)) in self.merges.iter().take(n.saturating_sub(k.max(1))).enumerate() {
+            let merged = n + index;
+            let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
+            parent[ra] = merged;
+            parent[rb] = merged;
+        }
+        let mut names = std::collections::HashMap::new();
+        (0..n)
+            .map(|i| {
+                let root = find(&mut parent, i);
+                let next = names.len();
+                *names.entry(root).or_insert(next)
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit(v: &[f32]) -> Vec<f32> {
+        let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+        v.iter().map(|x| x / n).collect()
+    }
+
+    #[test]
+    fn ward_recovers_planted_groups_and_nests() {
+        let points: Vec<Vec<f32>> = [
+            [1.0, 0.0, 0.0],
+            [0.98, 0.05, 0.0],
+            [0.97, 0.0, 0.05],
+            [0.0, 1.0, 0.0],
+            [0.05, 0.99, 0.0],
+            [0.0, 0.0, 1.0],
+            [0.0, 0.04, 0.99],
+            [0.03, 0.0, 0.98],
+        ]
+        .iter()
+        .map(|p| unit(p))
+        .collect();
+        let tree = ward(&points);
+        assert_eq!(tree.merges.len(), 7);
+        assert!(tree.merges.windows(2).all(|w| w[0].2 <= w[1].2), "heights ascend");
+        assert_eq!(tree.cut(3), vec![0, 0, 0, 1, 1, 2, 2, 2]);
+        assert_eq!(tree.cut(1), vec![0; 8]);
+        assert_eq!(tree.cut(8), (0..8).collect::<Vec<_>>());
+        let k_means = kmeans(&points, 3, 1, 20);
+        assert_eq!(k_means.labels[0], k_means.labels[2]);
+        assert_ne!(k_means.labels[0], k_means.labels[3]);
+    }
+}
