@@ -463,3 +463,51 @@ fn map_places_every_paper_once_deterministically_and_renders() {
     }
     assert!(html.contains("<details") && html.contains("class=\"abstract\""));
 }
+
+/// The map page, opened in a real browser (headless Chromium, which `.ci/run` installs), shows
+/// every theme and subtopic as a clickable summary.
+#[test]
+fn map_page_opens_in_headless_chromium() {
+    let chromium = ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|b| Command::new(b).arg("--version").output().is_ok_and(|o| o.status.success()))
+        .expect("this test needs Chromium: `apt-get install chromium` (.ci/run installs it)");
+    let model = litnav_embed_model();
+    let dir = tempfile::tempdir().unwrap();
+    let data = std::fs::read_to_string(datasets().join("taxobench/data.jsonl")).unwrap();
+    let input = dir.path().join("instance.jsonl");
+    std::fs::write(&input, format!("{}\n", data.lines().find(|l| l.contains("\"id\": 64")).unwrap())).unwrap();
+    let (json, html) = (dir.path().join("map.json"), dir.path().join("map.html"));
+    let out = litnav(&[
+        "map",
+        "--topic",
+        "LLM-based agents",
+        "--papers",
+        path(&input),
+        "--model",
+        &model,
+        "--out",
+        path(&json),
+        "--html",
+        path(&html),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let profile = dir.path().join("profile");
+    let dom = Command::new(chromium)
+        .args(["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"])
+        .args(["--disable-background-networking", "--disable-component-update", "--disable-sync", "--dump-dom"])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(format!("file://{}", html.display()))
+        .output()
+        .unwrap();
+    assert!(dom.status.success(), "chromium failed: {}", String::from_utf8_lossy(&dom.stderr));
+    let dom = String::from_utf8_lossy(&dom.stdout);
+    let map: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let themes = map["subtopics"].as_array().unwrap();
+    assert!(themes.len() >= 2);
+    for theme in themes {
+        let name = theme["name"].as_str().unwrap().replace('&', "&amp;");
+        assert!(dom.contains(&format!("<summary>{name} ")), "the rendered page shows theme {name}");
+    }
+    assert!(dom.matches("<details class=\"paper\">").count() == 57, "all 57 papers are on the page");
+}
