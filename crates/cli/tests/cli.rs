@@ -457,6 +457,16 @@ fn map_places_every_paper_once_deterministically_and_renders() {
     let unique: std::collections::HashSet<&String> = ids.iter().collect();
     assert_eq!(unique.len(), 43, "and placed once");
     assert!(map["subtopics"].as_array().unwrap().len() >= 2);
+    // A node's description counts the papers it was named from: its own subtree's papers.
+    fn subtree_papers(node: &serde_json::Value) -> usize {
+        node["paper_ids"].as_array().map_or(0, Vec::len)
+            + node["subtopics"].as_array().into_iter().flatten().map(subtree_papers).sum::<usize>()
+    }
+    for theme in map["subtopics"].as_array().unwrap() {
+        let count = subtree_papers(theme);
+        let description = theme["description"].as_str().unwrap();
+        assert!(description.starts_with(&format!("{count} paper(s)")), "{description} vs {count} papers below it");
+    }
     for name in names.iter().skip(1) {
         assert!(html.contains(&name.replace('&', "&amp;")), "the page shows {name}");
         assert!(markdown.contains(name.as_str()), "the outline shows {name}");

@@ -144,7 +144,11 @@ pub fn organize(
         None
     };
     root.subtopics = match theme_clustering {
-        None => subtopic_nodes,
+        None => {
+            let mut nodes: Vec<MapNode> = subtopic_nodes.into_iter().flatten().collect();
+            sort_by_size(&mut nodes);
+            nodes
+        }
         Some(themes) => {
             let theme_members = groups(&themes.labels, themes.centroids.len());
             // A theme's papers are its subtopics' papers.
@@ -152,19 +156,23 @@ pub fn organize(
                 .iter()
                 .map(|subs| subs.iter().flat_map(|&s| members[s].iter().copied()).collect())
                 .collect();
-            let mut theme_nodes = name_groups(topic, docs, &texts, &theme_docs, &themes.centroids, topic_vector, embed);
-            let mut subtopic_nodes: Vec<Option<MapNode>> = subtopic_nodes.into_iter().map(Some).collect();
-            for (theme, subs) in theme_nodes.iter_mut().zip(&theme_members) {
-                theme.papers.clear();
-                theme.paper_ids.clear();
-                theme.years.clear();
-                theme.abstracts.clear();
-                theme.subtopics = subs.iter().filter_map(|&s| subtopic_nodes[s].take()).collect();
-                theme
-                    .subtopics
-                    .sort_by(|a, b| b.paper_ids.len().cmp(&a.paper_ids.len()).then_with(|| a.name.cmp(&b.name)));
-            }
-            theme_nodes.sort_by(|a, b| size(b).cmp(&size(a)).then_with(|| a.name.cmp(&b.name)));
+            let theme_nodes = name_groups(topic, docs, &texts, &theme_docs, &themes.centroids, topic_vector, embed);
+            let mut subtopic_nodes = subtopic_nodes;
+            let mut theme_nodes: Vec<MapNode> = theme_nodes
+                .into_iter()
+                .zip(&theme_members)
+                .filter_map(|(theme, subs)| theme.map(|t| (t, subs)))
+                .map(|(mut theme, subs)| {
+                    theme.papers.clear();
+                    theme.paper_ids.clear();
+                    theme.years.clear();
+                    theme.abstracts.clear();
+                    theme.subtopics = subs.iter().filter_map(|&s| subtopic_nodes[s].take()).collect();
+                    sort_by_size(&mut theme.subtopics);
+                    theme
+                })
+                .collect();
+            sort_by_size(&mut theme_nodes);
             theme_nodes
         }
     };
@@ -184,7 +192,8 @@ fn groups(labels: &[usize], k: usize) -> Vec<Vec<usize>> {
     groups
 }
 
-/// Leaf nodes for groups of documents, named from their own text.
+/// Leaf nodes for groups of documents, named from their own text, in group order (`None` for an
+/// empty group).
 fn name_groups(
     topic: &str,
     docs: &[Doc],
@@ -193,16 +202,18 @@ fn name_groups(
     centroids: &[Vec<f32>],
     topic_vector: &[f32],
     embed: &dyn Fn(&[String]) -> Vec<Vec<f32>>,
-) -> Vec<MapNode> {
+) -> Vec<Option<MapNode>> {
     let classes: Vec<Vec<(usize, &str)>> =
         members.iter().map(|m| m.iter().map(|&i| (i, texts[i].as_str())).collect()).collect();
     let phrases = label::key_phrases(&classes, centroids, embed, 3, topic);
-    let mut nodes: Vec<MapNode> = members
+    members
         .iter()
         .zip(centroids)
         .zip(phrases)
-        .filter(|((m, _), _)| !m.is_empty())
         .map(|((m, centroid), phrases)| {
+            if m.is_empty() {
+                return None;
+            }
             // Papers ordered by closeness to the centroid: the first are the most representative.
             let mut ordered = m.clone();
             ordered.sort_by(|&a, &b| {
@@ -245,11 +256,14 @@ fn name_groups(
                 abstracts: Vec::new(),
             };
             fill_leaf(&mut node, docs, &ordered);
-            node
+            Some(node)
         })
-        .collect();
-    nodes.sort_by(|a, b| b.paper_ids.len().cmp(&a.paper_ids.len()).then_with(|| a.name.cmp(&b.name)));
-    nodes
+        .collect()
+}
+
+/// Largest first, then by name.
+fn sort_by_size(nodes: &mut [MapNode]) {
+    nodes.sort_by(|a, b| size(b).cmp(&size(a)).then_with(|| a.name.cmp(&b.name)));
 }
 
 fn join_words(items: &[String]) -> String {
