@@ -521,3 +521,79 @@ fn map_page_opens_in_headless_chromium() {
     }
     assert!(dom.matches("<details class=\"paper\">").count() == 57, "all 57 papers are on the page");
 }
+
+#[test]
+fn expand_grows_a_subtopic_into_its_own_map() {
+    let model = litnav_embed_model();
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("c");
+    let out = litnav(&["ingest", "--corpus", path(&corpus), path(&datasets().join("taxobench/data.jsonl"))]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let map_path = dir.path().join("map.json");
+    let out = litnav(&[
+        "map",
+        "--corpus",
+        path(&corpus),
+        "--topic",
+        "large language models",
+        "--k",
+        "120",
+        "--model",
+        &model,
+        "--out",
+        path(&map_path),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let map: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&map_path).unwrap()).unwrap();
+    // The first leaf of the map.
+    let mut node = &map["subtopics"][0];
+    while node["subtopics"].is_array() {
+        node = &node["subtopics"][0];
+    }
+    let id = node["id"].as_str().unwrap();
+    let original: Vec<&str> = node["paper_ids"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+    let out = litnav(&[
+        "expand",
+        "--map",
+        path(&map_path),
+        "--subtopic",
+        id,
+        "--corpus",
+        path(&corpus),
+        "--k",
+        "30",
+        "--model",
+        &model,
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("expansion query:"), "{}", stderr(&out));
+    let sub: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    fn ids(node: &serde_json::Value, out: &mut Vec<String>) {
+        for id in node["paper_ids"].as_array().into_iter().flatten() {
+            out.push(id.as_str().unwrap().to_string());
+        }
+        for child in node["subtopics"].as_array().into_iter().flatten() {
+            ids(child, out);
+        }
+    }
+    let mut expanded = Vec::new();
+    ids(&sub, &mut expanded);
+    assert!(original.iter().all(|id| expanded.iter().any(|e| e == id)), "the subtopic's own papers stay");
+    assert!(expanded.len() > original.len(), "new papers were added");
+    let unique: std::collections::HashSet<&String> = expanded.iter().collect();
+    assert_eq!(unique.len(), expanded.len(), "each paper once");
+    let out = litnav(&[
+        "expand",
+        "--map",
+        path(&map_path),
+        "--subtopic",
+        "t99",
+        "--corpus",
+        path(&corpus),
+        "--model",
+        &model,
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("the map has no node with id \"t99\""), "{}", stderr(&out));
+}

@@ -23,7 +23,7 @@ pub mod cluster;
 pub mod label;
 pub mod render;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A paper to organize.
 #[derive(Debug, Clone)]
@@ -41,7 +41,7 @@ pub struct Doc {
 }
 
 /// A node of a map: TaxoBench's `name` / `subtopics` / `papers`, plus litnav's fields.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct MapNode {
     /// Stable id within the map (`t2`, `t2.s1`).
     pub id: String,
@@ -52,13 +52,13 @@ pub struct MapNode {
     /// Cosine of the node's centroid to the topic (1 for the root).
     pub relevance: f64,
     /// Children (absent at leaves).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub subtopics: Vec<MapNode>,
     /// Paper titles (leaves only).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub papers: Vec<String>,
     /// Corpus ids, in the order of `papers`.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub paper_ids: Vec<String>,
     /// Years, in the order of `papers` (for display).
     #[serde(skip)]
@@ -178,6 +178,25 @@ pub fn organize(
     };
     assign_ids(&mut root.subtopics, "");
     root
+}
+
+impl MapNode {
+    /// The node with this id, anywhere below (or at) this one.
+    pub fn find(&self, id: &str) -> Option<&MapNode> {
+        if self.id == id {
+            return Some(self);
+        }
+        self.subtopics.iter().find_map(|child| child.find(id))
+    }
+
+    /// Corpus ids of every paper at or below this node, in map order.
+    pub fn all_paper_ids(&self) -> Vec<String> {
+        let mut ids = self.paper_ids.clone();
+        for child in &self.subtopics {
+            ids.extend(child.all_paper_ids());
+        }
+        ids
+    }
 }
 
 fn size(node: &MapNode) -> usize {

@@ -95,7 +95,8 @@ fn write_file(path: Option<&Path>, text: &str) -> Result<()> {
         .with_context(|| format!("cannot write {}", path.display()))
 }
 
-fn print_outline(map: &MapNode) {
+/// Print a map as an indented outline.
+pub fn print_outline(map: &MapNode) {
     println!("{} — {}", map.name, map.description);
     for theme in &map.subtopics {
         print_node(theme, 1);

@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod embed;
 pub mod eval;
+pub mod expand;
 pub mod info;
 pub mod ingest;
 pub mod map;
@@ -18,6 +19,8 @@ pub enum Command {
     /// Organize a topic into a map: themes and subtopics with names, descriptions and their
     /// papers — as an outline, JSON, Markdown or a self-contained HTML page.
     Map(map::Args),
+    /// Grow one subtopic of a map: retrieve new papers for it and organize them into a sub-map.
+    Expand(expand::Args),
     /// Create or extend a corpus from paper files (litbench/litnav JSONL, TaxoBench data.jsonl,
     /// OpenAlex works, BibTeX) and citation edge lists (citing_id,cited_id CSV).
     Ingest(ingest::Args),
@@ -42,6 +45,7 @@ pub enum Command {
 pub fn run(command: Command) -> Result<()> {
     match command {
         Command::Map(args) => map::run(args),
+        Command::Expand(args) => expand::run(args),
         Command::Ingest(args) => ingest::run(args),
         Command::Info(args) => info::run(args),
         Command::Search(args) => search::run(args),

@@ -1,0 +1,131 @@
+//! `litnav expand`: grow one subtopic of a map with new papers and organize it into its own map.
+
+use super::embed::{ModelArgs, ensure_vectors};
+use anyhow::{Context, Result, anyhow};
+use litnav_corpus::{Corpus, Paper};
+use litnav_embed::cache::{VectorCache, corpus_cache_path};
+use litnav_organize::{Doc, MapNode, Options, label, organize, render};
+use litnav_search::hybrid::Fusion;
+use litnav_search::{Mode, Retriever, SearchQuery};
+use std::collections::HashSet;
+use std::path::PathBuf;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The map (JSON written by `litnav map --out`).
+    #[arg(long, value_name = "FILE")]
+    map: PathBuf,
+    /// Id of the subtopic or theme to expand (e.g. `t2.s1`).
+    #[arg(long, value_name = "ID")]
+    subtopic: String,
+    /// Corpus to retrieve new papers from (default: the built-in litbench corpus).
+    #[arg(long, value_name = "DIR")]
+    corpus: Option<PathBuf>,
+    /// Papers to retrieve for the expansion query.
+    #[arg(long, short, default_value_t = 100)]
+    k: usize,
+    /// Write the sub-map as JSON.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Write the sub-map as a self-contained HTML page.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+    /// Seed of every stochastic step.
+    #[arg(long, default_value_t = 42)]
+    seed: u64,
+    #[command(flatten)]
+    model: ModelArgs,
+    /// Print the sub-map as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Offline expansion: the query is the subtopic's name plus the phrases that distinguish its
+/// papers from the rest of the map (c-TF-IDF, re-ranked with the encoder); hybrid retrieval adds
+/// new papers; the subtopic's papers and the new ones are organized into a sub-map.
+pub fn run(args: Args) -> Result<()> {
+    let text = std::fs::read_to_string(&args.map).with_context(|| format!("cannot read {}", args.map.display()))?;
+    let map: MapNode =
+        serde_json::from_str(&text).with_context(|| format!("{} is not a litnav map", args.map.display()))?;
+    let node = map.find(&args.subtopic).ok_or_else(|| anyhow!("the map has no node with id {:?}", args.subtopic))?;
+    let dir = crate::defaults::corpus(args.corpus.as_deref())?;
+    let encoder = args.model.load()?;
+    ensure_vectors(&dir, &encoder)?;
+    let corpus = Corpus::open(&dir)?;
+    let by_id: std::collections::HashMap<&str, &Paper> = corpus.papers().iter().map(|p| (p.id.as_str(), p)).collect();
+    let inside: Vec<String> = node.all_paper_ids();
+    let inside_set: HashSet<&str> = inside.iter().map(String::as_str).collect();
+    let outside: Vec<String> = map.all_paper_ids().into_iter().filter(|id| !inside_set.contains(id.as_str())).collect();
+    let texts = |ids: &[String]| -> Vec<String> {
+        ids.iter().filter_map(|id| by_id.get(id.as_str())).map(|p| p.text()).collect()
+    };
+    let (inside_texts, outside_texts) = (texts(&inside), texts(&outside));
+    if inside_texts.is_empty() {
+        return Err(anyhow!("none of {}'s papers are in the corpus at {}", args.subtopic, dir.display()));
+    }
+    let classes: Vec<Vec<(usize, &str)>> = vec![
+        inside_texts.iter().enumerate().map(|(i, t)| (i, t.as_str())).collect(),
+        outside_texts.iter().enumerate().map(|(i, t)| (inside_texts.len() + i, t.as_str())).collect(),
+    ];
+    let centroid = mean_vector(&encoder.embed(&inside_texts));
+    let embed = |texts: &[String]| encoder.embed(texts);
+    let phrases = label::key_phrases(&classes, &[centroid.clone(), centroid], &embed, 4, &map.name).swap_remove(0);
+    let query = format!("{} {}", node.name, phrases.join(" "));
+    eprintln!("expansion query: {query}");
+    let retriever = Retriever::open(&dir, Some(encoder.clone()))?;
+    let hits = retriever
+        .search(&SearchQuery { k: args.k, ..SearchQuery::new(query.clone()) }, Mode::Hybrid(Fusion::default()))?;
+    let cache = VectorCache::open(&corpus_cache_path(&dir), encoder.dim())?;
+    let mut seen = HashSet::new();
+    let docs: Vec<Doc> = inside
+        .iter()
+        .cloned()
+        .chain(hits.into_iter().map(|h| h.id))
+        .filter(|id| seen.insert(id.clone()))
+        .filter_map(|id| {
+            let paper = by_id.get(id.as_str())?;
+            let vector = cache.get(&VectorCache::key(litnav_embed::MODEL_NAME, &paper.text()))?.to_vec();
+            Some(Doc {
+                id,
+                title: paper.title.clone(),
+                year: paper.year,
+                abstract_text: paper.abstract_text.clone(),
+                vector,
+            })
+        })
+        .collect();
+    let topic_vector = encoder.embed(&[node.name.as_str()]).pop().unwrap_or_default();
+    let mut sub_map =
+        organize(&node.name, &topic_vector, &docs, &embed, Options { seed: args.seed, ..Options::default() });
+    sub_map.description = format!(
+        "{} papers: the {} of {} in the map plus {} retrieved for “{query}”",
+        docs.len(),
+        inside.len(),
+        args.subtopic,
+        docs.len().saturating_sub(inside.len())
+    );
+    if let Some(path) = &args.out {
+        litnav_corpus::store::write_atomically(path, serde_json::to_string_pretty(&sub_map)?.as_bytes())?;
+    }
+    if let Some(path) = &args.html {
+        litnav_corpus::store::write_atomically(path, render::html(&sub_map).as_bytes())?;
+    }
+    if args.json {
+        return super::print_json(&sub_map);
+    }
+    super::map::print_outline(&sub_map);
+    Ok(())
+}
+
+fn mean_vector(vectors: &[Vec<f32>]) -> Vec<f32> {
+    let dim = vectors.first().map_or(0, Vec::len);
+    let mut mean = vec![0.0f32; dim];
+    for v in vectors {
+        for (m, x) in mean.iter_mut().zip(v) {
+            *m += x;
+        }
+    }
+    let norm = mean.iter().map(|v| v * v).sum::<f32>().sqrt().max(1e-12);
+    mean.iter_mut().for_each(|v| *v /= norm);
+    mean
+}
