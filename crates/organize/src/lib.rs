@@ -66,6 +66,10 @@ pub struct MapNode {
     /// Abstracts, in the order of `papers` (for display).
     #[serde(skip)]
     pub abstracts: Vec<Option<String>>,
+    /// Set on subtopics judged unrelated to the topic (kept, under the `filtered` node, with the
+    /// reason in the description).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub filtered: bool,
 }
 
 /// How papers are grouped into subtopics.
@@ -90,11 +94,15 @@ pub struct Options {
     pub max_subtopics: usize,
     /// Group subtopics into themes (when there are at least six).
     pub themes: bool,
+    /// Subtopics whose centroid's cosine to the topic is below this are moved, with the reason,
+    /// under a final `filtered` node (0 keeps everything: the default, right for a paper set the
+    /// user chose; `litnav map` uses 0.35 when it retrieves from a corpus).
+    pub min_relevance: f64,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { seed: 42, method: Method::Ward, max_subtopics: 24, themes: true }
+        Options { seed: 42, method: Method::Ward, max_subtopics: 24, themes: true, min_relevance: 0.0 }
     }
 }
 
@@ -117,6 +125,7 @@ pub fn organize(
         paper_ids: Vec::new(),
         years: Vec::new(),
         abstracts: Vec::new(),
+        filtered: false,
     };
     if docs.len() < 4 {
         fill_leaf(&mut root, docs, &(0..docs.len()).collect::<Vec<_>>());
@@ -176,8 +185,49 @@ pub fn organize(
             theme_nodes
         }
     };
+    filter_unrelated(&mut root, options.min_relevance);
     assign_ids(&mut root.subtopics, "");
     root
+}
+
+/// Move subtopics (leaves) below `threshold` relevance under a final `filtered` node.
+fn filter_unrelated(root: &mut MapNode, threshold: f64) {
+    if threshold <= 0.0 {
+        return;
+    }
+    let mut filtered = Vec::new();
+    let mut take = |nodes: &mut Vec<MapNode>| {
+        let (kept, removed): (Vec<MapNode>, Vec<MapNode>) =
+            std::mem::take(nodes).into_iter().partition(|n| !n.subtopics.is_empty() || n.relevance >= threshold);
+        *nodes = kept;
+        for mut node in removed {
+            node.filtered = true;
+            node.description =
+                format!("{} Filtered: relevance {:.2} < {threshold:.2}.", node.description, node.relevance);
+            filtered.push(node);
+        }
+    };
+    take(&mut root.subtopics);
+    for theme in &mut root.subtopics {
+        take(&mut theme.subtopics);
+    }
+    root.subtopics.retain(|theme| !theme.subtopics.is_empty() || !theme.paper_ids.is_empty());
+    if filtered.is_empty() {
+        return;
+    }
+    let count: usize = filtered.iter().map(size).sum();
+    root.subtopics.push(MapNode {
+        id: String::new(),
+        name: "Filtered: unrelated to the topic".into(),
+        description: format!("{count} paper(s) in subtopics whose centroid's cosine to the topic is below {threshold:.2}; kept for inspection."),
+        relevance: 0.0,
+        subtopics: filtered,
+        papers: Vec::new(),
+        paper_ids: Vec::new(),
+        years: Vec::new(),
+        abstracts: Vec::new(),
+        filtered: true,
+    });
 }
 
 impl MapNode {
@@ -273,6 +323,7 @@ fn name_groups(
                 paper_ids: Vec::new(),
                 years: Vec::new(),
                 abstracts: Vec::new(),
+                filtered: false,
             };
             fill_leaf(&mut node, docs, &ordered);
             Some(node)
@@ -329,5 +380,65 @@ fn assign_ids(nodes: &mut [MapNode], prefix: &str) {
         node.id = if prefix.is_empty() { format!("t{}", i + 1) } else { format!("{prefix}.s{}", i + 1) };
         let id = node.id.clone();
         assign_ids(&mut node.subtopics, &id);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit(v: &[f32]) -> Vec<f32> {
+        let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+        v.iter().map(|x| x / n).collect()
+    }
+
+    /// A deterministic stand-in for the encoder (phrases only need some unit vector here).
+    fn fake_embed(texts: &[String]) -> Vec<Vec<f32>> {
+        texts.iter().map(|t| unit(&[1.0, t.len() as f32 / 100.0, 0.1])).collect()
+    }
+
+    fn docs() -> Vec<Doc> {
+        let mut docs = Vec::new();
+        for i in 0..6 {
+            let wobble = i as f32 * 0.01;
+            docs.push(Doc {
+                id: format!("a{i}"),
+                title: format!("Graph neural networks for molecules {i}"),
+                year: Some(2020),
+                abstract_text: Some("Graph neural networks predict molecular properties.".into()),
+                vector: unit(&[1.0, wobble, 0.0]),
+            });
+            docs.push(Doc {
+                id: format!("b{i}"),
+                title: format!("Deep eutectic solvents chemistry {i}"),
+                year: Some(2019),
+                abstract_text: Some("Deep eutectic solvents dissolve cellulose.".into()),
+                vector: unit(&[0.0, wobble, 1.0]),
+            });
+        }
+        docs
+    }
+
+    #[test]
+    fn every_paper_once_and_unrelated_subtopics_filtered_with_a_reason() {
+        let topic = unit(&[1.0, 0.0, 0.0]);
+        let options = Options { min_relevance: 0.5, themes: false, ..Options::default() };
+        let map = organize("graph neural networks", &topic, &docs(), &fake_embed, options);
+        let mut ids = map.all_paper_ids();
+        ids.sort();
+        assert_eq!(ids.len(), 12, "every paper placed once, filtered ones included");
+        ids.dedup();
+        assert_eq!(ids.len(), 12);
+        let filtered = map.subtopics.last().expect("a filtered node");
+        assert!(filtered.filtered && filtered.name.starts_with("Filtered"));
+        assert!(filtered.all_paper_ids().iter().all(|id| id.starts_with('b')), "only the chemistry papers");
+        assert!(filtered.subtopics.iter().all(|s| s.filtered && s.description.contains("Filtered: relevance")));
+        assert!(map.subtopics[..map.subtopics.len() - 1].iter().all(|s| !s.filtered && s.relevance >= 0.5));
+        // Without a threshold nothing is filtered, and the map is deterministic.
+        let keep = Options { themes: false, ..Options::default() };
+        let a = organize("graph neural networks", &topic, &docs(), &fake_embed, keep);
+        let b = organize("graph neural networks", &topic, &docs(), &fake_embed, keep);
+        assert_eq!(a, b);
+        assert!(!a.subtopics.iter().any(|s| s.filtered));
     }
 }

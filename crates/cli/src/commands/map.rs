@@ -44,6 +44,10 @@ pub struct Args {
     /// Seed of every stochastic step.
     #[arg(long, default_value_t = 42)]
     seed: u64,
+    /// Move subtopics whose cosine to the topic is below this under a final "Filtered" node
+    /// (default 0.35 when retrieving from a corpus, 0 — keep all — with --papers).
+    #[arg(long, value_name = "COSINE")]
+    min_relevance: Option<f64>,
     /// Subtopic clustering: Ward agglomerative (measured best on TaxoBench so far) or k-means.
     #[arg(long, value_enum, default_value_t = MethodArg::Ward)]
     method: MethodArg,
