@@ -115,18 +115,8 @@ pub fn organize(
     embed: &dyn Fn(&[String]) -> Vec<Vec<f32>>,
     options: Options,
 ) -> MapNode {
-    let mut root = MapNode {
-        id: "root".into(),
-        name: topic.to_string(),
-        description: format!("{} papers on {topic}", docs.len()),
-        relevance: 1.0,
-        subtopics: Vec::new(),
-        papers: Vec::new(),
-        paper_ids: Vec::new(),
-        years: Vec::new(),
-        abstracts: Vec::new(),
-        filtered: false,
-    };
+    let mut root = MapNode::new(topic.to_string(), format!("{} papers on {topic}", docs.len()), 1.0);
+    root.id = "root".into();
     if docs.len() < 4 {
         fill_leaf(&mut root, docs, &(0..docs.len()).collect::<Vec<_>>());
         return root;
@@ -216,21 +206,35 @@ fn filter_unrelated(root: &mut MapNode, threshold: f64) {
         return;
     }
     let count: usize = filtered.iter().map(size).sum();
-    root.subtopics.push(MapNode {
-        id: String::new(),
-        name: "Filtered: unrelated to the topic".into(),
-        description: format!("{count} paper(s) in subtopics whose centroid's cosine to the topic is below {threshold:.2}; kept for inspection."),
-        relevance: 0.0,
-        subtopics: filtered,
-        papers: Vec::new(),
-        paper_ids: Vec::new(),
-        years: Vec::new(),
-        abstracts: Vec::new(),
-        filtered: true,
-    });
+    let mut bucket = MapNode::new(
+        "Filtered: unrelated to the topic".into(),
+        format!(
+            "{count} paper(s) in subtopics whose centroid's cosine to the topic is below {threshold:.2}; kept for inspection."
+        ),
+        0.0,
+    );
+    bucket.subtopics = filtered;
+    bucket.filtered = true;
+    root.subtopics.push(bucket);
 }
 
 impl MapNode {
+    /// A node with no children and no papers (the id is assigned once the tree is complete).
+    fn new(name: String, description: String, relevance: f64) -> MapNode {
+        MapNode {
+            id: String::new(),
+            name,
+            description,
+            relevance,
+            subtopics: Vec::new(),
+            papers: Vec::new(),
+            paper_ids: Vec::new(),
+            years: Vec::new(),
+            abstracts: Vec::new(),
+            filtered: false,
+        }
+    }
+
     /// The node with this id, anywhere below (or at) this one.
     pub fn find(&self, id: &str) -> Option<&MapNode> {
         if self.id == id {
@@ -313,18 +317,8 @@ fn name_groups(
                 if phrases.is_empty() { String::new() } else { format!(" on {}", join_words(&phrases)) },
                 examples.join("; ")
             );
-            let mut node = MapNode {
-                id: String::new(),
-                name,
-                description,
-                relevance: f64::from(litnav_search::dense::dot(centroid, topic_vector)),
-                subtopics: Vec::new(),
-                papers: Vec::new(),
-                paper_ids: Vec::new(),
-                years: Vec::new(),
-                abstracts: Vec::new(),
-                filtered: false,
-            };
+            let mut node =
+                MapNode::new(name, description, f64::from(litnav_search::dense::dot(centroid, topic_vector)));
             fill_leaf(&mut node, docs, &ordered);
             Some(node)
         })
