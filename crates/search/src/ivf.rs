@@ -28,7 +28,11 @@ pub struct IvfOptions {
 impl IvfOptions {
     /// The defaults for `n` documents.
     pub fn for_size(n: usize) -> IvfOptions {
-        let lists = ((2.0 * (n as f64).sqrt()).ceil() as usize).clamp(1, n.max(1));
+        Self::with_lists(((2.0 * (n as f64).sqrt()).ceil() as usize).clamp(1, n.max(1)))
+    }
+
+    /// `lists` clusters with the default probes for them, `max(8, lists / 8)` (at most `lists`).
+    pub fn with_lists(lists: usize) -> IvfOptions {
         IvfOptions { lists, probes: (lists / 8).max(8).min(lists), seed: 42 }
     }
 }

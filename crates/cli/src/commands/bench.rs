@@ -254,7 +254,7 @@ fn run_dense(args: DenseArgs) -> Result<()> {
     let queries = encoder.embed(&titles);
     let mut options = litnav_search::ivf::IvfOptions::for_size(index.len());
     if let Some(lists) = args.lists {
-        options = litnav_search::ivf::IvfOptions { lists, probes: (lists / 8).max(8).min(lists), ..options };
+        options = litnav_search::ivf::IvfOptions::with_lists(lists);
     }
     if let Some(probes) = args.probes {
         options.probes = probes;

@@ -5,9 +5,6 @@ use litnav_corpus::{Format, IngestOutcome, ReadOptions, ingest_files};
 use litnav_search::{BuildOptions, LexicalIndex, lexical};
 use std::path::{Path, PathBuf};
 
-/// Formats `--format` accepts.
-const FORMATS: [&str; 6] = ["papers", "litbench-topics", "taxobench", "openalex", "bibtex", "edges"];
-
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Corpus directory (created if it does not exist).
@@ -18,7 +15,7 @@ pub struct Args {
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
     /// Read every file as this format instead of detecting it.
-    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(FORMATS))]
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(Format::ALL.map(|(_, name)| name)))]
     format: Option<String>,
     /// Skip malformed records (reporting how many and why) instead of stopping at the first.
     #[arg(long)]

@@ -16,11 +16,13 @@ pub(crate) fn for_each_record(
     mut parse: impl FnMut(Fields<'_>) -> Result<Vec<Item>>,
 ) -> Result<()> {
     let first = lines::first_content(path)?;
-    let is_document =
-        serde_json::from_str::<Value>(first.trim()).is_err() && first.trim_start().starts_with(['{', '[']);
-    let single_object =
-        serde_json::from_str::<Value>(first.trim()).is_ok_and(|v| v.get("results").is_some_and(Value::is_array));
-    if is_document || single_object {
+    // The first line alone: not JSON but opening one → a pretty-printed document; an object with
+    // a `results` array → an API page. Either way the file is one JSON document.
+    let is_document = match serde_json::from_str::<Value>(first.trim()) {
+        Err(_) => first.trim_start().starts_with(['{', '[']),
+        Ok(value) => value.get("results").is_some_and(Value::is_array),
+    };
+    if is_document {
         let document = lines::whole_json(path)?;
         let records = match &document {
             Value::Array(items) => items.as_slice(),
