@@ -20,6 +20,7 @@ mod json;
 pub mod normalize;
 pub mod paper;
 pub mod readers;
+pub mod rng;
 pub mod store;
 
 pub use catalog::{Catalog, MergeReport};

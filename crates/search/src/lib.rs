@@ -9,7 +9,7 @@ pub mod hybrid;
 pub mod ivf;
 pub mod lexical;
 pub mod retriever;
-pub mod rng;
+pub use litnav_corpus::rng;
 
 pub use dense::DenseIndex;
 pub use lexical::{BuildOptions, BuildStats, LexicalIndex, SearchQuery};

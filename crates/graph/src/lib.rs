@@ -1,0 +1,360 @@
+//! litnav's citation graph and the scientometrics SciNet (seed 003) retrieves by.
+//!
+//! - [`Graph`]: papers as nodes, "cites" as directed edges, stored as compressed sparse rows in
+//!   both directions (who a paper cites, who cites it), built from a corpus's resolved references
+//!   and saved next to it as a binary artifact that loads in milliseconds ([`store`]).
+//! - Ego-centric: the CD disruption index ([`disruption`]), Uzzi-style novelty against a seeded
+//!   degree-preserving null ([`novelty`]), percentile ranks against the corpus ([`percentile`]).
+//! - Pair-wise: co-citation, bibliographic coupling ([`pairs`]); citation contexts, co-mention in a
+//!   paragraph and citation sentiment ([`contexts`]).
+//! - Path-wise: the maximum-citation path, all shortest paths, reachability, and SciNet's path
+//!   metrics ([`paths`]).
+//!
+//! Nodes are numbered in ascending id order (byte order of the UTF-8 id, which is code-point
+//! order), so "smallest id" rules compare node numbers.
+
+pub mod contexts;
+pub mod disruption;
+pub mod novelty;
+pub mod pairs;
+pub mod paths;
+pub mod percentile;
+pub mod store;
+pub mod synthetic;
+
+use litnav_corpus::Paper;
+use std::collections::HashMap;
+
+/// A node number: the paper's rank in ascending id order.
+pub type Node = u32;
+
+/// Errors of the graph crate.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// An id that names no paper in the graph.
+    #[error("no paper with id `{0}` in the citation graph")]
+    UnknownPaper(String),
+    /// The saved graph file cannot be read.
+    #[error("{path}: {message}", path = path.display())]
+    Damaged {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// Reading or writing a file failed.
+    #[error("{path}: {source}", path = path.display())]
+    Io {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A citation-context file has a bad record.
+    #[error("{0}")]
+    Input(String),
+}
+
+/// Result alias for the graph crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Adjacency in compressed sparse rows: the neighbours of node `i` are
+/// `targets[offsets[i]..offsets[i + 1]]`, sorted ascending and without duplicates.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Csr {
+    offsets: Vec<u64>,
+    targets: Vec<Node>,
+}
+
+impl Csr {
+    /// Build from `(from, to)` pairs over `n` nodes; duplicates are dropped.
+    fn from_pairs(n: usize, pairs: &[(Node, Node)]) -> Csr {
+        let mut counts = vec![0u64; n + 1];
+        for &(from, _) in pairs {
+            counts[from as usize + 1] += 1;
+        }
+        for i in 0..n {
+            counts[i + 1] += counts[i];
+        }
+        let mut cursor = counts.clone();
+        let mut targets = vec![0; pairs.len()];
+        for &(from, to) in pairs {
+            targets[cursor[from as usize] as usize] = to;
+            cursor[from as usize] += 1;
+        }
+        // Sort each row and squeeze out duplicates, compacting in place.
+        let mut offsets = vec![0u64; n + 1];
+        let mut write = 0usize;
+        for i in 0..n {
+            let (start, end) = (counts[i] as usize, counts[i + 1] as usize);
+            targets[start..end].sort_unstable();
+            let mut previous = None;
+            for read in start..end {
+                let target = targets[read];
+                if previous != Some(target) {
+                    targets[write] = target;
+                    write += 1;
+                    previous = Some(target);
+                }
+            }
+            offsets[i + 1] = write as u64;
+        }
+        targets.truncate(write);
+        targets.shrink_to_fit();
+        Csr { offsets, targets }
+    }
+
+    /// The neighbours of `node`, ascending.
+    pub fn neighbors(&self, node: Node) -> &[Node] {
+        let i = node as usize;
+        &self.targets[self.offsets[i] as usize..self.offsets[i + 1] as usize]
+    }
+
+    /// Number of neighbours of `node`.
+    pub fn degree(&self, node: Node) -> usize {
+        let i = node as usize;
+        (self.offsets[i + 1] - self.offsets[i]) as usize
+    }
+
+    /// Number of edges.
+    pub fn edges(&self) -> usize {
+        self.targets.len()
+    }
+
+    /// Rows and edges from their raw parts, checking every invariant (used when loading).
+    fn from_parts(offsets: Vec<u64>, targets: Vec<Node>) -> std::result::Result<Csr, String> {
+        if offsets.first() != Some(&0) || offsets.last().copied() != Some(targets.len() as u64) {
+            return Err("row offsets do not span the edge list".into());
+        }
+        let n = offsets.len() - 1;
+        for row in offsets.windows(2) {
+            if row[0] > row[1] {
+                return Err("row offsets decrease".into());
+            }
+            let slice = &targets[row[0] as usize..row[1] as usize];
+            if slice.iter().any(|&t| t as usize >= n) || slice.windows(2).any(|w| w[0] >= w[1]) {
+                return Err("a row holds an out-of-range or unsorted neighbour".into());
+            }
+        }
+        Ok(Csr { offsets, targets })
+    }
+}
+
+/// What a node carries besides its edges.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct NodeInfo {
+    /// The paper id.
+    pub id: String,
+    /// Publication year, when known.
+    pub year: Option<i32>,
+    /// Venue, when known.
+    pub venue: Option<String>,
+    /// References to works outside the graph (counted, not linked).
+    pub external_references: u32,
+}
+
+/// The citation graph: "cites" edges in both directions, with years, venues and the number of
+/// references that point outside the corpus.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Graph {
+    ids: Vec<String>,
+    index: HashMap<String, Node>,
+    years: Vec<Option<i32>>,
+    venues: Vec<Option<u32>>,
+    venue_names: Vec<String>,
+    external: Vec<u32>,
+    cites: Csr,
+    cited_by: Csr,
+}
+
+impl Graph {
+    /// Build from nodes and `(citing, cited)` id pairs. Nodes are renumbered in id order; edges
+    /// naming unknown ids are counted as external references of the citing paper (or ignored when
+    /// the citing paper is unknown too); self-citations and repeated edges are dropped.
+    pub fn build(mut nodes: Vec<NodeInfo>, edges: &[(&str, &str)]) -> Graph {
+        nodes.sort_by(|a, b| a.id.cmp(&b.id));
+        nodes.dedup_by(|a, b| a.id == b.id);
+        let index: HashMap<String, Node> = nodes.iter().enumerate().map(|(i, n)| (n.id.clone(), i as Node)).collect();
+        let mut external: Vec<u32> = nodes.iter().map(|n| n.external_references).collect();
+        let mut pairs = Vec::with_capacity(edges.len());
+        for &(citing, cited) in edges {
+            match (index.get(citing), index.get(cited)) {
+                (Some(&from), Some(&to)) if from != to => pairs.push((from, to)),
+                (Some(&from), None) => external[from as usize] += 1,
+                _ => {}
+            }
+        }
+        Graph::from_numbered(nodes, external, index, &pairs)
+    }
+
+    /// Build from numbered edges over nodes already sorted by id (the synthetic generator and the
+    /// loaders use this).
+    fn from_numbered(
+        nodes: Vec<NodeInfo>,
+        external: Vec<u32>,
+        index: HashMap<String, Node>,
+        pairs: &[(Node, Node)],
+    ) -> Graph {
+        let n = nodes.len();
+        let cites = Csr::from_pairs(n, pairs);
+        let reversed: Vec<(Node, Node)> =
+            (0..n as Node).flat_map(|from| cites.neighbors(from).iter().map(move |&to| (to, from))).collect();
+        let cited_by = Csr::from_pairs(n, &reversed);
+        let mut venue_index: HashMap<String, u32> = HashMap::new();
+        let mut venue_names = Vec::new();
+        let mut venues = Vec::with_capacity(n);
+        let mut years = Vec::with_capacity(n);
+        let mut ids = Vec::with_capacity(n);
+        for node in nodes {
+            years.push(node.year);
+            venues.push(node.venue.filter(|v| !v.trim().is_empty()).map(|venue| {
+                *venue_index.entry(venue.clone()).or_insert_with(|| {
+                    venue_names.push(venue);
+                    venue_names.len() as u32 - 1
+                })
+            }));
+            ids.push(node.id);
+        }
+        Graph { ids, index, years, venues, venue_names, external, cites, cited_by }
+    }
+
+    /// The graph of a corpus: every paper a node, every resolved reference an edge, unresolved
+    /// references counted per paper.
+    pub fn from_papers(papers: &[Paper]) -> Graph {
+        let nodes = papers
+            .iter()
+            .map(|p| NodeInfo {
+                id: p.id.clone(),
+                year: p.year,
+                venue: p.venue.clone(),
+                external_references: p.external_references.len() as u32,
+            })
+            .collect();
+        let edges: Vec<(&str, &str)> =
+            papers.iter().flat_map(|p| p.references.iter().map(move |r| (p.id.as_str(), r.as_str()))).collect();
+        Graph::build(nodes, &edges)
+    }
+
+    /// Number of papers.
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// True when the graph has no papers.
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    /// Number of in-corpus citation edges.
+    pub fn edge_count(&self) -> usize {
+        self.cites.edges()
+    }
+
+    /// Number of references to works outside the corpus, over all papers.
+    pub fn external_count(&self) -> u64 {
+        self.external.iter().map(|&e| e as u64).sum()
+    }
+
+    /// The node of paper `id`.
+    pub fn node(&self, id: &str) -> Result<Node> {
+        self.index.get(id).copied().ok_or_else(|| Error::UnknownPaper(id.to_string()))
+    }
+
+    /// The node of paper `id`, if it is in the graph.
+    pub fn find(&self, id: &str) -> Option<Node> {
+        self.index.get(id).copied()
+    }
+
+    /// The paper id of `node`.
+    pub fn id(&self, node: Node) -> &str {
+        &self.ids[node as usize]
+    }
+
+    /// Publication year of `node`.
+    pub fn year(&self, node: Node) -> Option<i32> {
+        self.years[node as usize]
+    }
+
+    /// Venue of `node`, when known.
+    pub fn venue(&self, node: Node) -> Option<&str> {
+        self.venues[node as usize].map(|v| self.venue_names[v as usize].as_str())
+    }
+
+    /// Venue number of `node` (an index into the graph's distinct venues), when known.
+    pub fn venue_index(&self, node: Node) -> Option<u32> {
+        self.venues[node as usize]
+    }
+
+    /// Number of distinct venues.
+    pub fn venue_count(&self) -> usize {
+        self.venue_names.len()
+    }
+
+    /// Papers `node` cites (in the corpus), ascending.
+    pub fn references(&self, node: Node) -> &[Node] {
+        self.cites.neighbors(node)
+    }
+
+    /// Papers citing `node`, ascending.
+    pub fn citers(&self, node: Node) -> &[Node] {
+        self.cited_by.neighbors(node)
+    }
+
+    /// In-corpus citation count of `node`.
+    pub fn in_degree(&self, node: Node) -> usize {
+        self.cited_by.degree(node)
+    }
+
+    /// Number of in-corpus references of `node`.
+    pub fn out_degree(&self, node: Node) -> usize {
+        self.cites.degree(node)
+    }
+
+    /// Number of references of `node` to works outside the corpus.
+    pub fn external_references(&self, node: Node) -> u32 {
+        self.external[node as usize]
+    }
+
+    /// True when `from` cites `to`.
+    pub fn cites(&self, from: Node, to: Node) -> bool {
+        self.references(from).binary_search(&to).is_ok()
+    }
+
+    /// Every edge as (citing, cited), in node order.
+    pub fn edges(&self) -> impl Iterator<Item = (Node, Node)> + '_ {
+        self.nodes().flat_map(move |from| self.references(from).iter().map(move |&to| (from, to)))
+    }
+
+    /// Every node, ascending.
+    pub fn nodes(&self) -> impl Iterator<Item = Node> + '_ {
+        0..self.ids.len() as Node
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub(crate) fn node(id: &str, year: i32) -> NodeInfo {
+        NodeInfo { id: id.into(), year: Some(year), ..NodeInfo::default() }
+    }
+
+    #[test]
+    fn builds_both_directions_sorted_and_deduplicated() {
+        let g = Graph::build(
+            vec![node("c", 2002), node("a", 2000), node("b", 2001)],
+            &[("c", "a"), ("c", "b"), ("c", "a"), ("b", "a"), ("b", "b"), ("b", "zzz")],
+        );
+        assert_eq!(g.len(), 3);
+        assert_eq!(g.edge_count(), 3);
+        let (a, b, c) = (g.node("a").unwrap(), g.node("b").unwrap(), g.node("c").unwrap());
+        assert_eq!((a, b, c), (0, 1, 2));
+        assert_eq!(g.references(c), &[a, b]);
+        assert_eq!(g.citers(a), &[b, c]);
+        assert_eq!(g.in_degree(a), 2);
+        assert_eq!(g.out_degree(b), 1);
+        assert_eq!(g.external_references(b), 1);
+        assert!(g.cites(c, b) && !g.cites(b, c));
+        assert!(matches!(g.node("nope"), Err(Error::UnknownPaper(_))));
+    }
+}
