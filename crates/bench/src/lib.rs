@@ -4,6 +4,7 @@
 pub mod dense;
 pub mod discovery;
 pub mod embed;
+pub mod graph;
 pub mod organize;
 pub mod peer;
 pub mod search;

@@ -51,7 +51,7 @@ pub fn corpus(given: Option<&Path>) -> Result<PathBuf> {
         std::fs::remove_dir_all(&dir)
             .with_context(|| format!("cannot replace the outdated default corpus at {}", dir.display()))?;
     }
-    crate::commands::ingest::ingest(&dir, &files, litnav_corpus::ReadOptions::default())?;
+    crate::commands::ingest::ingest(&dir, &files, litnav_corpus::ReadOptions::default(), &[])?;
     bar.finish_and_clear();
     eprintln!("built the default corpus at {} from {}", dir.display(), litbench.display());
     Ok(dir)

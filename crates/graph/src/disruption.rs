@@ -59,11 +59,12 @@ pub struct Disruption {
     pub undefined: Option<Undefined>,
 }
 
-/// Reusable per-thread marks: one stamp per node, so no clearing between focal papers.
+/// Reusable per-thread marks: one stamp per node, so no clearing between focal papers (only
+/// when the stamps wrap around). 16-bit stamps keep the marks of a 20,000-paper corpus in L1.
 #[derive(Debug, Clone)]
 pub struct Scratch {
-    marks: Vec<u32>,
-    stamp: u32,
+    marks: Vec<u16>,
+    stamp: u16,
 }
 
 impl Scratch {
@@ -72,8 +73,8 @@ impl Scratch {
         Scratch { marks: vec![0; n], stamp: 0 }
     }
 
-    fn next_stamp(&mut self) -> u32 {
-        if self.stamp == u32::MAX {
+    fn next_stamp(&mut self) -> u16 {
+        if self.stamp == u16::MAX {
             self.marks.fill(0);
             self.stamp = 0;
         }
@@ -100,20 +101,37 @@ pub fn disruption(graph: &Graph, focal: Node, window: Option<u32>, scratch: &mut
         None => true,
         Some((from, to)) => graph.year(paper).is_some_and(|y| (from..=to).contains(&y)),
     };
-    // Mark every paper citing at least one reference (f excluded), counting them.
+    // Mark every paper citing at least one reference, counting them. f cites each of its
+    // references, so it is always among them and is taken out of the count afterwards.
     let stamp = scratch.next_stamp();
+    let marks = &mut scratch.marks;
     let mut cite_references = 0u64;
-    for &reference in references {
-        for &citer in graph.citers(reference) {
-            if citer != focal && scratch.marks[citer as usize] != stamp && counts(citer) {
-                scratch.marks[citer as usize] = stamp;
-                cite_references += 1;
+    match span {
+        None => {
+            // The hot loop of the whole corpus's CD: branch-free, every citer list read in order.
+            for &reference in references {
+                for &citer in graph.citers(reference) {
+                    let mark = &mut marks[citer as usize];
+                    cite_references += u64::from(*mark != stamp);
+                    *mark = stamp;
+                }
+            }
+            cite_references -= 1;
+        }
+        Some(_) => {
+            for &reference in references {
+                for &citer in graph.citers(reference) {
+                    if citer != focal && marks[citer as usize] != stamp && counts(citer) {
+                        marks[citer as usize] = stamp;
+                        cite_references += 1;
+                    }
+                }
             }
         }
     }
     let (mut n_i, mut n_j) = (0u64, 0u64);
     for &citer in graph.citers(focal) {
-        if scratch.marks[citer as usize] == stamp {
+        if marks[citer as usize] == stamp {
             n_j += 1;
         } else if counts(citer) {
             n_i += 1;

@@ -64,6 +64,20 @@ pub fn artifact_dir(corpus_dir: &Path) -> Result<Option<PathBuf>> {
     Ok(manifest.artifacts.iter().any(|a| a == ARTIFACT).then(|| generation.join(ARTIFACT)))
 }
 
+/// The graph and citation contexts of the corpus at `corpus_dir`: the saved artifact when its
+/// current generation has one; otherwise (a corpus written before graphs were saved) the graph is
+/// built from the papers' references, without contexts.
+pub fn open_corpus(corpus_dir: &Path) -> Result<(Graph, Vec<CitationContext>)> {
+    match artifact_dir(corpus_dir)? {
+        Some(dir) => Ok((load(&dir)?, load_contexts(&dir)?)),
+        None => {
+            let corpus = litnav_corpus::Corpus::open(corpus_dir)
+                .map_err(|e| Error::Input(format!("{}: {e}", corpus_dir.display())))?;
+            Ok((Graph::from_papers(corpus.papers()), Vec::new()))
+        }
+    }
+}
+
 fn encode(graph: &Graph) -> Vec<u8> {
     let mut out = Vec::with_capacity(64 + graph.len() * 32 + graph.edge_count() * 8);
     out.extend_from_slice(MAGIC);

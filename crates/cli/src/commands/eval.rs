@@ -23,6 +23,13 @@ pub enum Scorer {
     Tree(TreeArgs),
     /// Score a ranked run against relevance judgments, TREC style: Recall/Precision/nDCG@k and MRR.
     Retrieval(RetrievalArgs),
+    /// SciNet path-wise scores of retrieved papers against the citation graph: Consistency
+    /// (share of the maximum-citation path's inner papers retrieved) and Connectivity (the
+    /// retrieved papers link the endpoints by citations).
+    Paths(super::scinet::PathScoreArgs),
+    /// SciNet ego-centric scores of retrieved papers: SoS (mean corpus percentile of their
+    /// disruption or novelty) and Recall@k of the field's k most disruptive or novel papers.
+    Ego(super::scinet::EgoScoreArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -111,6 +118,8 @@ pub fn run(scorer: Scorer) -> Result<()> {
         Scorer::Taxobench(args) => taxobench(args),
         Scorer::Tree(args) => tree(args),
         Scorer::Retrieval(args) => retrieval(args),
+        Scorer::Paths(args) => super::scinet::paths(args),
+        Scorer::Ego(args) => super::scinet::ego(args),
     }
 }
 

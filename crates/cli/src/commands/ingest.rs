@@ -2,6 +2,7 @@
 
 use anyhow::{Context, Result};
 use litnav_corpus::{Format, IngestOutcome, ReadOptions, ingest_files};
+use litnav_graph::{Graph, contexts, store as graph_store};
 use litnav_search::{BuildOptions, LexicalIndex, lexical};
 use std::path::{Path, PathBuf};
 
@@ -17,6 +18,10 @@ pub struct Args {
     /// Read every file as this format instead of detecting it.
     #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(Format::ALL.map(|(_, name)| name)))]
     format: Option<String>,
+    /// Citation contexts (JSONL: citing_id, cited_id, paragraph, text, optional sentiment) to keep
+    /// with the citation graph; contexts ingested earlier are kept too.
+    #[arg(long, value_name = "FILE")]
+    contexts: Vec<PathBuf>,
     /// Skip malformed records (reporting how many and why) instead of stopping at the first.
     #[arg(long)]
     skip_bad: bool,
@@ -32,7 +37,7 @@ pub fn run(args: Args) -> Result<()> {
     let options = ReadOptions { format: args.format.as_deref().and_then(Format::from_name), skip_bad: args.skip_bad };
     let bar =
         crate::progress::spinner(&format!("ingesting {} file(s) into {}", args.files.len(), args.corpus.display()));
-    let outcome = ingest(&args.corpus, &args.files, options);
+    let outcome = ingest(&args.corpus, &args.files, options, &args.contexts);
     bar.finish_and_clear();
     let outcome = outcome?;
     if args.json {
@@ -42,14 +47,38 @@ pub fn run(args: Args) -> Result<()> {
     Ok(())
 }
 
-/// Ingest `files` into the corpus at `dir`, building the lexical index for the new generation.
-pub fn ingest(dir: &Path, files: &[PathBuf], options: ReadOptions) -> Result<IngestOutcome> {
+/// Ingest `files` (and citation `context_files`) into the corpus at `dir`, building the lexical
+/// index and the citation graph for the new generation.
+pub fn ingest(dir: &Path, files: &[PathBuf], options: ReadOptions, context_files: &[PathBuf]) -> Result<IngestOutcome> {
+    let contexts = gather_contexts(dir, context_files)?;
     ingest_files(dir, files, options, |staging, papers| {
+        let artifact_error = |name: &str, e: Box<dyn std::error::Error + Send + Sync>| litnav_corpus::Error::Artifact {
+            name: name.into(),
+            source: e,
+        };
         LexicalIndex::build(&staging.join(lexical::ARTIFACT), papers, BuildOptions::default())
-            .map_err(|e| litnav_corpus::Error::Artifact { name: lexical::ARTIFACT.into(), source: Box::new(e) })?;
-        Ok(vec![lexical::ARTIFACT.to_string()])
+            .map_err(|e| artifact_error(lexical::ARTIFACT, Box::new(e)))?;
+        graph_store::save(&staging.join(graph_store::ARTIFACT), &Graph::from_papers(papers), &contexts)
+            .map_err(|e| artifact_error(graph_store::ARTIFACT, Box::new(e)))?;
+        Ok(vec![lexical::ARTIFACT.to_string(), graph_store::ARTIFACT.to_string()])
     })
     .with_context(|| format!("ingest into {} failed; the corpus is unchanged", dir.display()))
+}
+
+/// The contexts the corpus already keeps followed by those in `files`, without exact repeats.
+fn gather_contexts(dir: &Path, files: &[PathBuf]) -> Result<Vec<contexts::CitationContext>> {
+    let mut all = Vec::new();
+    if litnav_corpus::store::exists(dir)
+        && let Some(artifact) = graph_store::artifact_dir(dir)?
+    {
+        all = graph_store::load_contexts(&artifact)?;
+    }
+    for file in files {
+        all.extend(contexts::read_jsonl(file)?);
+    }
+    let mut seen = std::collections::HashSet::new();
+    all.retain(|c| seen.insert(serde_json::to_string(c).unwrap_or_default()));
+    Ok(all)
 }
 
 fn summary(outcome: &IngestOutcome) -> serde_json::Value {

@@ -8,6 +8,8 @@ pub mod info;
 pub mod ingest;
 pub mod map;
 pub mod model;
+pub mod relations;
+pub mod scinet;
 pub mod search;
 
 use anyhow::Result;
@@ -30,6 +32,10 @@ pub enum Command {
     Search(search::Args),
     /// Sentence vectors (all-MiniLM-L6-v2) for texts, or for every paper of a corpus.
     Embed(embed::Args),
+    /// How papers relate through citations: disruption, novelty, co-citation, coupling,
+    /// co-mention, and the citation path between two papers.
+    #[command(subcommand)]
+    Relations(relations::Query),
     /// Score other systems' outputs with the field's metrics.
     #[command(subcommand)]
     Eval(eval::Scorer),
@@ -51,6 +57,7 @@ pub fn run(command: Command) -> Result<()> {
         Command::Search(args) => search::run(args),
         Command::Embed(args) => embed::run(args),
         Command::Model(action) => model::run(action),
+        Command::Relations(query) => relations::run(query),
         Command::Eval(scorer) => eval::run(scorer),
         Command::Bench(suite) => bench::run(suite),
     }
