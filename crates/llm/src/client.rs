@@ -1,0 +1,334 @@
+//! The chat-completions client.
+
+use crate::cache::{Cache, Entry};
+use crate::{Error, Result};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex};
+use std::time::Duration;
+
+/// Where and how to call the model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    /// Base URL of the OpenAI-compatible API, up to and including `/v1`.
+    pub base_url: String,
+    /// Model name sent with every request.
+    pub model: String,
+    /// Bearer token, when the endpoint needs one.
+    pub api_key: Option<String>,
+    /// Time limit of one HTTP exchange.
+    pub timeout: Duration,
+    /// Further attempts after a failed exchange (network error, timeout, HTTP 429 or 5xx).
+    pub retries: u32,
+    /// Pause before the first retry; doubled before each later one.
+    pub backoff: Duration,
+    /// Requests in flight at once, at most.
+    pub concurrency: usize,
+    /// Sampling temperature (0: as deterministic as the server allows).
+    pub temperature: f64,
+    /// Seed sent to servers that accept one.
+    pub seed: u64,
+    /// Completion-token limit per request.
+    pub max_tokens: u32,
+    /// Never call the network; answer from the cache or fail.
+    pub offline: bool,
+    /// Response cache directory (`None`: no cache).
+    pub cache_dir: Option<std::path::PathBuf>,
+}
+
+/// The local server `scripts/llm-server.sh` starts.
+pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:8717/v1";
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            base_url: DEFAULT_BASE_URL.into(),
+            model: "default".into(),
+            api_key: None,
+            timeout: Duration::from_secs(120),
+            retries: 1,
+            backoff: Duration::from_millis(500),
+            concurrency: 2,
+            temperature: 0.0,
+            seed: 42,
+            max_tokens: 1024,
+            offline: false,
+            cache_dir: None,
+        }
+    }
+}
+
+impl Config {
+    /// Defaults overridden by the environment: `LITNAV_LLM_URL`, `LITNAV_LLM_MODEL`,
+    /// `LITNAV_LLM_API_KEY` (or `OPENAI_API_KEY`), `LITNAV_LLM_TIMEOUT` (seconds),
+    /// `LITNAV_LLM_CONCURRENCY`, `LITNAV_LLM_OFFLINE` (1/true).
+    pub fn from_env() -> Result<Config> {
+        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+        let mut config = Config::default();
+        if let Some(url) = var("LITNAV_LLM_URL") {
+            config.base_url = url;
+        }
+        if let Some(model) = var("LITNAV_LLM_MODEL") {
+            config.model = model;
+        }
+        config.api_key = var("LITNAV_LLM_API_KEY").or_else(|| var("OPENAI_API_KEY"));
+        if let Some(seconds) = var("LITNAV_LLM_TIMEOUT") {
+            let seconds: f64 = seconds.parse().map_err(|_| {
+                Error::Config(format!("LITNAV_LLM_TIMEOUT must be a number of seconds, not `{seconds}`"))
+            })?;
+            config.timeout = Duration::from_secs_f64(seconds);
+        }
+        if let Some(n) = var("LITNAV_LLM_CONCURRENCY") {
+            config.concurrency = n.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
+                Error::Config(format!("LITNAV_LLM_CONCURRENCY must be a positive integer, not `{n}`"))
+            })?;
+        }
+        if let Some(flag) = var("LITNAV_LLM_OFFLINE") {
+            config.offline = matches!(flag.as_str(), "1" | "true" | "yes");
+        }
+        Ok(config)
+    }
+}
+
+/// One chat message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Message {
+    /// `system`, `user` or `assistant`.
+    pub role: String,
+    /// The text.
+    pub content: String,
+}
+
+impl Message {
+    /// A system message.
+    pub fn system(content: impl Into<String>) -> Message {
+        Message { role: "system".into(), content: content.into() }
+    }
+    /// A user message.
+    pub fn user(content: impl Into<String>) -> Message {
+        Message { role: "user".into(), content: content.into() }
+    }
+    /// An assistant message.
+    pub fn assistant(content: impl Into<String>) -> Message {
+        Message { role: "assistant".into(), content: content.into() }
+    }
+}
+
+/// Calls and tokens so far.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Usage {
+    /// Requests answered by the endpoint.
+    pub calls: u64,
+    /// Requests answered from the cache.
+    pub cache_hits: u64,
+    /// Retries made.
+    pub retries: u64,
+    /// Prompt tokens the endpoint reported (cache hits included, as recorded).
+    pub prompt_tokens: u64,
+    /// Completion tokens reported.
+    pub completion_tokens: u64,
+}
+
+/// A chat-completions client. Shareable across threads.
+#[derive(Debug)]
+pub struct Client {
+    config: Config,
+    agent: ureq::Agent,
+    cache: Option<Cache>,
+    schema_supported: AtomicBool,
+    slots: Mutex<usize>,
+    slot_freed: Condvar,
+    calls: AtomicU64,
+    cache_hits: AtomicU64,
+    retries: AtomicU64,
+    prompt_tokens: AtomicU64,
+    completion_tokens: AtomicU64,
+}
+
+/// What the model answered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reply {
+    /// The assistant's text.
+    pub content: String,
+    /// Whether it came from the cache.
+    pub cached: bool,
+}
+
+impl Client {
+    /// A client for `config`.
+    pub fn new(config: Config) -> Client {
+        let agent = ureq::Agent::config_builder()
+            .timeout_global(Some(config.timeout))
+            .http_status_as_error(false)
+            .build()
+            .new_agent();
+        let cache = config.cache_dir.clone().map(Cache::new);
+        Client {
+            agent,
+            cache,
+            schema_supported: AtomicBool::new(true),
+            slots: Mutex::new(config.concurrency.max(1)),
+            slot_freed: Condvar::new(),
+            calls: AtomicU64::new(0),
+            cache_hits: AtomicU64::new(0),
+            retries: AtomicU64::new(0),
+            prompt_tokens: AtomicU64::new(0),
+            completion_tokens: AtomicU64::new(0),
+            config,
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Calls and tokens so far.
+    pub fn usage(&self) -> Usage {
+        Usage {
+            calls: self.calls.load(Ordering::Relaxed),
+            cache_hits: self.cache_hits.load(Ordering::Relaxed),
+            retries: self.retries.load(Ordering::Relaxed),
+            prompt_tokens: self.prompt_tokens.load(Ordering::Relaxed),
+            completion_tokens: self.completion_tokens.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Ask the model. `schema` (a name and a JSON schema) is sent as `response_format` while the
+    /// endpoint accepts it; an endpoint that rejects it is asked again without, once, and never
+    /// sent one again.
+    pub fn chat(&self, messages: &[Message], schema: Option<(&str, &Value)>) -> Result<Reply> {
+        let use_schema = schema.filter(|_| self.schema_supported.load(Ordering::Relaxed));
+        let body = self.body(messages, use_schema);
+        match self.complete(&body) {
+            Err(Error::Status { status: 400, body: text, .. })
+                if use_schema.is_some() && text.contains("response_format") =>
+            {
+                self.schema_supported.store(false, Ordering::Relaxed);
+                self.complete(&self.body(messages, None))
+            }
+            other => other,
+        }
+    }
+
+    fn body(&self, messages: &[Message], schema: Option<(&str, &Value)>) -> Value {
+        let mut body = json!({
+            "model": self.config.model,
+            "messages": messages,
+            "temperature": self.config.temperature,
+            "seed": self.config.seed,
+            "max_tokens": self.config.max_tokens,
+        });
+        if let Some((name, schema)) = schema {
+            body["response_format"] =
+                json!({"type": "json_schema", "json_schema": {"name": name, "schema": schema, "strict": true}});
+        }
+        body
+    }
+
+    /// The cache, then (unless offline) the endpoint with retries.
+    fn complete(&self, body: &Value) -> Result<Reply> {
+        let key = Cache::key(&json!({ "url": self.config.base_url, "request": body }));
+        if let Some(entry) = self.cache.as_ref().and_then(|c| c.get(&key)) {
+            self.cache_hits.fetch_add(1, Ordering::Relaxed);
+            self.prompt_tokens.fetch_add(entry.prompt_tokens, Ordering::Relaxed);
+            self.completion_tokens.fetch_add(entry.completion_tokens, Ordering::Relaxed);
+            return Ok(Reply { content: entry.content, cached: true });
+        }
+        if self.config.offline {
+            return Err(Error::Offline);
+        }
+        let entry = self.with_slot(|| self.post_with_retries(body))?;
+        self.calls.fetch_add(1, Ordering::Relaxed);
+        self.prompt_tokens.fetch_add(entry.prompt_tokens, Ordering::Relaxed);
+        self.completion_tokens.fetch_add(entry.completion_tokens, Ordering::Relaxed);
+        if let Some(cache) = &self.cache {
+            cache.put(&key, &entry)?;
+        }
+        Ok(Reply { content: entry.content, cached: false })
+    }
+
+    /// Run `work` holding one of the `concurrency` slots.
+    fn with_slot<T>(&self, work: impl FnOnce() -> T) -> T {
+        {
+            let mut free = self.slots.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            while *free == 0 {
+                free = self.slot_freed.wait(free).unwrap_or_else(|poisoned| poisoned.into_inner());
+            }
+            *free -= 1;
+        }
+        let result = work();
+        *self.slots.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) += 1;
+        self.slot_freed.notify_one();
+        result
+    }
+
+    fn post_with_retries(&self, body: &Value) -> Result<Entry> {
+        let mut pause = self.config.backoff;
+        let mut attempt = 0;
+        loop {
+            match self.post(body) {
+                Err(e) if attempt < self.config.retries && retryable(&e) => {
+                    attempt += 1;
+                    self.retries.fetch_add(1, Ordering::Relaxed);
+                    std::thread::sleep(pause);
+                    pause *= 2;
+                }
+                other => return other,
+            }
+        }
+    }
+
+    fn post(&self, body: &Value) -> Result<Entry> {
+        let url = format!("{}/chat/completions", self.config.base_url.trim_end_matches('/'));
+        let mut request = self.agent.post(&url).header("Content-Type", "application/json");
+        if let Some(key) = &self.config.api_key {
+            request = request.header("Authorization", &format!("Bearer {key}"));
+        }
+        let transport = |e: ureq::Error| Error::Transport {
+            url: url.clone(),
+            message: describe_transport(&e, self.config.timeout),
+        };
+        let mut response = request.send(body.to_string().as_bytes()).map_err(transport)?;
+        let status = response.status().as_u16();
+        let text = response.body_mut().read_to_string().map_err(transport)?;
+        if !(200..300).contains(&status) {
+            let body: String = text.chars().take(300).collect();
+            return Err(Error::Status { url, status, body });
+        }
+        parse_completion(&text).map_err(|message| Error::Protocol { url, message })
+    }
+}
+
+fn retryable(error: &Error) -> bool {
+    match error {
+        Error::Transport { .. } => true,
+        Error::Status { status, .. } => *status == 429 || *status >= 500,
+        _ => false,
+    }
+}
+
+fn describe_transport(error: &ureq::Error, timeout: Duration) -> String {
+    match error {
+        ureq::Error::Timeout(_) => format!("no answer within {:.0} s (LITNAV_LLM_TIMEOUT)", timeout.as_secs_f64()),
+        ureq::Error::ConnectionFailed | ureq::Error::Io(_) => {
+            format!("cannot connect ({error}); is the server running? (scripts/llm-server.sh start)")
+        }
+        other => other.to_string(),
+    }
+}
+
+/// The assistant text and token counts of a chat-completions reply.
+fn parse_completion(text: &str) -> std::result::Result<Entry, String> {
+    let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON ({e})"))?;
+    let content = value["choices"][0]["message"]["content"]
+        .as_str()
+        .ok_or("no choices[0].message.content in the reply")?
+        .to_string();
+    Ok(Entry {
+        content,
+        prompt_tokens: value["usage"]["prompt_tokens"].as_u64().unwrap_or(0),
+        completion_tokens: value["usage"]["completion_tokens"].as_u64().unwrap_or(0),
+    })
+}

@@ -1,0 +1,180 @@
+//! LLM judges with their full traces: TaxoBench's four-dimension tree judge, Bloom-Eval's GRADE
+//! (a weighted rubric first, then differential scoring of a generated survey against the expert
+//! one; score = G / (G + H)) and SciNet's path-rationality judge.
+
+use crate::Result;
+use crate::client::Client;
+use crate::prompts::{self, PaperText};
+use crate::structured::{Task, ask};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// One judged dimension.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Judged {
+    /// The score.
+    pub score: u8,
+    /// Why, in the judge's words.
+    pub reason: String,
+}
+
+/// The tree judge's verdict.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TreeJudgement {
+    /// Per dimension (coverage, sibling_organization, hierarchical_logic, topology): 1–5 and why.
+    pub dimensions: BTreeMap<String, Judged>,
+    /// Mean of the four scores.
+    pub mean: f64,
+    /// The judge's answer, verbatim.
+    pub raw: String,
+    /// The answer needed the repair round-trip.
+    pub repaired: bool,
+}
+
+/// Judge a taxonomy given as an indented outline.
+pub fn judge_tree(client: &Client, topic: &str, outline: &str) -> Result<TreeJudgement> {
+    let task = Task {
+        name: "tree_judge".into(),
+        messages: prompts::tree_judge(topic, outline),
+        schema: prompts::tree_judge_schema(),
+    };
+    let answer = ask(client, &task, |dimensions: &BTreeMap<String, Judged>| {
+        for (name, _) in prompts::TREE_DIMENSIONS {
+            let judged = dimensions.get(name).ok_or_else(|| format!("the `{name}` score is missing"))?;
+            if !(1..=5).contains(&judged.score) {
+                return Err(format!("the `{name}` score {} is outside 1 to 5", judged.score));
+            }
+            if judged.reason.trim().is_empty() {
+                return Err(format!("the `{name}` reason is empty"));
+            }
+        }
+        Ok(())
+    })?;
+    let dimensions: BTreeMap<String, Judged> = answer
+        .value
+        .into_iter()
+        .filter(|(name, _)| prompts::TREE_DIMENSIONS.iter().any(|(known, _)| known == name))
+        .collect();
+    let mean = dimensions.values().map(|j| j.score as f64).sum::<f64>() / dimensions.len() as f64;
+    Ok(TreeJudgement { dimensions, mean, raw: answer.raw, repaired: answer.repaired })
+}
+
+/// A rubric criterion.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Criterion {
+    /// What a good survey must do.
+    pub criterion: String,
+    /// 1 (minor) to 5 (essential).
+    pub weight: u8,
+}
+
+#[derive(Debug, Deserialize)]
+struct Rubric {
+    criteria: Vec<Criterion>,
+}
+
+/// The differential score of one criterion.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CriterionScore {
+    /// 1-based criterion number.
+    pub criterion: usize,
+    /// The generated survey's score, 0–10.
+    pub generated: f64,
+    /// The expert survey's score, 0–10.
+    pub expert: f64,
+    /// The evidence cited.
+    pub evidence: String,
+}
+
+#[derive(Debug, Deserialize)]
+struct Comparison {
+    scores: Vec<CriterionScore>,
+}
+
+/// GRADE's result with its trace.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Grade {
+    /// The rubric generated from the expert survey.
+    pub rubric: Vec<Criterion>,
+    /// Scores per criterion, in rubric order.
+    pub scores: Vec<CriterionScore>,
+    /// Σ weight × generated score.
+    pub g: f64,
+    /// Σ weight × expert score.
+    pub h: f64,
+    /// G / (G + H): 0.5 means on par with the expert survey; 0 when both are 0.
+    pub score: f64,
+}
+
+/// GRADE: a rubric from the expert survey's outline, then both surveys scored on it.
+pub fn grade(client: &Client, topic: &str, expert: &str, generated: &str) -> Result<Grade> {
+    let rubric_task = Task {
+        name: "grade_rubric".into(),
+        messages: prompts::grade_rubric(topic, expert),
+        schema: prompts::grade_rubric_schema(),
+    };
+    let rubric = ask(client, &rubric_task, |r: &Rubric| {
+        if r.criteria.is_empty() || r.criteria.len() > 12 {
+            return Err(format!("{} criteria; give 4 to 8", r.criteria.len()));
+        }
+        match r.criteria.iter().find(|c| !(1..=5).contains(&c.weight) || c.criterion.trim().is_empty()) {
+            Some(c) => Err(format!("criterion \"{}\" needs text and a weight from 1 to 5", c.criterion)),
+            None => Ok(()),
+        }
+    })?
+    .value
+    .criteria;
+    let listing: String =
+        rubric.iter().enumerate().map(|(i, c)| format!("{}. {} (weight {})\n", i + 1, c.criterion, c.weight)).collect();
+    let compare_task = Task {
+        name: "grade_compare".into(),
+        messages: prompts::grade_compare(topic, &listing, expert, generated),
+        schema: prompts::grade_compare_schema(),
+    };
+    let count = rubric.len();
+    let comparison = ask(client, &compare_task, |c: &Comparison| {
+        let numbers: Vec<i64> = c.scores.iter().map(|s| s.criterion as i64).collect();
+        crate::navigator::check_partition(&numbers.iter().map(|&n| vec![n]).collect::<Vec<_>>(), count)
+            .map_err(|e| format!("scores must cover each criterion once: {e}"))?;
+        match c.scores.iter().find(|s| !(0.0..=10.0).contains(&s.generated) || !(0.0..=10.0).contains(&s.expert)) {
+            Some(s) => Err(format!("criterion {}: scores must lie in 0 to 10", s.criterion)),
+            None => Ok(()),
+        }
+    })?;
+    let mut scores = comparison.value.scores;
+    scores.sort_by_key(|s| s.criterion);
+    let weighted = |pick: fn(&CriterionScore) -> f64| -> f64 {
+        scores.iter().map(|s| rubric[s.criterion - 1].weight as f64 * pick(s)).sum()
+    };
+    let (g, h) = (weighted(|s| s.generated), weighted(|s| s.expert));
+    let score = if g + h > 0.0 { g / (g + h) } else { 0.0 };
+    Ok(Grade { rubric, scores, g, h, score })
+}
+
+/// The path judge's verdict.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PathJudgement {
+    /// 1 (arbitrary) to 10 (convincing lineage).
+    pub score: u8,
+    /// Why, naming the weakest step.
+    pub reason: String,
+}
+
+/// SciNet's rationality judge on an ordered list of papers.
+pub fn judge_path(client: &Client, papers: &[PaperText<'_>]) -> Result<PathJudgement> {
+    let task = Task {
+        name: "path_judge".into(),
+        messages: prompts::path_judge(&prompts::paper_list(papers, crate::navigator::ABSTRACT_CHARS)),
+        schema: prompts::path_judge_schema(),
+    };
+    Ok(ask(client, &task, |j: &PathJudgement| {
+        if !(1..=10).contains(&j.score) {
+            Err(format!("score {} is outside 1 to 10", j.score))
+        } else if j.reason.trim().is_empty() {
+            Err("the reason is empty".into())
+        } else {
+            Ok(())
+        }
+    })?
+    .value)
+}

@@ -1,0 +1,82 @@
+//! litnav's LLM layer: one client every LLM-using part of litnav goes through.
+//!
+//! - [`Client`]: chat completions against any OpenAI-compatible endpoint (hosted APIs, vLLM,
+//!   Ollama, llama.cpp) with timeouts, one bounded retry policy, a concurrency limit, token
+//!   accounting, an on-disk response cache and an offline mode that never touches the network.
+//! - [`structured`]: typed answers — JSON-schema requests, tolerant extraction, validation of
+//!   meaning (not only syntax) and one repair round-trip.
+//! - [`navigator`]: Knowledge Navigator's components (Cluster Reader, Thematic Organizer, Subtopic
+//!   Expander) and TaxoBench's one-call Bottom-Up organizer.
+//! - [`judges`]: TaxoBench's tree judge, Bloom-Eval's GRADE and SciNet's path-rationality judge,
+//!   each returning its full trace.
+//!
+//! Every prompt lives in [`prompts`].
+
+pub mod cache;
+pub mod client;
+pub mod judges;
+pub mod navigator;
+pub mod prompts;
+pub mod structured;
+
+pub use client::{Client, Config, Message, Usage};
+
+/// Errors of the LLM layer.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Offline mode is on and the answer is not in the cache.
+    #[error(
+        "offline mode: no cached answer for this request and network calls are refused (unset LITNAV_LLM_OFFLINE or drop --offline)"
+    )]
+    Offline,
+    /// The endpoint could not be reached or did not answer in time, after the retry.
+    #[error("LLM endpoint {url}: {message}")]
+    Transport {
+        /// The URL called.
+        url: String,
+        /// What happened.
+        message: String,
+    },
+    /// The endpoint answered with an error status, after the retry.
+    #[error("LLM endpoint {url} answered HTTP {status}: {body}")]
+    Status {
+        /// The URL called.
+        url: String,
+        /// The HTTP status.
+        status: u16,
+        /// The start of the response body.
+        body: String,
+    },
+    /// The endpoint's reply is not a chat completion.
+    #[error("LLM endpoint {url}: unreadable reply: {message}")]
+    Protocol {
+        /// The URL called.
+        url: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// The model's answer stayed invalid after the repair round-trip.
+    #[error("the model's answer to the {task} request is invalid after one repair: {problem}")]
+    Invalid {
+        /// Which request.
+        task: String,
+        /// What is wrong with the last answer.
+        problem: String,
+        /// The last answer, verbatim.
+        answer: String,
+    },
+    /// Configuration is incomplete or wrong.
+    #[error("LLM configuration: {0}")]
+    Config(String),
+    /// The cache directory could not be used.
+    #[error("LLM cache {path}: {message}", path = path.display())]
+    Cache {
+        /// The cache path.
+        path: std::path::PathBuf,
+        /// What failed.
+        message: String,
+    },
+}
+
+/// Result alias for the LLM layer.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

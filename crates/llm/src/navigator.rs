@@ -1,0 +1,366 @@
+//! Knowledge Navigator's LLM components (seed 004 §3.3–3.5) and TaxoBench's one-call Bottom-Up
+//! organizer. Each validates meaning, not only syntax: a name is not the topic, relatedness and
+//! verdict agree, every numbered item is placed exactly once. A partition the model still gets
+//! wrong after the repair round-trip is fixed deterministically by litnav (first placement kept,
+//! unknown numbers dropped, missing ones gathered under "Other …") and the fix is reported.
+
+use crate::client::Client;
+use crate::prompts::{self, PaperText};
+use crate::structured::{Answer, Task, ask, extract_json};
+use crate::{Error, Result};
+use serde::{Deserialize, Serialize};
+
+/// Characters of each abstract shown to the model.
+pub const ABSTRACT_CHARS: usize = 300;
+
+fn normalized(text: &str) -> String {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A usable section name: non-empty, at most 12 words, and not the topic itself.
+fn check_name(name: &str, topic: &str) -> std::result::Result<(), String> {
+    let words = name.split_whitespace().count();
+    if words == 0 {
+        return Err("a name is empty".into());
+    }
+    if words > 12 {
+        return Err(format!("the name \"{name}\" is too long ({words} words; use at most 8)"));
+    }
+    if normalized(name) == normalized(topic) {
+        return Err(format!("the name \"{name}\" only repeats the topic; name what is specific"));
+    }
+    Ok(())
+}
+
+/// What the Cluster Reader says about one cluster.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClusterReading {
+    /// What the papers share.
+    pub description: String,
+    /// The subtopic's name.
+    pub name: String,
+    /// 1 (unrelated) to 5 (central).
+    pub relatedness: u8,
+    /// Whether the cluster belongs in the map.
+    pub related: bool,
+}
+
+/// Read one cluster: description → name → relatedness → verdict, in one call.
+pub fn read_cluster(client: &Client, topic: &str, papers: &[PaperText<'_>]) -> Result<Answer<ClusterReading>> {
+    let task = Task {
+        name: "cluster_reader".into(),
+        messages: prompts::cluster_reader(topic, &prompts::paper_list(papers, ABSTRACT_CHARS)),
+        schema: prompts::cluster_reader_schema(),
+    };
+    ask(client, &task, |reading: &ClusterReading| {
+        if reading.description.trim().is_empty() {
+            return Err("the description is empty".into());
+        }
+        check_name(&reading.name, topic)?;
+        if !(1..=5).contains(&reading.relatedness) {
+            return Err(format!("relatedness {} is outside 1 to 5", reading.relatedness));
+        }
+        if reading.related != (reading.relatedness >= 3) {
+            return Err(format!(
+                "relatedness {} and related = {} disagree (related means relatedness 3 or more)",
+                reading.relatedness, reading.related
+            ));
+        }
+        Ok(())
+    })
+}
+
+/// Check that `groups` (1-based numbers) place every number 1..=count exactly once.
+pub fn check_partition(groups: &[Vec<i64>], count: usize) -> std::result::Result<(), String> {
+    let mut seen = vec![0usize; count + 1];
+    for &number in groups.iter().flatten() {
+        if number < 1 || number as usize > count {
+            return Err(format!("number {number} does not exist (use 1 to {count})"));
+        }
+        seen[number as usize] += 1;
+    }
+    if let Some(twice) = (1..=count).find(|&i| seen[i] > 1) {
+        return Err(format!("number {twice} is placed more than once"));
+    }
+    let missing: Vec<String> = (1..=count).filter(|&i| seen[i] == 0).map(|i| i.to_string()).collect();
+    if !missing.is_empty() {
+        return Err(format!("numbers {} are not placed", missing.join(", ")));
+    }
+    if groups.iter().any(Vec::is_empty) {
+        return Err("a group is empty".into());
+    }
+    Ok(())
+}
+
+/// Make `groups` a partition of 0..count: first placement kept, unknown numbers dropped, empty
+/// groups removed; the numbers never placed are returned (0-based) for an extra group.
+pub fn fix_partition(groups: &[Vec<i64>], count: usize) -> (Vec<Option<Vec<usize>>>, Vec<usize>) {
+    let mut placed = vec![false; count];
+    let fixed = groups
+        .iter()
+        .map(|group| {
+            let kept: Vec<usize> = group
+                .iter()
+                .filter(|&&n| n >= 1 && n as usize <= count)
+                .map(|&n| n as usize - 1)
+                .filter(|&i| !std::mem::replace(&mut placed[i], true))
+                .collect();
+            (!kept.is_empty()).then_some(kept)
+        })
+        .collect();
+    let missing = (0..count).filter(|&i| !placed[i]).collect();
+    (fixed, missing)
+}
+
+/// A theme of the map: a name and the (0-based) subtopics under it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Theme {
+    /// The theme's name.
+    pub name: String,
+    /// Indices into the subtopics given.
+    pub subtopics: Vec<usize>,
+}
+
+/// The Thematic Organizer's result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Themes {
+    /// The themes, in the model's order.
+    pub themes: Vec<Theme>,
+    /// The model repaired its first answer.
+    pub repaired: bool,
+    /// litnav fixed the partition itself (the model's last answer still misplaced subtopics): why.
+    pub fixed_by_litnav: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct RawThemes {
+    themes: Vec<RawTheme>,
+}
+
+#[derive(Debug, Deserialize)]
+struct RawTheme {
+    name: String,
+    subtopics: Vec<i64>,
+}
+
+/// Group subtopics (name and description each) into themes, every subtopic exactly once.
+pub fn organize_themes(client: &Client, topic: &str, subtopics: &[(String, String)]) -> Result<Themes> {
+    let listing: String = subtopics
+        .iter()
+        .enumerate()
+        .map(|(i, (name, description))| format!("{}. {name} — {description}\n", i + 1))
+        .collect();
+    let task = Task {
+        name: "thematic_organizer".into(),
+        messages: prompts::thematic_organizer(topic, &listing, subtopics.len()),
+        schema: prompts::thematic_organizer_schema(),
+    };
+    let count = subtopics.len();
+    let validate = |raw: &RawThemes| {
+        for theme in &raw.themes {
+            check_name(&theme.name, topic)?;
+        }
+        check_partition(&raw.themes.iter().map(|t| t.subtopics.clone()).collect::<Vec<_>>(), count)
+    };
+    let to_themes = |raw: RawThemes| -> Vec<Theme> {
+        raw.themes
+            .into_iter()
+            .map(|t| Theme { name: t.name, subtopics: t.subtopics.into_iter().map(|n| n as usize - 1).collect() })
+            .collect()
+    };
+    match ask(client, &task, validate) {
+        Ok(answer) => Ok(Themes { themes: to_themes(answer.value), repaired: answer.repaired, fixed_by_litnav: None }),
+        Err(Error::Invalid { problem, answer, .. }) => {
+            let raw: RawThemes =
+                serde_json::from_value(extract_json(&answer).map_err(|e| invalid("thematic_organizer", &e, &answer))?)
+                    .map_err(|e| invalid("thematic_organizer", &e.to_string(), &answer))?;
+            let (groups, missing) =
+                fix_partition(&raw.themes.iter().map(|t| t.subtopics.clone()).collect::<Vec<_>>(), count);
+            let mut themes: Vec<Theme> = raw
+                .themes
+                .into_iter()
+                .zip(groups)
+                .filter_map(|(t, g)| g.map(|subtopics| Theme { name: fallback_name(&t.name, topic), subtopics }))
+                .collect();
+            if !missing.is_empty() {
+                themes.push(Theme { name: "Other subtopics".into(), subtopics: missing });
+            }
+            Ok(Themes { themes, repaired: true, fixed_by_litnav: Some(problem) })
+        }
+        Err(e) => Err(e),
+    }
+}
+
+fn invalid(task: &str, problem: &str, answer: &str) -> Error {
+    Error::Invalid { task: task.into(), problem: problem.into(), answer: answer.into() }
+}
+
+/// The model's name when usable, otherwise a neutral one.
+fn fallback_name(name: &str, topic: &str) -> String {
+    if check_name(name, topic).is_ok() { name.trim().to_string() } else { "Unnamed theme".to_string() }
+}
+
+/// The Subtopic Expander's query: terms from the cluster's vocabulary, joined.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Expansion {
+    /// The terms.
+    pub terms: Vec<String>,
+}
+
+impl Expansion {
+    /// The terms as one bag-of-words query.
+    pub fn query(&self) -> String {
+        self.terms.join(" ")
+    }
+}
+
+/// Terms that retrieve more papers on a subtopic.
+pub fn expand_subtopic(
+    client: &Client,
+    topic: &str,
+    subtopic: &str,
+    description: &str,
+    papers: &[PaperText<'_>],
+) -> Result<Answer<Expansion>> {
+    let task = Task {
+        name: "subtopic_expander".into(),
+        messages: prompts::subtopic_expander(
+            topic,
+            subtopic,
+            description,
+            &prompts::paper_list(papers, ABSTRACT_CHARS),
+        ),
+        schema: prompts::subtopic_expander_schema(),
+    };
+    ask(client, &task, |expansion: &Expansion| {
+        let usable = expansion.terms.iter().filter(|t| !t.trim().is_empty()).count();
+        match usable {
+            0 => Err("no search terms were given".into()),
+            n if n > 20 => Err(format!("{n} terms are too many; give 4 to 10")),
+            _ => Ok(()),
+        }
+    })
+}
+
+/// A Bottom-Up taxonomy: categories → subcategories → papers (0-based indices).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Taxonomy {
+    /// Top-level categories with their subcategories.
+    pub categories: Vec<(String, Vec<(String, Vec<usize>)>)>,
+    /// The model repaired its first answer.
+    pub repaired: bool,
+    /// litnav fixed the paper placement itself: why.
+    pub fixed_by_litnav: Option<String>,
+}
+
+impl Taxonomy {
+    /// As a TaxoBench tree (`name`, `subtopics`, `papers` by title).
+    pub fn to_taxobench(&self, topic: &str, titles: &[&str]) -> serde_json::Value {
+        let categories: Vec<serde_json::Value> = self
+            .categories
+            .iter()
+            .map(|(name, subs)| {
+                let subtopics: Vec<serde_json::Value> = subs
+                    .iter()
+                    .map(|(sub, papers)| {
+                        serde_json::json!({"name": sub, "papers": papers.iter().map(|&i| titles[i]).collect::<Vec<_>>()})
+                    })
+                    .collect();
+                serde_json::json!({"name": name, "subtopics": subtopics})
+            })
+            .collect();
+        serde_json::json!({"name": topic, "subtopics": categories})
+    }
+}
+
+#[derive(Debug, Deserialize)]
+struct RawTaxonomy {
+    categories: Vec<RawCategory>,
+}
+
+#[derive(Debug, Deserialize)]
+struct RawCategory {
+    name: String,
+    subcategories: Vec<RawSubcategory>,
+}
+
+#[derive(Debug, Deserialize)]
+struct RawSubcategory {
+    name: String,
+    papers: Vec<i64>,
+}
+
+/// TaxoBench's Bottom-Up organizer: one call, papers in, a taxonomy out, every paper once.
+pub fn bottom_up(client: &Client, topic: &str, papers: &[PaperText<'_>]) -> Result<Taxonomy> {
+    let count = papers.len();
+    let task = Task {
+        name: "bottom_up".into(),
+        messages: prompts::bottom_up(topic, &prompts::paper_list(papers, 0), count),
+        schema: prompts::bottom_up_schema(),
+    };
+    let groups = |raw: &RawTaxonomy| -> Vec<Vec<i64>> {
+        raw.categories.iter().flat_map(|c| c.subcategories.iter().map(|s| s.papers.clone())).collect()
+    };
+    let validate = |raw: &RawTaxonomy| {
+        for category in &raw.categories {
+            check_name(&category.name, topic)?;
+        }
+        check_partition(&groups(raw), count)
+    };
+    let (raw, repaired, fixed) = match ask(client, &task, validate) {
+        Ok(answer) => (answer.value, answer.repaired, None),
+        Err(Error::Invalid { problem, answer, .. }) => {
+            let raw: RawTaxonomy =
+                serde_json::from_value(extract_json(&answer).map_err(|e| invalid("bottom_up", &e, &answer))?)
+                    .map_err(|e| invalid("bottom_up", &e.to_string(), &answer))?;
+            (raw, true, Some(problem))
+        }
+        Err(e) => return Err(e),
+    };
+    let (placed, missing) = fix_partition(&groups(&raw), count);
+    let mut placed = placed.into_iter();
+    let mut categories: Vec<(String, Vec<(String, Vec<usize>)>)> = raw
+        .categories
+        .into_iter()
+        .map(|c| {
+            let subs = c
+                .subcategories
+                .into_iter()
+                .filter_map(|s| placed.next().flatten().map(|papers| (fallback_name(&s.name, topic), papers)))
+                .collect::<Vec<_>>();
+            (fallback_name(&c.name, topic), subs)
+        })
+        .filter(|(_, subs)| !subs.is_empty())
+        .collect();
+    if !missing.is_empty() {
+        categories.push(("Other papers".into(), vec![("Unplaced".into(), missing)]));
+    }
+    Ok(Taxonomy { categories, repaired, fixed_by_litnav: fixed })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partitions_are_checked_and_fixed() {
+        assert!(check_partition(&[vec![1, 3], vec![2]], 3).is_ok());
+        assert_eq!(check_partition(&[vec![1, 3], vec![3]], 3).unwrap_err(), "number 3 is placed more than once");
+        assert_eq!(check_partition(&[vec![1]], 3).unwrap_err(), "numbers 2, 3 are not placed");
+        assert!(check_partition(&[vec![1, 9], vec![2, 3]], 3).unwrap_err().contains("9 does not exist"));
+        let (fixed, missing) = fix_partition(&[vec![1, 3, 9], vec![3], vec![2, 2]], 4);
+        assert_eq!(fixed, vec![Some(vec![0, 2]), None, Some(vec![1])]);
+        assert_eq!(missing, vec![3]);
+    }
+
+    #[test]
+    fn names_must_be_specific() {
+        assert!(check_name("Uncertainty Quantification of LLMs!", "uncertainty quantification of llms").is_err());
+        assert!(check_name("  ", "x").is_err());
+        assert!(check_name("Calibration of verbalized confidence", "uncertainty").is_ok());
+    }
+}

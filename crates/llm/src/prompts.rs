@@ -1,0 +1,320 @@
+//! Every prompt litnav sends, in one place and in litnav's own words. Each function returns the
+//! messages of one request; the JSON schema of its answer sits beside it.
+
+use crate::client::Message;
+use serde_json::{Value, json};
+
+const SYSTEM: &str = "You help researchers map scientific literature. You answer with one JSON object that \
+matches the requested schema and nothing else.";
+
+/// A paper as a prompt shows it.
+#[derive(Debug, Clone)]
+pub struct PaperText<'a> {
+    /// Title.
+    pub title: &'a str,
+    /// Abstract, when known.
+    pub abstract_text: Option<&'a str>,
+}
+
+/// Papers as a numbered list; abstracts cut to `abstract_chars` characters.
+pub fn paper_list(papers: &[PaperText<'_>], abstract_chars: usize) -> String {
+    let mut out = String::new();
+    for (i, paper) in papers.iter().enumerate() {
+        out.push_str(&format!("[{}] {}\n", i + 1, paper.title.trim()));
+        if let Some(text) = paper.abstract_text.filter(|t| !t.trim().is_empty() && abstract_chars > 0) {
+            let cut: String = text.trim().chars().take(abstract_chars).collect();
+            out.push_str(&format!("    {cut}\n"));
+        }
+    }
+    out
+}
+
+/// The follow-up that asks for a corrected answer.
+pub fn repair(problem: &str) -> String {
+    format!(
+        "That answer cannot be used: {problem}. Reply again with the complete corrected JSON object only, \
+         following the schema and the instructions above."
+    )
+}
+
+/// Cluster Reader: describe, name, score relatedness, decide — in that order, one call.
+pub fn cluster_reader(topic: &str, papers: &str) -> Vec<Message> {
+    vec![
+        Message::system(SYSTEM),
+        Message::user(format!(
+            "A researcher is exploring the topic: \"{topic}\".\n\
+             A clustering step grouped the following papers together:\n\n{papers}\n\
+             Work in this order:\n\
+             1. description: two or three sentences on what these papers have in common (their shared problem, \
+             method or object of study).\n\
+             2. name: a short subtopic title of 2 to 8 words that a survey would use as a section heading for this \
+             group. It must be specific to this group, not the topic itself.\n\
+             3. relatedness: how closely this group bears on the topic, from 1 (unrelated) to 5 (central).\n\
+             4. related: true if the group belongs in a map of the topic (relatedness 3 or more), false otherwise."
+        )),
+    ]
+}
+
+/// Schema of the Cluster Reader's answer.
+pub fn cluster_reader_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "description": {"type": "string"},
+            "name": {"type": "string"},
+            "relatedness": {"type": "integer", "minimum": 1, "maximum": 5},
+            "related": {"type": "boolean"}
+        },
+        "required": ["description", "name", "relatedness", "related"],
+        "additionalProperties": false
+    })
+}
+
+/// Thematic Organizer: group subtopics (by number) under named themes.
+pub fn thematic_organizer(topic: &str, subtopics: &str, count: usize) -> Vec<Message> {
+    vec![
+        Message::system(SYSTEM),
+        Message::user(format!(
+            "Topic: \"{topic}\".\nThese are the subtopics of a map of the topic, numbered 1 to {count}:\n\n{subtopics}\n\
+             Group the subtopics into a few broader themes (usually 2 to 6), as the top-level sections of a survey. \
+             Give each theme a short name (2 to 6 words) that is not the topic itself, and list the numbers of its \
+             subtopics. Every number from 1 to {count} must appear in exactly one theme."
+        )),
+    ]
+}
+
+/// Schema of the Thematic Organizer's answer.
+pub fn thematic_organizer_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "themes": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "name": {"type": "string"},
+                        "subtopics": {"type": "array", "items": {"type": "integer"}}
+                    },
+                    "required": ["name", "subtopics"],
+                    "additionalProperties": false
+                }
+            }
+        },
+        "required": ["themes"],
+        "additionalProperties": false
+    })
+}
+
+/// Subtopic Expander: terms from the cluster's own vocabulary, to form a query.
+pub fn subtopic_expander(topic: &str, subtopic: &str, description: &str, papers: &str) -> Vec<Message> {
+    vec![
+        Message::system(SYSTEM),
+        Message::user(format!(
+            "Topic: \"{topic}\". Subtopic: \"{subtopic}\". {description}\nIts papers:\n\n{papers}\n\
+             List 4 to 10 search terms that would find more papers on this subtopic. Take them from the technical \
+             vocabulary these papers actually use (methods, tasks, datasets, phenomena), not generic words."
+        )),
+    ]
+}
+
+/// Schema of the Subtopic Expander's answer.
+pub fn subtopic_expander_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {"terms": {"type": "array", "items": {"type": "string"}}},
+        "required": ["terms"],
+        "additionalProperties": false
+    })
+}
+
+/// TaxoBench's Bottom-Up organizer: papers in, a two-level taxonomy out, in one call.
+pub fn bottom_up(topic: &str, papers: &str, count: usize) -> Vec<Message> {
+    vec![
+        Message::system(SYSTEM),
+        Message::user(format!(
+            "Topic: \"{topic}\". Organize these {count} papers into a taxonomy a survey on the topic could follow:\n\n\
+             {papers}\nMake a few top-level categories, each with subcategories; every subcategory lists the numbers \
+             of its papers. Every number from 1 to {count} must appear exactly once. Names are short (2 to 6 words)."
+        )),
+    ]
+}
+
+/// Schema of the Bottom-Up organizer's answer.
+pub fn bottom_up_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "categories": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "name": {"type": "string"},
+                        "subcategories": {
+                            "type": "array",
+                            "items": {
+                                "type": "object",
+                                "properties": {
+                                    "name": {"type": "string"},
+                                    "papers": {"type": "array", "items": {"type": "integer"}}
+                                },
+                                "required": ["name", "papers"],
+                                "additionalProperties": false
+                            }
+                        }
+                    },
+                    "required": ["name", "subcategories"],
+                    "additionalProperties": false
+                }
+            }
+        },
+        "required": ["categories"],
+        "additionalProperties": false
+    })
+}
+
+/// The four dimensions of TaxoBench's tree judge, with what each asks.
+pub const TREE_DIMENSIONS: [(&str, &str); 4] = [
+    ("coverage", "Does the taxonomy cover the main areas of the topic, without large gaps?"),
+    (
+        "sibling_organization",
+        "Are nodes under one parent distinct from each other, parallel in kind and non-overlapping?",
+    ),
+    (
+        "hierarchical_logic",
+        "Is every child a genuine specialization of its parent, and every level more specific than the one above?",
+    ),
+    ("topology", "Is the shape sensible: balanced breadth and depth, no near-empty or overloaded branches?"),
+];
+
+/// TaxoBench-style tree judge.
+pub fn tree_judge(topic: &str, outline: &str) -> Vec<Message> {
+    let criteria: String = TREE_DIMENSIONS.iter().map(|(name, question)| format!("- {name}: {question}\n")).collect();
+    vec![
+        Message::system(SYSTEM),
+        Message::user(format!(
+            "Judge this taxonomy of the topic \"{topic}\":\n\n{outline}\n\
+             Score it on each criterion from 1 (poor) to 5 (excellent), with a one- or two-sentence reason that \
+             points at specific nodes:\n{criteria}"
+        )),
+    ]
+}
+
+/// Schema of the tree judge's answer.
+pub fn tree_judge_schema() -> Value {
+    let dimension = json!({
+        "type": "object",
+        "properties": {"score": {"type": "integer", "minimum": 1, "maximum": 5}, "reason": {"type": "string"}},
+        "required": ["score", "reason"],
+        "additionalProperties": false
+    });
+    let properties: serde_json::Map<String, Value> =
+        TREE_DIMENSIONS.iter().map(|(name, _)| (name.to_string(), dimension.clone())).collect();
+    json!({
+        "type": "object",
+        "properties": properties,
+        "required": TREE_DIMENSIONS.iter().map(|(name, _)| *name).collect::<Vec<_>>(),
+        "additionalProperties": false
+    })
+}
+
+/// GRADE, step 1: a weighted rubric for the topic, from the expert survey's outline.
+pub fn grade_rubric(topic: &str, expert_outline: &str) -> Vec<Message> {
+    vec![
+        Message::system(SYSTEM),
+        Message::user(format!(
+            "An expert survey on \"{topic}\" is organized as follows:\n\n{expert_outline}\n\
+             Write a rubric for judging another survey on the same topic: 4 to 8 criteria, each a concrete thing a \
+             good survey of this topic must do (cover an area, explain a method family, compare approaches, discuss \
+             open problems), each with a weight from 1 (minor) to 5 (essential)."
+        )),
+    ]
+}
+
+/// Schema of the rubric.
+pub fn grade_rubric_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "criteria": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "criterion": {"type": "string"},
+                        "weight": {"type": "integer", "minimum": 1, "maximum": 5}
+                    },
+                    "required": ["criterion", "weight"],
+                    "additionalProperties": false
+                }
+            }
+        },
+        "required": ["criteria"],
+        "additionalProperties": false
+    })
+}
+
+/// GRADE, step 2: differential scoring of the generated survey against the expert one.
+pub fn grade_compare(topic: &str, rubric: &str, expert: &str, generated: &str) -> Vec<Message> {
+    vec![
+        Message::system(SYSTEM),
+        Message::user(format!(
+            "Topic: \"{topic}\". Compare two surveys criterion by criterion.\n\nRubric:\n{rubric}\n\
+             Survey H (written by experts):\n{expert}\n\nSurvey G (generated):\n{generated}\n\n\
+             For every rubric criterion, in order, give G's score and H's score from 0 to 10 for how well each \
+             meets it, and cite the evidence (a section or phrase from each) in one sentence."
+        )),
+    ]
+}
+
+/// Schema of the differential scores.
+pub fn grade_compare_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "scores": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "criterion": {"type": "integer"},
+                        "generated": {"type": "number", "minimum": 0, "maximum": 10},
+                        "expert": {"type": "number", "minimum": 0, "maximum": 10},
+                        "evidence": {"type": "string"}
+                    },
+                    "required": ["criterion", "generated", "expert", "evidence"],
+                    "additionalProperties": false
+                }
+            }
+        },
+        "required": ["scores"],
+        "additionalProperties": false
+    })
+}
+
+/// SciNet path rationality.
+pub fn path_judge(papers: &str) -> Vec<Message> {
+    vec![
+        Message::system(SYSTEM),
+        Message::user(format!(
+            "These papers are offered, in order, as the line of development from the first to the last:\n\n{papers}\n\
+             Judge whether the sequence tells a coherent story of how the ideas evolved: every paper on the same \
+             line of work, each step a plausible continuation of the one before, the order consistent with time. \
+             Give a score from 1 (arbitrary list) to 10 (a convincing lineage) and a reason naming the weakest step."
+        )),
+    ]
+}
+
+/// Schema of the path judge's answer.
+pub fn path_judge_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "score": {"type": "integer", "minimum": 1, "maximum": 10},
+            "reason": {"type": "string"}
+        },
+        "required": ["score", "reason"],
+        "additionalProperties": false
+    })
+}

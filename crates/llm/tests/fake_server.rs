@@ -1,0 +1,303 @@
+//! The LLM layer against a deterministic fake OpenAI-compatible server: parsing, validation,
+//! repair, retry, timeout, cache, offline mode and malformed answers.
+
+#![allow(clippy::unwrap_used)]
+
+use litnav_llm::navigator::{self, ClusterReading};
+use litnav_llm::prompts::PaperText;
+use litnav_llm::{Client, Config, Error, judges};
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// What the fake server does with one request.
+#[derive(Clone)]
+enum Behaviour {
+    /// 200 with a chat completion whose content is this text.
+    Answer(String),
+    /// This status and body.
+    Status(u16, String),
+    /// Read the request, answer nothing for this long, close.
+    Hang(Duration),
+}
+
+struct FakeServer {
+    url: String,
+    requests: Arc<Mutex<Vec<Value>>>,
+}
+
+/// Serve `script` in order, one behaviour per request (the last one repeats).
+fn serve(script: Vec<Behaviour>) -> FakeServer {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/v1", listener.local_addr().unwrap());
+    let requests = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&requests);
+    std::thread::spawn(move || {
+        for (i, stream) in listener.incoming().enumerate() {
+            let Ok(mut stream) = stream else { return };
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut length = 0;
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                    break;
+                }
+                if let Some(value) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                    length = value.trim().parse().unwrap();
+                }
+            }
+            let mut body = vec![0; length];
+            reader.read_exact(&mut body).unwrap();
+            seen.lock().unwrap().push(serde_json::from_slice(&body).unwrap());
+            let (status, text) = match script[i.min(script.len() - 1)].clone() {
+                Behaviour::Answer(content) => (
+                    200,
+                    json!({"choices": [{"message": {"role": "assistant", "content": content}}],
+                           "usage": {"prompt_tokens": 10, "completion_tokens": 5}})
+                    .to_string(),
+                ),
+                Behaviour::Status(status, text) => (status, text),
+                Behaviour::Hang(pause) => {
+                    std::thread::sleep(pause);
+                    continue;
+                }
+            };
+            let response = format!(
+                "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{text}",
+                text.len()
+            );
+            let _ = stream.write_all(response.as_bytes());
+        }
+    });
+    FakeServer { url, requests }
+}
+
+fn client(server: &FakeServer, cache: Option<&std::path::Path>) -> Client {
+    Client::new(Config {
+        base_url: server.url.clone(),
+        timeout: Duration::from_secs(2),
+        backoff: Duration::from_millis(10),
+        cache_dir: cache.map(|p| p.to_path_buf()),
+        ..Config::default()
+    })
+}
+
+fn papers() -> Vec<PaperText<'static>> {
+    vec![
+        PaperText {
+            title: "Calibrating verbalized confidence of LLMs",
+            abstract_text: Some("We ask models to state confidence."),
+        },
+        PaperText { title: "Semantic entropy for hallucination detection", abstract_text: None },
+    ]
+}
+
+const TOPIC: &str = "uncertainty quantification of large language models";
+
+fn reading(name: &str, relatedness: u8, related: bool) -> String {
+    json!({"description": "Papers on confidence estimates.", "name": name, "relatedness": relatedness, "related": related})
+        .to_string()
+}
+
+#[test]
+fn a_valid_answer_is_parsed_and_typed() {
+    let server = serve(vec![Behaviour::Answer(reading("Confidence Calibration", 5, true))]);
+    let c = client(&server, None);
+    let answer = navigator::read_cluster(&c, TOPIC, &papers()).unwrap();
+    assert_eq!(
+        answer.value,
+        ClusterReading {
+            description: "Papers on confidence estimates.".into(),
+            name: "Confidence Calibration".into(),
+            relatedness: 5,
+            related: true
+        }
+    );
+    assert!(!answer.repaired);
+    let request = &server.requests.lock().unwrap()[0];
+    assert_eq!(request["response_format"]["type"], "json_schema");
+    assert!(request["messages"][1]["content"].as_str().unwrap().contains("Semantic entropy"));
+    assert_eq!(c.usage().calls, 1);
+    assert_eq!(c.usage().prompt_tokens, 10);
+}
+
+#[test]
+fn a_meaningless_answer_is_repaired_once() {
+    // The name repeats the topic; the repair message says so; the second answer is used.
+    let server = serve(vec![
+        Behaviour::Answer(reading("Uncertainty Quantification of Large Language Models", 5, true)),
+        Behaviour::Answer(format!("Here you go:\n```json\n{}\n```", reading("Semantic Entropy Methods", 4, true))),
+    ]);
+    let c = client(&server, None);
+    let answer = navigator::read_cluster(&c, TOPIC, &papers()).unwrap();
+    assert!(answer.repaired);
+    assert_eq!(answer.value.name, "Semantic Entropy Methods");
+    let requests = server.requests.lock().unwrap();
+    assert_eq!(requests.len(), 2);
+    let repair = requests[1]["messages"].as_array().unwrap().last().unwrap()["content"].as_str().unwrap().to_string();
+    assert!(repair.contains("only repeats the topic"), "{repair}");
+}
+
+#[test]
+fn inconsistent_or_truncated_answers_fail_clearly_after_one_repair() {
+    let server = serve(vec![Behaviour::Answer(reading("Calibration", 1, true))]);
+    let err = navigator::read_cluster(&client(&server, None), TOPIC, &papers()).unwrap_err();
+    assert!(matches!(&err, Error::Invalid { problem, .. } if problem.contains("disagree")), "{err}");
+    assert_eq!(server.requests.lock().unwrap().len(), 2);
+
+    let server = serve(vec![Behaviour::Answer(r#"{"description": "cut", "name": "Calib"#.into())]);
+    let err = navigator::read_cluster(&client(&server, None), TOPIC, &papers()).unwrap_err();
+    assert!(err.to_string().contains("truncated"), "{err}");
+}
+
+#[test]
+fn wrong_subtopic_ids_are_repaired_or_fixed_by_litnav() {
+    let subtopics: Vec<(String, String)> =
+        (1..=4).map(|i| (format!("Subtopic {i}"), format!("About thing {i}."))).collect();
+    // Both answers place 2 twice, invent 7 and forget 4: litnav fixes the partition itself.
+    let bad = json!({"themes": [{"name": "Methods", "subtopics": [1, 2]}, {"name": "Data", "subtopics": [2, 3, 7]}]})
+        .to_string();
+    let server = serve(vec![Behaviour::Answer(bad)]);
+    let themes = navigator::organize_themes(&client(&server, None), TOPIC, &subtopics).unwrap();
+    assert!(themes.fixed_by_litnav.as_deref().unwrap().contains("7 does not exist"));
+    let mut placed: Vec<usize> = themes.themes.iter().flat_map(|t| t.subtopics.clone()).collect();
+    placed.sort();
+    assert_eq!(placed, vec![0, 1, 2, 3]);
+    assert_eq!(themes.themes.last().unwrap().name, "Other subtopics");
+
+    let good = json!({"themes": [{"name": "Methods", "subtopics": [1, 4]}, {"name": "Data", "subtopics": [2, 3]}]})
+        .to_string();
+    let server = serve(vec![Behaviour::Answer("not json at all".into()), Behaviour::Answer(good)]);
+    let themes = navigator::organize_themes(&client(&server, None), TOPIC, &subtopics).unwrap();
+    assert!(themes.repaired && themes.fixed_by_litnav.is_none());
+    assert_eq!(themes.themes[0].subtopics, vec![0, 3]);
+}
+
+#[test]
+fn an_http_500_is_retried_once_then_reported() {
+    let server = serve(vec![Behaviour::Status(500, "boom".into()), Behaviour::Answer(reading("Calibration", 4, true))]);
+    let c = client(&server, None);
+    assert!(navigator::read_cluster(&c, TOPIC, &papers()).is_ok());
+    assert_eq!(c.usage().retries, 1);
+
+    let server = serve(vec![Behaviour::Status(500, "still broken".into())]);
+    let err = navigator::read_cluster(&client(&server, None), TOPIC, &papers()).unwrap_err();
+    assert!(matches!(&err, Error::Status { status: 500, body, .. } if body == "still broken"), "{err}");
+    assert_eq!(server.requests.lock().unwrap().len(), 2, "one try and one retry");
+
+    // A client error is not retried.
+    let server = serve(vec![Behaviour::Status(401, "bad key".into())]);
+    assert!(navigator::read_cluster(&client(&server, None), TOPIC, &papers()).is_err());
+    assert_eq!(server.requests.lock().unwrap().len(), 1);
+}
+
+#[test]
+fn a_hanging_server_times_out_retries_once_and_fails_with_a_message() {
+    let server = serve(vec![Behaviour::Hang(Duration::from_secs(5))]);
+    let c = Client::new(Config {
+        base_url: server.url.clone(),
+        timeout: Duration::from_millis(500),
+        backoff: Duration::from_millis(10),
+        ..Config::default()
+    });
+    let started = Instant::now();
+    let err = navigator::read_cluster(&c, TOPIC, &papers()).unwrap_err();
+    assert!(started.elapsed() < Duration::from_secs(4), "{:?}", started.elapsed());
+    assert!(err.to_string().contains("no answer within"), "{err}");
+    assert_eq!(c.usage().retries, 1);
+}
+
+#[test]
+fn nothing_listening_is_a_clear_error() {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/v1", listener.local_addr().unwrap());
+    drop(listener);
+    let c = Client::new(Config { base_url: url, backoff: Duration::from_millis(10), ..Config::default() });
+    let err = navigator::read_cluster(&c, TOPIC, &papers()).unwrap_err();
+    assert!(err.to_string().contains("is the server running"), "{err}");
+}
+
+#[test]
+fn answers_are_cached_and_offline_mode_never_calls() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = serve(vec![Behaviour::Answer(reading("Calibration", 4, true))]);
+    let first = navigator::read_cluster(&client(&server, Some(dir.path())), TOPIC, &papers()).unwrap();
+    let c = client(&server, Some(dir.path()));
+    let second = navigator::read_cluster(&c, TOPIC, &papers()).unwrap();
+    assert_eq!(first.value, second.value);
+    assert!(second.cached);
+    assert_eq!(c.usage().cache_hits, 1);
+    assert_eq!(server.requests.lock().unwrap().len(), 1);
+
+    let offline = Client::new(Config {
+        base_url: server.url.clone(),
+        offline: true,
+        cache_dir: Some(dir.path().into()),
+        ..Config::default()
+    });
+    assert_eq!(navigator::read_cluster(&offline, TOPIC, &papers()).unwrap().value, first.value);
+    let other_topic = navigator::read_cluster(&offline, "graph neural networks", &papers()).unwrap_err();
+    assert!(matches!(other_topic, Error::Offline));
+    assert_eq!(server.requests.lock().unwrap().len(), 1, "offline mode made no call");
+}
+
+#[test]
+fn an_endpoint_without_json_schema_support_is_asked_without_it() {
+    let server = serve(vec![
+        Behaviour::Status(400, r#"{"error": "response_format is not supported"}"#.into()),
+        Behaviour::Answer(reading("Calibration", 4, true)),
+    ]);
+    assert!(navigator::read_cluster(&client(&server, None), TOPIC, &papers()).is_ok());
+    let requests = server.requests.lock().unwrap();
+    assert!(requests[0].get("response_format").is_some());
+    assert!(requests[1].get("response_format").is_none());
+}
+
+#[test]
+fn bottom_up_places_every_paper_once() {
+    let answer = json!({"categories": [
+        {"name": "Estimation", "subcategories": [{"name": "Verbal", "papers": [1]}, {"name": "Sampling", "papers": [1]}]}
+    ]})
+    .to_string();
+    let server = serve(vec![Behaviour::Answer(answer)]);
+    let taxonomy = navigator::bottom_up(&client(&server, None), TOPIC, &papers()).unwrap();
+    assert!(taxonomy.fixed_by_litnav.is_some());
+    let tree = taxonomy.to_taxobench(TOPIC, &["A", "B"]);
+    assert_eq!(tree["subtopics"][0]["subtopics"][0]["papers"], json!(["A"]));
+    assert_eq!(tree["subtopics"][1]["subtopics"][0]["papers"], json!(["B"]));
+}
+
+#[test]
+fn grade_weighs_the_rubric_and_keeps_its_trace() {
+    let rubric = json!({"criteria": [{"criterion": "Covers calibration", "weight": 3}, {"criterion": "Compares methods", "weight": 1}]});
+    let scores = json!({"scores": [
+        {"criterion": 2, "generated": 8, "expert": 4, "evidence": "G has a comparison table"},
+        {"criterion": 1, "generated": 5, "expert": 10, "evidence": "H's section 3"}
+    ]});
+    let server = serve(vec![Behaviour::Answer(rubric.to_string()), Behaviour::Answer(scores.to_string())]);
+    let grade = judges::grade(&client(&server, None), TOPIC, "1 Calibration\n2 Methods", "1 Methods").unwrap();
+    // G = 3·5 + 1·8 = 23, H = 3·10 + 1·4 = 34.
+    assert_eq!((grade.g, grade.h), (23.0, 34.0));
+    assert_eq!(grade.score, 23.0 / 57.0);
+    assert_eq!(grade.scores[0].evidence, "H's section 3");
+    assert_eq!(grade.rubric.len(), 2);
+}
+
+#[test]
+fn tree_and_path_judges_validate_their_scores() {
+    let dims = |score: u8| {
+        json!({
+            "coverage": {"score": score, "reason": "r"}, "sibling_organization": {"score": 3, "reason": "r"},
+            "hierarchical_logic": {"score": 4, "reason": "r"}, "topology": {"score": 2, "reason": "r"}
+        })
+        .to_string()
+    };
+    let server = serve(vec![Behaviour::Answer(dims(9)), Behaviour::Answer(dims(5))]);
+    let judgement = judges::judge_tree(&client(&server, None), TOPIC, "- A\n  - B").unwrap();
+    assert!(judgement.repaired);
+    assert_eq!(judgement.mean, 3.5);
+    let server = serve(vec![Behaviour::Answer(json!({"score": 7, "reason": "step 2 is weak"}).to_string())]);
+    assert_eq!(judges::judge_path(&client(&server, None), &papers()).unwrap().score, 7);
+}
