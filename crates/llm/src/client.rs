@@ -197,28 +197,30 @@ impl Client {
 
     /// Ask the model. `schema` (a name and a JSON schema) is sent as `response_format` while the
     /// endpoint accepts it; an endpoint that rejects it is asked again without, once, and never
-    /// sent one again.
-    pub fn chat(&self, messages: &[Message], schema: Option<(&str, &Value)>) -> Result<Reply> {
+    /// sent one again. `max_tokens` lowers the configured completion limit for this request
+    /// (small models that ramble stop sooner).
+    pub fn chat(&self, messages: &[Message], schema: Option<(&str, &Value)>, max_tokens: Option<u32>) -> Result<Reply> {
         let use_schema = schema.filter(|_| self.schema_supported.load(Ordering::Relaxed));
-        let body = self.body(messages, use_schema);
+        let limit = max_tokens.map_or(self.config.max_tokens, |m| m.min(self.config.max_tokens));
+        let body = self.body(messages, use_schema, limit);
         match self.complete(&body) {
             Err(Error::Status { status: 400, body: text, .. })
                 if use_schema.is_some() && text.contains("response_format") =>
             {
                 self.schema_supported.store(false, Ordering::Relaxed);
-                self.complete(&self.body(messages, None))
+                self.complete(&self.body(messages, None, limit))
             }
             other => other,
         }
     }
 
-    fn body(&self, messages: &[Message], schema: Option<(&str, &Value)>) -> Value {
+    fn body(&self, messages: &[Message], schema: Option<(&str, &Value)>, max_tokens: u32) -> Value {
         let mut body = json!({
             "model": self.config.model,
             "messages": messages,
             "temperature": self.config.temperature,
             "seed": self.config.seed,
-            "max_tokens": self.config.max_tokens,
+            "max_tokens": max_tokens,
         });
         if let Some((name, schema)) = schema {
             body["response_format"] =

@@ -37,6 +37,7 @@ pub fn judge_tree(client: &Client, topic: &str, outline: &str) -> Result<TreeJud
         name: "tree_judge".into(),
         messages: prompts::tree_judge(topic, outline),
         schema: prompts::tree_judge_schema(),
+        max_tokens: 900,
     };
     let answer = ask(client, &task, |dimensions: &BTreeMap<String, Judged>| {
         for (name, _) in prompts::TREE_DIMENSIONS {
@@ -112,6 +113,7 @@ pub fn grade(client: &Client, topic: &str, expert: &str, generated: &str) -> Res
         name: "grade_rubric".into(),
         messages: prompts::grade_rubric(topic, expert),
         schema: prompts::grade_rubric_schema(),
+        max_tokens: 500,
     };
     let rubric = ask(client, &rubric_task, |r: &Rubric| {
         if r.criteria.is_empty() || r.criteria.len() > 12 {
@@ -130,6 +132,7 @@ pub fn grade(client: &Client, topic: &str, expert: &str, generated: &str) -> Res
         name: "grade_compare".into(),
         messages: prompts::grade_compare(topic, &listing, expert, generated),
         schema: prompts::grade_compare_schema(),
+        max_tokens: 900,
     };
     let count = rubric.len();
     let comparison = ask(client, &compare_task, |c: &Comparison| {
@@ -166,6 +169,7 @@ pub fn judge_path(client: &Client, papers: &[PaperText<'_>]) -> Result<PathJudge
         name: "path_judge".into(),
         messages: prompts::path_judge(&prompts::paper_list(papers, crate::navigator::ABSTRACT_CHARS)),
         schema: prompts::path_judge_schema(),
+        max_tokens: 250,
     };
     Ok(ask(client, &task, |j: &PathJudgement| {
         if !(1..=10).contains(&j.score) {

@@ -55,6 +55,7 @@ pub fn read_cluster(client: &Client, topic: &str, papers: &[PaperText<'_>]) -> R
         name: "cluster_reader".into(),
         messages: prompts::cluster_reader(topic, &prompts::paper_list(papers, ABSTRACT_CHARS)),
         schema: prompts::cluster_reader_schema(),
+        max_tokens: 300,
     };
     ask(client, &task, |reading: &ClusterReading| {
         if reading.description.trim().is_empty() {
@@ -158,6 +159,7 @@ pub fn organize_themes(client: &Client, topic: &str, subtopics: &[(String, Strin
         name: "thematic_organizer".into(),
         messages: prompts::thematic_organizer(topic, &listing, subtopics.len()),
         schema: prompts::thematic_organizer_schema(),
+        max_tokens: 600,
     };
     let count = subtopics.len();
     let validate = |raw: &RawThemes| {
@@ -235,6 +237,7 @@ pub fn expand_subtopic(
             &prompts::paper_list(papers, ABSTRACT_CHARS),
         ),
         schema: prompts::subtopic_expander_schema(),
+        max_tokens: 200,
     };
     ask(client, &task, |expansion: &Expansion| {
         let usable = expansion.terms.iter().filter(|t| !t.trim().is_empty()).count();
@@ -301,6 +304,7 @@ pub fn bottom_up(client: &Client, topic: &str, papers: &[PaperText<'_>]) -> Resu
         name: "bottom_up".into(),
         messages: prompts::bottom_up(topic, &prompts::paper_list(papers, 0), count),
         schema: prompts::bottom_up_schema(),
+        max_tokens: 1024,
     };
     let groups = |raw: &RawTaxonomy| -> Vec<Vec<i64>> {
         raw.categories.iter().flat_map(|c| c.subcategories.iter().map(|s| s.papers.clone())).collect()

@@ -60,8 +60,8 @@ pub fn cluster_reader_schema() -> Value {
     json!({
         "type": "object",
         "properties": {
-            "description": {"type": "string"},
-            "name": {"type": "string"},
+            "description": {"type": "string", "maxLength": 400},
+            "name": {"type": "string", "maxLength": 80},
             "relatedness": {"type": "integer", "minimum": 1, "maximum": 5},
             "related": {"type": "boolean"}
         },
@@ -93,7 +93,7 @@ pub fn thematic_organizer_schema() -> Value {
                 "items": {
                     "type": "object",
                     "properties": {
-                        "name": {"type": "string"},
+                        "name": {"type": "string", "maxLength": 80},
                         "subtopics": {"type": "array", "items": {"type": "integer"}}
                     },
                     "required": ["name", "subtopics"],
@@ -122,7 +122,7 @@ pub fn subtopic_expander(topic: &str, subtopic: &str, description: &str, papers:
 pub fn subtopic_expander_schema() -> Value {
     json!({
         "type": "object",
-        "properties": {"terms": {"type": "array", "items": {"type": "string"}}},
+        "properties": {"terms": {"type": "array", "items": {"type": "string", "maxLength": 60}, "maxItems": 12}},
         "required": ["terms"],
         "additionalProperties": false
     })
@@ -150,13 +150,13 @@ pub fn bottom_up_schema() -> Value {
                 "items": {
                     "type": "object",
                     "properties": {
-                        "name": {"type": "string"},
+                        "name": {"type": "string", "maxLength": 80},
                         "subcategories": {
                             "type": "array",
                             "items": {
                                 "type": "object",
                                 "properties": {
-                                    "name": {"type": "string"},
+                                    "name": {"type": "string", "maxLength": 80},
                                     "papers": {"type": "array", "items": {"type": "integer"}}
                                 },
                                 "required": ["name", "papers"],
@@ -205,7 +205,7 @@ pub fn tree_judge(topic: &str, outline: &str) -> Vec<Message> {
 pub fn tree_judge_schema() -> Value {
     let dimension = json!({
         "type": "object",
-        "properties": {"score": {"type": "integer", "minimum": 1, "maximum": 5}, "reason": {"type": "string"}},
+        "properties": {"score": {"type": "integer", "minimum": 1, "maximum": 5}, "reason": {"type": "string", "maxLength": 200}},
         "required": ["score", "reason"],
         "additionalProperties": false
     });
@@ -242,7 +242,7 @@ pub fn grade_rubric_schema() -> Value {
                 "items": {
                     "type": "object",
                     "properties": {
-                        "criterion": {"type": "string"},
+                        "criterion": {"type": "string", "maxLength": 200},
                         "weight": {"type": "integer", "minimum": 1, "maximum": 5}
                     },
                     "required": ["criterion", "weight"],
@@ -281,7 +281,7 @@ pub fn grade_compare_schema() -> Value {
                         "criterion": {"type": "integer"},
                         "generated": {"type": "number", "minimum": 0, "maximum": 10},
                         "expert": {"type": "number", "minimum": 0, "maximum": 10},
-                        "evidence": {"type": "string"}
+                        "evidence": {"type": "string", "maxLength": 300}
                     },
                     "required": ["criterion", "generated", "expert", "evidence"],
                     "additionalProperties": false
@@ -312,7 +312,7 @@ pub fn path_judge_schema() -> Value {
         "type": "object",
         "properties": {
             "score": {"type": "integer", "minimum": 1, "maximum": 10},
-            "reason": {"type": "string"}
+            "reason": {"type": "string", "maxLength": 200}
         },
         "required": ["score", "reason"],
         "additionalProperties": false

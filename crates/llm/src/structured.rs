@@ -17,6 +17,8 @@ pub struct Task {
     pub messages: Vec<Message>,
     /// The JSON schema of the answer.
     pub schema: Value,
+    /// Completion-token limit of this request (below the client's own).
+    pub max_tokens: u32,
 }
 
 /// A validated answer with its provenance.
@@ -86,7 +88,7 @@ pub fn ask<T: DeserializeOwned>(
     task: &Task,
     validate: impl Fn(&T) -> std::result::Result<(), String>,
 ) -> Result<Answer<T>> {
-    let first = client.chat(&task.messages, Some((&task.name, &task.schema)))?;
+    let first = client.chat(&task.messages, Some((&task.name, &task.schema)), Some(task.max_tokens))?;
     let problem = match check(&first.content, &validate) {
         Ok(value) => return Ok(Answer { value, raw: first.content, repaired: false, cached: first.cached }),
         Err(problem) => problem,
@@ -94,7 +96,7 @@ pub fn ask<T: DeserializeOwned>(
     let mut messages = task.messages.clone();
     messages.push(Message::assistant(first.content.clone()));
     messages.push(Message::user(prompts::repair(&problem)));
-    let second = client.chat(&messages, Some((&task.name, &task.schema)))?;
+    let second = client.chat(&messages, Some((&task.name, &task.schema)), Some(task.max_tokens))?;
     match check(&second.content, &validate) {
         Ok(value) => Ok(Answer { value, raw: second.content, repaired: true, cached: first.cached && second.cached }),
         Err(problem) => Err(Error::Invalid { task: task.name.clone(), problem, answer: second.content }),

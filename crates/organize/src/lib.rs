@@ -21,6 +21,7 @@
 
 pub mod cluster;
 pub mod label;
+pub mod llm;
 pub mod render;
 
 use serde::{Deserialize, Serialize};

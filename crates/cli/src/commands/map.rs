@@ -53,12 +53,18 @@ pub struct Args {
     method: MethodArg,
     #[command(flatten)]
     model: ModelArgs,
+    #[command(flatten)]
+    llm: super::llm::LlmArgs,
+    /// Write what the LLM stage did (each cluster's reading, repairs, tokens) as JSON.
+    #[arg(long, value_name = "FILE")]
+    llm_trace: Option<PathBuf>,
     /// Print the map as JSON on standard output.
     #[arg(long)]
     json: bool,
 }
 
 pub fn run(args: Args) -> Result<()> {
+    let client = args.llm.client()?;
     let encoder = args.model.load()?;
     let docs = match &args.papers {
         Some(file) => docs_from_file(file, &encoder)?,
@@ -77,9 +83,18 @@ pub fn run(args: Args) -> Result<()> {
         MethodArg::Ward => litnav_organize::Method::Ward,
         MethodArg::Kmeans => litnav_organize::Method::KMeans,
     };
-    let map =
-        organize(&args.topic, &topic_vector, &docs, &embed, Options { seed: args.seed, method, ..Options::default() });
+    let min_relevance = args.min_relevance.unwrap_or(if args.papers.is_some() { 0.0 } else { 0.35 });
+    let options = Options { seed: args.seed, method, min_relevance, ..Options::default() };
+    let mut map = organize(&args.topic, &topic_vector, &docs, &embed, options);
     bar.finish_and_clear();
+    if let Some(client) = &client {
+        let bar = crate::progress::spinner("naming and grouping subtopics with the LLM");
+        let refined = litnav_organize::llm::refine(map, &args.topic, client, args.llm.llm_papers);
+        bar.finish_and_clear();
+        let (refined, trace) = refined?;
+        map = refined;
+        write_file(args.llm_trace.as_deref(), &serde_json::to_string_pretty(&trace)?)?;
+    }
     let json = serde_json::to_string_pretty(&map)?;
     write_file(args.out.as_deref(), &json)?;
     write_file(args.markdown.as_deref(), &render::markdown(&map))?;

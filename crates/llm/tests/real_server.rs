@@ -1,0 +1,119 @@
+//! The LLM layer against a real llama.cpp server (SmolLM2-135M-Instruct, started by
+//! `scripts/llm-server.sh`, which builds it once) on real TaxoBench data: the Cluster Reader on a
+//! survey's papers, the Thematic Organizer on an expert taxonomy's subtopics, the tree judge on that
+//! taxonomy. The assertions are on validated structure, never on the model's wording.
+//!
+//! A 135M-parameter model often says inconsistent things (relatedness 1 yet "related"); the layer
+//! must catch that. So each test accepts either a validated answer, checked here again, or
+//! `Error::Invalid` whose last answer is schema-shaped JSON — the request, the JSON-schema
+//! constraint and the meaning check all ran — and fails on anything else (no server, HTTP errors,
+//! timeouts, unparseable replies).
+
+#![allow(clippy::unwrap_used)]
+
+use litnav_llm::prompts::PaperText;
+use litnav_llm::{Client, Config, Error, judges, navigator};
+use serde_json::Value;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The server's base URL, starting it if needed (idempotent; the first run on a machine builds
+/// llama.cpp, ~10 minutes on 2 cores).
+fn server() -> &'static str {
+    static URL: OnceLock<String> = OnceLock::new();
+    URL.get_or_init(|| {
+        let script = root().join("scripts/llm-server.sh");
+        let status = std::process::Command::new("bash").arg(&script).arg("start").status().unwrap();
+        assert!(status.success(), "scripts/llm-server.sh start failed");
+        let url = std::process::Command::new("bash").arg(&script).arg("url").output().unwrap();
+        String::from_utf8(url.stdout).unwrap().trim().to_string()
+    })
+}
+
+fn client() -> Client {
+    // No cache: these tests exist to exercise the real HTTP + JSON-schema path.
+    Client::new(Config { base_url: server().to_string(), timeout: Duration::from_secs(300), ..Config::default() })
+}
+
+/// The answer's value, or `None` when the model's (schema-shaped) answer failed a meaning check.
+fn validated<T>(result: Result<T, Error>) -> Option<T> {
+    match result {
+        Ok(value) => Some(value),
+        Err(Error::Invalid { problem, answer, .. }) => {
+            let parsed = litnav_llm::structured::extract_json(&answer);
+            assert!(parsed.is_ok(), "the JSON-schema constraint did not hold: {problem}: {answer}");
+            eprintln!("meaning check rejected the model's answer (as it should): {problem}");
+            None
+        }
+        Err(other) => panic!("the real server path failed: {other}"),
+    }
+}
+
+fn instance() -> Value {
+    let path = root().join("../shared/datasets/taxobench/data.jsonl");
+    let line = std::fs::read_to_string(path).unwrap().lines().next().unwrap().to_string();
+    serde_json::from_str(&line).unwrap()
+}
+
+fn names(node: &Value, depth: usize, out: &mut Vec<(usize, String)>) {
+    out.push((depth, node["name"].as_str().unwrap().to_string()));
+    for child in node["subtopics"].as_array().into_iter().flatten() {
+        names(child, depth + 1, out);
+    }
+}
+
+#[test]
+fn cluster_reader_reads_a_real_cluster() {
+    let instance = instance();
+    let pdfs = instance["pdfs"].as_array().unwrap();
+    let papers: Vec<PaperText<'_>> = pdfs
+        .iter()
+        .take(4)
+        .map(|p| PaperText { title: p["title"].as_str().unwrap(), abstract_text: p["abs"].as_str() })
+        .collect();
+    let topic = instance["survey_topic"].as_str().unwrap_or("personalized alignment of large language models");
+    let c = client();
+    let answer = validated(navigator::read_cluster(&c, topic, &papers));
+    assert!(c.usage().calls >= 1 && c.usage().completion_tokens > 0);
+    let Some(answer) = answer else { return };
+    let reading = answer.value;
+    assert!(!reading.name.trim().is_empty() && !reading.description.trim().is_empty());
+    assert!((1..=5).contains(&reading.relatedness));
+    assert_eq!(reading.related, reading.relatedness >= 3);
+}
+
+#[test]
+fn thematic_organizer_places_every_real_subtopic_once() {
+    let instance = instance();
+    let mut all = Vec::new();
+    names(&instance["gt"], 0, &mut all);
+    let subtopics: Vec<(String, String)> =
+        all.iter().filter(|(depth, _)| *depth >= 2).take(8).map(|(_, n)| (n.clone(), String::new())).collect();
+    assert!(subtopics.len() >= 4);
+    let themes =
+        navigator::organize_themes(&client(), "personalized alignment of large language models", &subtopics).unwrap();
+    let mut placed: Vec<usize> = themes.themes.iter().flat_map(|t| t.subtopics.clone()).collect();
+    placed.sort();
+    assert_eq!(placed, (0..subtopics.len()).collect::<Vec<_>>(), "every subtopic exactly once");
+    assert!(themes.themes.iter().all(|t| !t.name.trim().is_empty() && !t.subtopics.is_empty()));
+}
+
+#[test]
+fn tree_judge_scores_a_real_expert_taxonomy() {
+    let instance = instance();
+    let mut all = Vec::new();
+    names(&instance["gt"], 0, &mut all);
+    let outline: String =
+        all.iter().filter(|(d, _)| *d <= 3).map(|(d, n)| format!("{}- {n}\n", "  ".repeat(*d))).collect();
+    let topic = "personalized alignment of large language models";
+    let Some(judgement) = validated(judges::judge_tree(&client(), topic, &outline)) else { return };
+    assert_eq!(judgement.dimensions.len(), 4);
+    assert!(judgement.dimensions.values().all(|j| (1..=5).contains(&j.score) && !j.reason.trim().is_empty()));
+    assert!((1.0..=5.0).contains(&judgement.mean));
+    assert!(!judgement.raw.is_empty());
+}
