@@ -4,6 +4,8 @@ use super::embed::{ModelArgs, ensure_vectors};
 use anyhow::{Context, Result, anyhow};
 use litnav_corpus::{Corpus, Paper};
 use litnav_embed::cache::{VectorCache, corpus_cache_path};
+use litnav_llm::navigator;
+use litnav_llm::prompts::PaperText;
 use litnav_organize::{Doc, MapNode, Options, label, organize, render};
 use litnav_search::hybrid::Fusion;
 use litnav_search::{Mode, Retriever, SearchQuery};
@@ -35,6 +37,10 @@ pub struct Args {
     seed: u64,
     #[command(flatten)]
     model: ModelArgs,
+    /// With --llm, Knowledge Navigator's Subtopic Expander writes the query (terms from the
+    /// subtopic's papers); the offline phrases are the fallback when its answer is unusable.
+    #[command(flatten)]
+    llm: super::llm::LlmArgs,
     /// Print the sub-map as JSON.
     #[arg(long)]
     json: bool,
@@ -70,7 +76,26 @@ pub fn run(args: Args) -> Result<()> {
     let centroid = mean_vector(&encoder.embed(&inside_texts));
     let embed = |texts: &[String]| encoder.embed(texts);
     let phrases = label::key_phrases(&classes, &[centroid.clone(), centroid], &embed, 4, &map.name).swap_remove(0);
-    let query = format!("{} {}", node.name, phrases.join(" "));
+    let offline_query = format!("{} {}", node.name, phrases.join(" "));
+    let query = match args.llm.client()? {
+        None => offline_query,
+        Some(client) => {
+            let papers: Vec<PaperText<'_>> = inside
+                .iter()
+                .filter_map(|id| by_id.get(id.as_str()))
+                .take(args.llm.llm_papers.max(1))
+                .map(|p| PaperText { title: &p.title, abstract_text: p.abstract_text.as_deref() })
+                .collect();
+            match navigator::expand_subtopic(&client, &map.name, &node.name, &node.description, &papers) {
+                Ok(answer) => format!("{} {}", node.name, answer.value.query()),
+                Err(e @ litnav_llm::Error::Invalid { .. }) => {
+                    eprintln!("the Subtopic Expander's answer was unusable ({e}); using the offline query");
+                    offline_query
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+    };
     eprintln!("expansion query: {query}");
     let retriever = Retriever::open(&dir, Some(encoder.clone()))?;
     let hits = retriever
