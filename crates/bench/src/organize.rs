@@ -61,8 +61,39 @@ pub fn instance_docs(line: &Value, encoder: &Encoder, cache: &Path) -> Vec<Doc> 
         .collect()
 }
 
-/// Run the benchmark on TaxoBench files.
-pub fn run(data: &Path, predictions: &Path, encoder: &Encoder, options: Options) -> Result<Vec<Row>> {
+/// The LLM rows of one instance: the Ward map refined by the LLM stage, and the one-call
+/// Bottom-Up tree. Timed from the start of each.
+fn llm_trees(
+    client: &litnav_llm::Client,
+    topic: &str,
+    ward_map: MapNode,
+    docs: &[Doc],
+) -> Result<Vec<(String, Tree, f64)>> {
+    let llm_error = |e: litnav_llm::Error| Error::Peer(format!("LLM: {e}"));
+    let started = Instant::now();
+    let (refined, _) = litnav_organize::llm::refine(ward_map, topic, client, 12).map_err(llm_error)?;
+    let refined_seconds = started.elapsed().as_secs_f64();
+    let started = Instant::now();
+    let papers: Vec<litnav_llm::prompts::PaperText<'_>> =
+        docs.iter().map(|d| litnav_llm::prompts::PaperText { title: &d.title, abstract_text: None }).collect();
+    let taxonomy = litnav_llm::navigator::bottom_up(client, topic, &papers).map_err(llm_error)?;
+    let titles: Vec<&str> = docs.iter().map(|d| d.title.as_str()).collect();
+    let tree = Tree::from_json(&taxonomy.to_taxobench(topic, &titles)).map_err(|e| Error::Input(e.to_string()))?;
+    Ok(vec![
+        ("litnav + LLM: Ward + Cluster Reader + Themes".to_string(), map_to_tree(&refined), refined_seconds),
+        ("LLM Bottom-Up (one call, litnav client)".to_string(), tree, started.elapsed().as_secs_f64()),
+    ])
+}
+
+/// Run the benchmark on TaxoBench files; with `llm`, also litnav's LLM stage on the Ward map
+/// (Cluster Reader + Thematic Organizer) and TaxoBench's one-call Bottom-Up LLM organizer.
+pub fn run(
+    data: &Path,
+    predictions: &Path,
+    encoder: &Encoder,
+    options: Options,
+    llm: Option<&litnav_llm::Client>,
+) -> Result<Vec<Row>> {
     let cache = litnav_embed::install::litnav_home().join("cache").join("papers.bin");
     let text =
         std::fs::read_to_string(data).map_err(|e| Error::Input(format!("cannot read {}: {e}", data.display())))?;
@@ -83,7 +114,10 @@ pub fn run(data: &Path, predictions: &Path, encoder: &Encoder, options: Options)
         {
             let started = Instant::now();
             let map = organize(&topic, &topic_vector, &docs, &embed, Options { method, ..options });
-            built.push((name, map_to_tree(&map), started.elapsed().as_secs_f64()));
+            built.push((name.to_string(), map_to_tree(&map), started.elapsed().as_secs_f64()));
+            if let (Some(client), Method::Ward) = (llm, method) {
+                built.extend(llm_trees(client, &topic, map, &docs)?);
+            }
         }
         let llm = paired.pairs.iter().find(|(id, _, _)| *id == instance.id).map(|(_, _, p)| p.clone());
         let mut trees: Vec<&Tree> = vec![gt];
@@ -95,7 +129,7 @@ pub fn run(data: &Path, predictions: &Path, encoder: &Encoder, options: Options)
         for (name, tree, seconds) in &built {
             rows.push(Row {
                 id: instance.id.clone(),
-                method: (*name).into(),
+                method: name.clone(),
                 scores: score_instance(gt, tree, 0.92, 1.0, &sim),
                 papers: docs.len(),
                 seconds: *seconds,

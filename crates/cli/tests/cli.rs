@@ -741,3 +741,128 @@ fn relations_on_aan_reproduce_the_reference_and_read_contexts() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("contexts.jsonl:1: field `cited_id`: missing"), "{}", stderr(&out));
 }
+
+/// The LLM server of scripts/llm-server.sh, started if needed (it is built once per machine).
+fn llm_server() -> String {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scripts/llm-server.sh");
+    assert!(Command::new("bash").arg(&script).arg("start").status().unwrap().success());
+    let url = Command::new("bash").arg(&script).arg("url").output().unwrap();
+    String::from_utf8(url.stdout).unwrap().trim().to_string()
+}
+
+#[test]
+fn map_with_the_llm_stage_and_a_judge_on_a_real_server() {
+    // 24 real litbench papers cited by its LLM survey; the LLM stage names, filters and groups
+    // their clusters.
+    let dir = tempfile::tempdir().unwrap();
+    let papers = dir.path().join("papers.jsonl");
+    let corpus = std::fs::read_to_string(datasets().join("litbench/corpus.jsonl")).unwrap();
+    let first_topic: Vec<&str> = corpus.lines().filter(|l| l.contains("\"cs_01_llm\"")).take(24).collect();
+    std::fs::write(&papers, first_topic.join("\n")).unwrap();
+    let url = llm_server();
+    let (map, trace) = (dir.path().join("map.json"), dir.path().join("trace.json"));
+    let cache = dir.path().join("home");
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "map",
+            "--topic",
+            "large language models",
+            "--papers",
+            path(&papers),
+            "--out",
+            path(&map),
+            "--llm",
+            "--llm-url",
+            &url,
+            "--llm-papers",
+            "3",
+            "--llm-trace",
+            path(&trace),
+        ];
+        args.extend_from_slice(extra);
+        Command::new(env!("CARGO_BIN_EXE_litnav"))
+            .args(&args)
+            .env("LITNAV_HOME", &cache)
+            .env("LITNAV_MODEL", litnav_embed_model())
+            .output()
+            .unwrap()
+    };
+    let out = run(&[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let value: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&map).unwrap()).unwrap();
+    // Every paper is placed exactly once, filtered subtopics included.
+    fn ids(node: &serde_json::Value, out: &mut Vec<String>) {
+        for id in node["paper_ids"].as_array().into_iter().flatten() {
+            out.push(id.as_str().unwrap().to_string());
+        }
+        for child in node["subtopics"].as_array().into_iter().flatten() {
+            ids(child, out);
+        }
+    }
+    let mut placed = Vec::new();
+    ids(&value, &mut placed);
+    assert_eq!(placed.len(), 24);
+    placed.sort();
+    placed.dedup();
+    assert_eq!(placed.len(), 24);
+    let trace: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&trace).unwrap()).unwrap();
+    let readings = trace["subtopics"].as_array().unwrap();
+    assert!(!readings.is_empty());
+    for reading in readings {
+        // Either a validated reading (then the map uses its name) or the reason it was rejected.
+        assert!(reading["reading"].is_object() || reading["error"].is_string(), "{reading}");
+    }
+    assert!(trace["usage"]["calls"].as_u64().unwrap() >= readings.len() as u64);
+
+    // The same run again is answered from the cache: no call reaches the server.
+    let out = run(&["--llm-offline"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let again: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&map).unwrap()).unwrap();
+    assert_eq!(again, value);
+
+    // A judge on the real map: four dimensions, scores in range, with reasons — or a clear
+    // rejection of the small model's answer.
+    let out = Command::new(env!("CARGO_BIN_EXE_litnav"))
+        .args(["eval", "judge", "tree", "--tree", path(&map), "--llm-url", &url, "--no-cache"])
+        .output()
+        .unwrap();
+    if out.status.success() {
+        let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+        let dims = report["judgement"]["dimensions"].as_object().unwrap();
+        assert_eq!(dims.len(), 4);
+        assert!(dims.values().all(|d| (1..=5).contains(&d["score"].as_u64().unwrap())));
+    } else {
+        assert!(stderr(&out).contains("invalid after one repair"), "{}", stderr(&out));
+    }
+}
+
+#[test]
+fn map_takes_one_taxobench_instance_by_id() {
+    let data = datasets().join("taxobench/data.jsonl");
+    let model = litnav_embed_model();
+    let map = |instance: &str| {
+        Command::new(env!("CARGO_BIN_EXE_litnav"))
+            .args([
+                "map",
+                "--topic",
+                "personalized alignment",
+                "--papers",
+                path(&data),
+                "--instance",
+                instance,
+                "--json",
+            ])
+            .env("LITNAV_HOME", std::env::temp_dir().join("litnav-cli-tests-home"))
+            .env("LITNAV_MODEL", &model)
+            .output()
+            .unwrap()
+    };
+    let out = map("1");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let value: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert!(value["description"].as_str().unwrap().starts_with("38 papers"), "{}", value["description"]);
+    let out = map("999");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("no papers of instance or topic `999`"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("taxobench:28"), "{}", stderr(&out));
+}

@@ -49,18 +49,31 @@ pub fn refine(
 ) -> Result<(MapNode, Trace), Error> {
     let mut root = map;
     let (mut leaves, mut filtered) = take_leaves(&mut root);
+    // One Cluster Reader call per subtopic, in parallel up to the client's concurrency limit.
+    let readings: Vec<Result<litnav_llm::structured::Answer<ClusterReading>, Error>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = leaves
+            .iter()
+            .map(|leaf| {
+                let papers: Vec<PaperText<'_>> = leaf
+                    .papers
+                    .iter()
+                    .zip(leaf.abstracts.iter().map(Option::as_deref).chain(std::iter::repeat(None)))
+                    .take(papers_per_cluster.max(1))
+                    .map(|(title, abstract_text)| PaperText { title, abstract_text })
+                    .collect();
+                scope.spawn(move || navigator::read_cluster(client, topic, &papers))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| Err(Error::Config("a Cluster Reader thread panicked".into()))))
+            .collect()
+    });
     let mut traces = Vec::new();
     let mut kept = Vec::new();
-    for mut leaf in leaves.drain(..) {
-        let papers: Vec<PaperText<'_>> = leaf
-            .papers
-            .iter()
-            .zip(leaf.abstracts.iter().map(Option::as_deref).chain(std::iter::repeat(None)))
-            .take(papers_per_cluster.max(1))
-            .map(|(title, abstract_text)| PaperText { title, abstract_text })
-            .collect();
+    for (mut leaf, reading) in leaves.drain(..).zip(readings) {
         let offline_name = leaf.name.clone();
-        match navigator::read_cluster(client, topic, &papers) {
+        match reading {
             Ok(answer) => {
                 let reading = answer.value;
                 leaf.name = reading.name.trim().to_string();

@@ -59,6 +59,9 @@ pub struct OrganizeArgs {
     /// Model directory (default: $LITNAV_MODEL or ~/.cache/litnav/models/all-MiniLM-L6-v2).
     #[arg(long, value_name = "DIR")]
     model: Option<PathBuf>,
+    /// With --llm: also the LLM stage on the Ward maps and the one-call Bottom-Up LLM organizer.
+    #[command(flatten)]
+    llm: super::llm::LlmArgs,
     /// Print the rows as JSON.
     #[arg(long)]
     json: bool,
@@ -236,11 +239,13 @@ fn run_organize(args: OrganizeArgs) -> Result<()> {
     let encoder = litnav_embed::Encoder::load(&model)?;
     let options = litnav_organize::Options { seed: args.seed, ..Default::default() };
     let bar = crate::progress::spinner("organizing the TaxoBench instances");
+    let client = args.llm.client()?;
     let rows = litnav_bench::organize::run(
         &taxobench.join("data.jsonl"),
         &taxobench.join("predictions_example.jsonl"),
         &encoder,
         options,
+        client.as_ref(),
     );
     bar.finish_and_clear();
     let rows = rows?;

@@ -30,6 +30,9 @@ pub enum Scorer {
     /// SciNet ego-centric scores of retrieved papers: SoS (mean corpus percentile of their
     /// disruption or novelty) and Recall@k of the field's k most disruptive or novel papers.
     Ego(super::scinet::EgoScoreArgs),
+    /// LLM judges (tree, GRADE, path rationality), each printing its full trace as JSON.
+    #[command(subcommand)]
+    Judge(super::judge::Judge),
 }
 
 #[derive(Debug, clap::Args)]
@@ -120,6 +123,7 @@ pub fn run(scorer: Scorer) -> Result<()> {
         Scorer::Retrieval(args) => retrieval(args),
         Scorer::Paths(args) => super::scinet::paths(args),
         Scorer::Ego(args) => super::scinet::ego(args),
+        Scorer::Judge(judge) => super::judge::run(judge),
     }
 }
 

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 /// LLM settings. The endpoint, model and key come from these flags, else from
 /// `LITNAV_LLM_URL`, `LITNAV_LLM_MODEL`, `LITNAV_LLM_API_KEY`/`OPENAI_API_KEY`; the default endpoint
 /// is the local server of `scripts/llm-server.sh`.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, Clone, clap::Args)]
 pub struct LlmArgs {
     /// Use the LLM (Knowledge Navigator's Cluster Reader and Thematic Organizer).
     #[arg(long)]

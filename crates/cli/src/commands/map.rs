@@ -32,6 +32,10 @@ pub struct Args {
     /// ingests (litbench JSONL, OpenAlex, BibTeX, TaxoBench data.jsonl …).
     #[arg(long, value_name = "FILE")]
     papers: Option<PathBuf>,
+    /// With --papers: keep only the papers of this topic of the file — a TaxoBench instance id
+    /// (`--papers data.jsonl --instance 3`) or any topic id the file defines.
+    #[arg(long, value_name = "ID", requires = "papers")]
+    instance: Option<String>,
     /// Write the map as JSON (TaxoBench-compatible tree with ids, descriptions, relevance).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
@@ -67,7 +71,7 @@ pub fn run(args: Args) -> Result<()> {
     let client = args.llm.client()?;
     let encoder = args.model.load()?;
     let docs = match &args.papers {
-        Some(file) => docs_from_file(file, &encoder)?,
+        Some(file) => docs_from_file(file, args.instance.as_deref(), &encoder)?,
         None => {
             let dir = crate::defaults::corpus(args.corpus.as_deref())?;
             docs_from_corpus(&dir, &args.topic, args.k, &encoder)?
@@ -161,12 +165,28 @@ fn docs_from_corpus(dir: &Path, topic: &str, k: usize, encoder: &litnav_embed::E
 }
 
 /// Every paper of a file, embedded through litnav's paper-vector cache.
-fn docs_from_file(file: &Path, encoder: &litnav_embed::Encoder) -> Result<Vec<Doc>> {
+fn docs_from_file(file: &Path, instance: Option<&str>, encoder: &litnav_embed::Encoder) -> Result<Vec<Doc>> {
     let contents = readers::read_file(file, ReadOptions::default())?;
     let mut catalog = Catalog::default();
     catalog.merge(contents.items, &mut MergeReport::default());
-    let papers = catalog.papers();
-    let texts: Vec<String> = papers.iter().map(Paper::text).collect();
+    let papers: Vec<&Paper> = match instance {
+        None => catalog.papers().iter().collect(),
+        Some(id) => {
+            let wanted = [id.to_string(), format!("taxobench:{id}")];
+            let kept: Vec<&Paper> =
+                catalog.papers().iter().filter(|p| p.topics.iter().any(|t| wanted.contains(t))).collect();
+            if kept.is_empty() {
+                let known: Vec<&str> = catalog.topics().iter().map(|t| t.id.as_str()).take(20).collect();
+                bail!(
+                    "{} has no papers of instance or topic `{id}` (it defines: {})",
+                    file.display(),
+                    known.join(", ")
+                );
+            }
+            kept
+        }
+    };
+    let texts: Vec<String> = papers.iter().map(|p| p.text()).collect();
     let cache = crate::defaults::home().join("cache").join("papers.bin");
     let vectors = litnav_embed::embed_cached(encoder, &texts, &cache);
     Ok(papers.iter().zip(vectors).map(|(p, v)| to_doc(p, v)).collect())

@@ -6,6 +6,7 @@ pub mod eval;
 pub mod expand;
 pub mod info;
 pub mod ingest;
+pub mod judge;
 pub mod llm;
 pub mod map;
 pub mod model;
