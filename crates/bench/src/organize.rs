@@ -2,6 +2,7 @@
 //! expert paper sets; the expert taxonomies as truth), scored with TaxoBench's metrics, side by
 //! side with the LLM-built trees shipped in `predictions_example.jsonl`.
 
+use crate::peer::run_python;
 use crate::taxobench::{Embedded, pair_files, read_instances};
 use crate::{Error, Result};
 use litnav_embed::Encoder;
@@ -109,9 +110,11 @@ pub fn run(
         let topic_vector = encoder.embed(&[topic.as_str()]).pop().unwrap_or_default();
         let embed = |texts: &[String]| encoder.embed(texts);
         let mut built = Vec::new();
-        for (method, name) in
-            [(Method::KMeans, "litnav offline: k-means + c-TF-IDF"), (Method::Ward, "litnav offline: Ward + c-TF-IDF")]
-        {
+        for (method, name) in [
+            (Method::KMeans, "litnav offline: k-means + c-TF-IDF"),
+            (Method::Navigator, "litnav offline: UMAP + GMM + c-TF-IDF"),
+            (Method::Ward, "litnav offline: Ward + c-TF-IDF"),
+        ] {
             let started = Instant::now();
             let map = organize(&topic, &topic_vector, &docs, &embed, Options { method, ..options });
             built.push((name.to_string(), map_to_tree(&map), started.elapsed().as_secs_f64()));
@@ -146,4 +149,87 @@ pub fn run(
         }
     }
     Ok(rows)
+}
+
+const SPEED_PEER: &str = include_str!("../peers/bertopic_style_peer.py");
+
+/// One method's time to organize a paper set.
+#[derive(Debug, Clone, Serialize)]
+pub struct Timing {
+    /// Method name.
+    pub method: String,
+    /// Seconds from vectors to a named map (median of 3 runs).
+    pub seconds: f64,
+    /// Subtopics produced.
+    pub subtopics: usize,
+}
+
+/// What the BERTopic-style Python pipeline reported.
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+pub struct PeerTiming {
+    /// Importing numpy, umap-learn, scikit-learn.
+    pub imports_seconds: f64,
+    /// UMAP.
+    pub umap_seconds: f64,
+    /// HDBSCAN.
+    pub hdbscan_seconds: f64,
+    /// Class-based TF-IDF.
+    pub ctfidf_seconds: f64,
+    /// Clusters found.
+    pub clusters: usize,
+    /// Papers HDBSCAN left unassigned.
+    pub outliers: usize,
+}
+
+/// Time every offline method on `docs` (vectors already computed), and the BERTopic-style Python
+/// pipeline on the same vectors when `python` (with umap-learn and scikit-learn) is given.
+pub fn speed(
+    topic: &str,
+    topic_vector: &[f32],
+    docs: &[Doc],
+    embed: &dyn Fn(&[String]) -> Vec<Vec<f32>>,
+    python: Option<&Path>,
+) -> Result<(Vec<Timing>, Option<PeerTiming>)> {
+    let mut timings = Vec::new();
+    for (method, name) in [
+        (Method::Ward, "Ward + c-TF-IDF"),
+        (Method::Navigator, "UMAP + GMM + c-TF-IDF"),
+        (Method::KMeans, "k-means + c-TF-IDF"),
+    ] {
+        let mut seconds = Vec::new();
+        let mut subtopics = 0;
+        for _ in 0..3 {
+            let started = Instant::now();
+            let map = organize(topic, topic_vector, docs, embed, Options { method, ..Options::default() });
+            seconds.push(started.elapsed().as_secs_f64());
+            subtopics = count_leaves(&map);
+        }
+        seconds.sort_by(f64::total_cmp);
+        timings.push(Timing { method: name.into(), seconds: seconds[1], subtopics });
+    }
+    let peer = match python {
+        None => None,
+        Some(python) => {
+            let scratch = tempfile::tempdir()?;
+            let path = scratch.path().join("vectors.f32");
+            let bytes: Vec<u8> = docs.iter().flat_map(|d| d.vector.iter().flat_map(|v| v.to_le_bytes())).collect();
+            std::fs::write(&path, bytes)?;
+            let texts: Vec<String> =
+                docs.iter().map(|d| format!("{}. {}", d.title, d.abstract_text.as_deref().unwrap_or(""))).collect();
+            let job = serde_json::json!({
+                "vectors": path, "n": docs.len(), "dim": docs.first().map_or(0, |d| d.vector.len()),
+                "texts": texts, "seed": 42,
+            });
+            Some(run_python(python, SPEED_PEER, &job, "pip install umap-learn scikit-learn")?)
+        }
+    };
+    Ok((timings, peer))
+}
+
+fn count_leaves(node: &MapNode) -> usize {
+    if node.subtopics.is_empty() {
+        usize::from(!node.paper_ids.is_empty())
+    } else {
+        node.subtopics.iter().map(count_leaves).sum()
+    }
 }

@@ -87,11 +87,17 @@ fn nearest_centroid(centroids: &[Vec<f32>], point: &[f32]) -> usize {
 
 /// Mean silhouette with cosine distance; 0 for a single cluster.
 pub fn silhouette(points: &[Vec<f32>], labels: &[usize]) -> f64 {
+    silhouette_by(labels, |i, j| f64::from(1.0 - dot(&points[i], &points[j])))
+}
+
+/// Mean silhouette of `labels` under any distance between point indices; 0 for a single cluster,
+/// 0 for each point alone in its cluster.
+pub fn silhouette_by(labels: &[usize], distance: impl Fn(usize, usize) -> f64) -> f64 {
     let k = labels.iter().max().map_or(0, |m| m + 1);
     if k < 2 {
         return 0.0;
     }
-    let n = points.len();
+    let n = labels.len();
     let sizes = labels.iter().fold(vec![0usize; k], |mut s, &l| {
         s[l] += 1;
         s
@@ -101,7 +107,7 @@ pub fn silhouette(points: &[Vec<f32>], labels: &[usize]) -> f64 {
         let mut sums = vec![0.0f64; k];
         for j in 0..n {
             if i != j {
-                sums[labels[j]] += f64::from(1.0 - dot(&points[i], &points[j]));
+                sums[labels[j]] += distance(i, j);
             }
         }
         let own = labels[i];
@@ -113,7 +119,7 @@ pub fn silhouette(points: &[Vec<f32>], labels: &[usize]) -> f64 {
             .filter(|&c| c != own && sizes[c] > 0)
             .map(|c| sums[c] / sizes[c] as f64)
             .fold(f64::INFINITY, f64::min);
-        if b.is_finite() {
+        if b.is_finite() && a.max(b) > 0.0 {
             total += (b - a) / a.max(b);
         }
     }
@@ -152,6 +158,12 @@ pub fn ward_by_silhouette(points: &[Vec<f32>], range: std::ops::RangeInclusive<u
         }
     }
     let (labels, score) = best.unwrap_or_else(|| (vec![0; points.len()], 0.0));
+    let centroids = unit_centroids(points, &labels);
+    (Clustering { labels, centroids }, score)
+}
+
+/// The normalized mean of each cluster's unit vectors (labels 0..k).
+pub fn unit_centroids(points: &[Vec<f32>], labels: &[usize]) -> Vec<Vec<f32>> {
     let k = labels.iter().max().map_or(0, |m| m + 1);
     let dim = points.first().map_or(0, Vec::len);
     let mut centroids = vec![vec![0.0f32; dim]; k];
@@ -166,7 +178,7 @@ pub fn ward_by_silhouette(points: &[Vec<f32>], range: std::ops::RangeInclusive<u
             centroid.iter_mut().for_each(|v| *v /= norm);
         }
     }
-    (Clustering { labels, centroids }, score)
+    centroids
 }
 
 /// A Ward dendrogram: merges in increasing height, each joining two clusters (point indices

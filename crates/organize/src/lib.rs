@@ -20,9 +20,11 @@
 //! steps (issues #5 and #7).
 
 pub mod cluster;
+pub mod gmm;
 pub mod label;
 pub mod llm;
 pub mod render;
+pub mod umap;
 
 use serde::{Deserialize, Serialize};
 
@@ -61,6 +63,10 @@ pub struct MapNode {
     /// Corpus ids, in the order of `papers`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub paper_ids: Vec<String>,
+    /// Soft assignments (Gaussian-mixture methods): each paper's probability of belonging to this
+    /// subtopic, in the order of `papers`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub paper_weights: Vec<f64>,
     /// Years, in the order of `papers` (for display).
     #[serde(skip)]
     pub years: Vec<Option<i32>>,
@@ -76,6 +82,9 @@ pub struct MapNode {
 /// How papers are grouped into subtopics.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Method {
+    /// Knowledge Navigator's pipeline: seeded UMAP to 5 dimensions, then a Gaussian mixture with
+    /// k chosen by silhouette; soft assignments are kept (`paper_weights`).
+    Navigator,
     /// Seeded spherical k-means.
     KMeans,
     /// Ward agglomerative clustering (ResearchArena's clustering baseline; on TaxoBench ARI 0.135
@@ -125,9 +134,18 @@ pub fn organize(
     let vectors: Vec<Vec<f32>> = docs.iter().map(|d| d.vector.clone()).collect();
     let max_k = (docs.len() / 4).clamp(2, options.max_subtopics.max(2));
     let min_k = (docs.len() / 5).clamp(2, max_k);
+    let mut soft: Option<Vec<f64>> = None;
     let (subtopics, _) = match options.method {
         Method::KMeans => cluster::best_by_silhouette(&vectors, min_k..=max_k, options.seed),
         Method::Ward => cluster::ward_by_silhouette(&vectors, min_k..=max_k),
+        Method::Navigator => {
+            let reduced = umap::umap(&vectors, &umap::UmapOptions { seed: options.seed, ..Default::default() });
+            let (mixture, score) = gmm::best_by_silhouette(&reduced, min_k..=max_k, options.seed);
+            let labels = gmm::compact(&mixture.labels);
+            soft = Some(mixture.labels.iter().zip(&mixture.responsibilities).map(|(&l, r)| r[l]).collect());
+            let centroids = cluster::unit_centroids(&vectors, &labels);
+            (cluster::Clustering { labels, centroids }, score)
+        }
     };
     let members = groups(&subtopics.labels, subtopics.centroids.len());
     let texts: Vec<String> = docs
@@ -176,9 +194,22 @@ pub fn organize(
             theme_nodes
         }
     };
+    if let Some(weights) = soft {
+        let by_id: std::collections::HashMap<&str, f64> =
+            docs.iter().zip(weights).map(|(d, w)| (d.id.as_str(), w)).collect();
+        set_weights(&mut root, &by_id);
+    }
     filter_unrelated(&mut root, options.min_relevance);
     assign_ids(&mut root.subtopics, "");
     root
+}
+
+/// Fill `paper_weights` of every leaf from the papers' membership probabilities.
+fn set_weights(node: &mut MapNode, weights: &std::collections::HashMap<&str, f64>) {
+    node.paper_weights = node.paper_ids.iter().map(|id| weights.get(id.as_str()).copied().unwrap_or(1.0)).collect();
+    for child in &mut node.subtopics {
+        set_weights(child, weights);
+    }
 }
 
 /// Move subtopics (leaves) below `threshold` relevance under a final `filtered` node.
@@ -230,6 +261,7 @@ impl MapNode {
             subtopics: Vec::new(),
             papers: Vec::new(),
             paper_ids: Vec::new(),
+            paper_weights: Vec::new(),
             years: Vec::new(),
             abstracts: Vec::new(),
             filtered: false,
@@ -412,6 +444,24 @@ mod tests {
             });
         }
         docs
+    }
+
+    #[test]
+    fn the_navigator_pipeline_is_seeded_places_every_paper_once_and_keeps_soft_assignments() {
+        let topic = unit(&[1.0, 0.0, 0.0]);
+        let options = Options { method: Method::Navigator, themes: false, ..Options::default() };
+        let a = organize("graph neural networks", &topic, &docs(), &fake_embed, options);
+        assert_eq!(a, organize("graph neural networks", &topic, &docs(), &fake_embed, options));
+        let mut ids = a.all_paper_ids();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), 12);
+        for leaf in &a.subtopics {
+            assert_eq!(leaf.paper_weights.len(), leaf.paper_ids.len());
+            assert!(leaf.paper_weights.iter().all(|w| (0.0..=1.0 + 1e-9).contains(w)));
+        }
+        let json = serde_json::to_string(&a).unwrap();
+        assert!(json.contains("paper_weights"));
     }
 
     #[test]

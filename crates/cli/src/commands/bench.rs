@@ -30,6 +30,28 @@ pub enum Suite {
     /// implementation (dict of sets; with --peer), and on a synthetic preferential-attachment
     /// graph (default 1M papers, 10M edges) with time and peak memory.
     Graph(GraphArgs),
+    /// Organizer speed: the topic's top papers (default 1,000) from the litbench corpus, vectors
+    /// cached, organized by every offline method; beside the BERTopic-style UMAP + HDBSCAN +
+    /// c-TF-IDF pipeline in Python on the same vectors (with --peer).
+    OrganizeSpeed(OrganizeSpeedArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct OrganizeSpeedArgs {
+    /// The topic whose papers are organized.
+    #[arg(long, default_value = "machine learning")]
+    topic: String,
+    /// Papers.
+    #[arg(long, short, default_value_t = 1000)]
+    k: usize,
+    /// Python with umap-learn and scikit-learn for the peer.
+    #[arg(long, value_name = "PYTHON")]
+    peer: Option<PathBuf>,
+    #[command(flatten)]
+    model: super::embed::ModelArgs,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -186,7 +208,40 @@ pub fn run(suite: Suite) -> Result<()> {
         Suite::Eval(args) => run_eval(args),
         Suite::Organize(args) => run_organize(args),
         Suite::Graph(args) => run_graph(args),
+        Suite::OrganizeSpeed(args) => run_organize_speed(args),
     }
+}
+
+fn run_organize_speed(args: OrganizeSpeedArgs) -> Result<()> {
+    let encoder = args.model.load()?;
+    let dir = crate::defaults::corpus(None)?;
+    let docs = super::map::docs_from_corpus(&dir, &args.topic, args.k, &encoder)?;
+    let topic_vector = encoder.embed(&[args.topic.as_str()]).pop().unwrap_or_default();
+    let embed = |texts: &[String]| encoder.embed(texts);
+    let bar = crate::progress::spinner(&format!("organizing {} papers", docs.len()));
+    let report = litnav_bench::organize::speed(&args.topic, &topic_vector, &docs, &embed, args.peer.as_deref());
+    bar.finish_and_clear();
+    let (timings, peer) = report?;
+    if args.json {
+        return super::print_json(&serde_json::json!({ "papers": docs.len(), "litnav": timings, "python": peer }));
+    }
+    println!("organizing {} litbench papers for {:?} (vectors cached):", docs.len(), args.topic);
+    for t in &timings {
+        println!("  litnav {:<24} {:>7.2} s  {} subtopics", t.method, t.seconds, t.subtopics);
+    }
+    if let Some(p) = peer {
+        println!(
+            "  Python UMAP + HDBSCAN + c-TF-IDF {:>7.2} s  ({:.2} UMAP, {:.2} HDBSCAN, {:.2} c-TF-IDF; imports {:.1} s more), {} clusters, {} outliers",
+            p.umap_seconds + p.hdbscan_seconds + p.ctfidf_seconds,
+            p.umap_seconds,
+            p.hdbscan_seconds,
+            p.ctfidf_seconds,
+            p.imports_seconds,
+            p.clusters,
+            p.outliers
+        );
+    }
+    Ok(())
 }
 
 fn run_graph(args: GraphArgs) -> Result<()> {

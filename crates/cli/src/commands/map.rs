@@ -13,6 +13,8 @@ use std::path::{Path, PathBuf};
 pub enum MethodArg {
     /// Ward agglomerative clustering.
     Ward,
+    /// Knowledge Navigator's pipeline: UMAP (seeded) + Gaussian mixture, soft assignments kept.
+    Navigator,
     /// Seeded spherical k-means.
     Kmeans,
 }
@@ -52,7 +54,8 @@ pub struct Args {
     /// (default 0.35 when retrieving from a corpus, 0 — keep all — with --papers).
     #[arg(long, value_name = "COSINE")]
     min_relevance: Option<f64>,
-    /// Subtopic clustering: Ward agglomerative (measured best on TaxoBench so far) or k-means.
+    /// Subtopic clustering: Ward agglomerative (measured best on TaxoBench so far), Knowledge
+    /// Navigator's UMAP + Gaussian mixture, or k-means.
     #[arg(long, value_enum, default_value_t = MethodArg::Ward)]
     method: MethodArg,
     #[command(flatten)]
@@ -86,6 +89,7 @@ pub fn run(args: Args) -> Result<()> {
     let method = match args.method {
         MethodArg::Ward => litnav_organize::Method::Ward,
         MethodArg::Kmeans => litnav_organize::Method::KMeans,
+        MethodArg::Navigator => litnav_organize::Method::Navigator,
     };
     let min_relevance = args.min_relevance.unwrap_or(if args.papers.is_some() { 0.0 } else { 0.35 });
     let options = Options { seed: args.seed, method, min_relevance, ..Options::default() };
@@ -147,7 +151,7 @@ fn to_doc(paper: &Paper, vector: Vec<f32>) -> Doc {
 }
 
 /// The topic's top-k papers by hybrid retrieval, with their corpus vectors.
-fn docs_from_corpus(dir: &Path, topic: &str, k: usize, encoder: &litnav_embed::Encoder) -> Result<Vec<Doc>> {
+pub fn docs_from_corpus(dir: &Path, topic: &str, k: usize, encoder: &litnav_embed::Encoder) -> Result<Vec<Doc>> {
     ensure_vectors(dir, encoder)?;
     let corpus = Corpus::open(dir)?;
     let cache = VectorCache::open(&corpus_cache_path(dir), encoder.dim())?;
