@@ -108,11 +108,21 @@ pub struct Options {
     /// under a final `filtered` node (0 keeps everything: the default, right for a paper set the
     /// user chose; `litnav map` uses 0.35 when it retrieves from a corpus).
     pub min_relevance: f64,
+    /// Subtopics with more papers than this are organized again into sub-subtopics, the same
+    /// way, down to three levels below the themes (`None`: no recursion).
+    pub recurse_above: Option<usize>,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { seed: 42, method: Method::Ward, max_subtopics: 24, themes: true, min_relevance: 0.0 }
+        Options {
+            seed: 42,
+            method: Method::Ward,
+            max_subtopics: 24,
+            themes: true,
+            min_relevance: 0.0,
+            recurse_above: None,
+        }
     }
 }
 
@@ -199,9 +209,49 @@ pub fn organize(
             docs.iter().zip(weights).map(|(d, w)| (d.id.as_str(), w)).collect();
         set_weights(&mut root, &by_id);
     }
+    // After the weights: deeper leaves keep the memberships of their own mixture.
+    if let Some(threshold) = options.recurse_above {
+        recurse(&mut root.subtopics, topic, topic_vector, docs, embed, options, threshold.max(4), 1);
+    }
     filter_unrelated(&mut root, options.min_relevance);
     assign_ids(&mut root.subtopics, "");
     root
+}
+
+/// Organize every leaf with more than `threshold` papers into its own subtopics (depth ≤ 3).
+#[allow(clippy::too_many_arguments)]
+fn recurse(
+    nodes: &mut [MapNode],
+    topic: &str,
+    topic_vector: &[f32],
+    docs: &[Doc],
+    embed: &dyn Fn(&[String]) -> Vec<Vec<f32>>,
+    options: Options,
+    threshold: usize,
+    depth: usize,
+) {
+    for node in nodes {
+        if !node.subtopics.is_empty() {
+            recurse(&mut node.subtopics, topic, topic_vector, docs, embed, options, threshold, depth);
+            continue;
+        }
+        if node.paper_ids.len() <= threshold || depth > 3 {
+            continue;
+        }
+        let members: std::collections::HashSet<&str> = node.paper_ids.iter().map(String::as_str).collect();
+        let inner: Vec<Doc> = docs.iter().filter(|d| members.contains(d.id.as_str())).cloned().collect();
+        let deeper = Options { themes: false, min_relevance: 0.0, recurse_above: None, ..options };
+        let sub = organize(topic, topic_vector, &inner, embed, deeper);
+        if sub.subtopics.len() < 2 {
+            continue;
+        }
+        node.subtopics = sub.subtopics;
+        node.papers.clear();
+        node.paper_ids.clear();
+        node.years.clear();
+        node.abstracts.clear();
+        recurse(&mut node.subtopics, topic, topic_vector, docs, embed, options, threshold, depth + 1);
+    }
 }
 
 /// Fill `paper_weights` of every leaf from the papers' membership probabilities.
@@ -462,6 +512,28 @@ mod tests {
         }
         let json = serde_json::to_string(&a).unwrap();
         assert!(json.contains("paper_weights"));
+    }
+
+    #[test]
+    fn large_subtopics_are_organized_again_when_asked() {
+        let topic = unit(&[1.0, 0.0, 0.0]);
+        let flat = organize("gnn", &topic, &docs(), &fake_embed, Options { themes: false, ..Options::default() });
+        let largest = flat.subtopics.iter().map(|s| s.paper_ids.len()).max().unwrap();
+        let options = Options { themes: false, recurse_above: Some(4), ..Options::default() };
+        let deep = organize("gnn", &topic, &docs(), &fake_embed, options);
+        let mut ids = deep.all_paper_ids();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), 12, "every paper still placed once");
+        if largest > 4 {
+            assert!(deep.subtopics.iter().any(|s| !s.subtopics.is_empty()), "a large subtopic was split");
+        }
+        assert!(
+            deep.subtopics
+                .iter()
+                .flat_map(|s| &s.subtopics)
+                .all(|c| c.id.starts_with(&format!("{}.", c.id.split('.').next().unwrap())))
+        );
     }
 
     #[test]

@@ -58,6 +58,9 @@ pub struct Args {
     /// Navigator's UMAP + Gaussian mixture, or k-means.
     #[arg(long, value_enum, default_value_t = MethodArg::Ward)]
     method: MethodArg,
+    /// Organize subtopics with more papers than this again, into deeper levels (up to three).
+    #[arg(long, value_name = "PAPERS")]
+    recurse_above: Option<usize>,
     #[command(flatten)]
     model: ModelArgs,
     #[command(flatten)]
@@ -92,7 +95,8 @@ pub fn run(args: Args) -> Result<()> {
         MethodArg::Navigator => litnav_organize::Method::Navigator,
     };
     let min_relevance = args.min_relevance.unwrap_or(if args.papers.is_some() { 0.0 } else { 0.35 });
-    let options = Options { seed: args.seed, method, min_relevance, ..Options::default() };
+    let options =
+        Options { seed: args.seed, method, min_relevance, recurse_above: args.recurse_above, ..Options::default() };
     let mut map = organize(&args.topic, &topic_vector, &docs, &embed, options);
     bar.finish_and_clear();
     if let Some(client) = &client {
