@@ -16,6 +16,8 @@ use std::time::Instant;
 /// One instance's scores for one method.
 #[derive(Debug, Clone, Serialize)]
 pub struct Row {
+    /// `taxobench` or `bloom-eval`.
+    pub suite: String,
     /// Instance id.
     pub id: String,
     /// Method name.
@@ -131,6 +133,7 @@ pub fn run(
         let sim = Embedded::new(encoder, &trees);
         for (name, tree, seconds) in &built {
             rows.push(Row {
+                suite: "taxobench".into(),
                 id: instance.id.clone(),
                 method: name.clone(),
                 scores: score_instance(gt, tree, 0.92, 1.0, &sim),
@@ -140,6 +143,7 @@ pub fn run(
         }
         if let Some(p) = llm {
             rows.push(Row {
+                suite: "taxobench".into(),
                 id: instance.id.clone(),
                 method: "LLM trees (predictions_example)".into(),
                 scores: score_instance(gt, &p, 0.92, 1.0, &sim),
@@ -232,4 +236,120 @@ fn count_leaves(node: &MapNode) -> usize {
     } else {
         node.subtopics.iter().map(count_leaves).sum()
     }
+}
+
+/// One litbench Bloom-Eval topic ready to organize: its survey title, the expert outline with each
+/// reference placed at its primary section (derived from citation contexts), and its papers.
+pub struct BloomTopic {
+    /// Topic id (`cs_01`, …).
+    pub id: String,
+    /// The survey's title (the topic query).
+    pub title: String,
+    /// Truth: the outline with papers (titles) at their primary sections.
+    pub truth: Tree,
+    /// The references with vectors.
+    pub docs: Vec<Doc>,
+}
+
+/// Read the Bloom-Eval topics of litbench (`topics.jsonl` + `assignments.jsonl`); `docs_for` turns
+/// paper ids into documents with vectors (papers it cannot find are left out).
+pub fn bloom_topics(litbench: &Path, docs_for: &dyn Fn(&[String]) -> Vec<Doc>) -> Result<Vec<BloomTopic>> {
+    let read = |name: &str| -> Result<Vec<Value>> {
+        let path = litbench.join(name);
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| Error::Input(format!("cannot read {}: {e}", path.display())))?;
+        text.lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+            .map(|(i, l)| {
+                serde_json::from_str(l).map_err(|e| Error::Input(format!("{}:{}: {e}", path.display(), i + 1)))
+            })
+            .collect()
+    };
+    let assignments = read("assignments.jsonl")?;
+    let mut topics = Vec::new();
+    for topic in read("topics.jsonl")? {
+        let id = topic["topic_id"].as_str().unwrap_or_default().to_string();
+        if topic["outline"].is_null() || id.starts_with("taxo_") {
+            continue;
+        }
+        let ids: Vec<String> = topic["reference_ids"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect();
+        let docs = docs_for(&ids);
+        let titles: std::collections::HashMap<&str, &str> =
+            docs.iter().map(|d| (d.id.as_str(), d.title.as_str())).collect();
+        let mut placements: Vec<(Vec<String>, String)> = Vec::new();
+        for row in assignments.iter().filter(|r| r["topic_id"] == id.as_str() && r["primary"] == true) {
+            let Some(title) = row["paper_id"].as_str().and_then(|p| titles.get(p)) else { continue };
+            let path: Vec<String> = row["section_path"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|s| s.as_str().map(str::to_string))
+                .collect();
+            placements.push((path, (*title).to_string()));
+        }
+        let title = topic["title"].as_str().unwrap_or_default().to_string();
+        let truth = outline_tree(&title, &topic["outline"], &[], &placements);
+        topics.push(BloomTopic { id, title, truth, docs });
+    }
+    Ok(topics)
+}
+
+/// The outline as a tree named by section titles, each paper at the section its path names.
+fn outline_tree(name: &str, node: &Value, path: &[String], placements: &[(Vec<String>, String)]) -> Tree {
+    let children = node["children"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|child| {
+            let mut child_path = path.to_vec();
+            child_path.push(child["name"].as_str().unwrap_or_default().to_string());
+            outline_tree(child["title"].as_str().unwrap_or_default(), child, &child_path, placements)
+        })
+        .collect();
+    let papers = if path.is_empty() {
+        Vec::new()
+    } else {
+        placements.iter().filter(|(p, _)| p.as_slice() == path).map(|(_, t)| t.clone()).collect()
+    };
+    Tree { name: name.to_string(), children, papers }
+}
+
+/// Organize every Bloom-Eval topic's references with each offline method and score the maps
+/// against the outlines (TaxoBench's metrics; NSR is the heading soft recall).
+pub fn run_bloom(topics: &[BloomTopic], encoder: &Encoder, options: Options) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for topic in topics {
+        let topic_vector = encoder.embed(&[topic.title.as_str()]).pop().unwrap_or_default();
+        let embed = |texts: &[String]| encoder.embed(texts);
+        let mut built = Vec::new();
+        for (method, name) in [
+            (Method::KMeans, "litnav offline: k-means + c-TF-IDF"),
+            (Method::Navigator, "litnav offline: UMAP + GMM + c-TF-IDF"),
+            (Method::Ward, "litnav offline: Ward + c-TF-IDF"),
+        ] {
+            let started = Instant::now();
+            let map = organize(&topic.title, &topic_vector, &topic.docs, &embed, Options { method, ..options });
+            built.push((name, map_to_tree(&map), started.elapsed().as_secs_f64()));
+        }
+        let mut trees: Vec<&Tree> = vec![&topic.truth];
+        trees.extend(built.iter().map(|(_, t, _)| t));
+        let sim = Embedded::new(encoder, &trees);
+        for (name, tree, seconds) in &built {
+            rows.push(Row {
+                suite: "bloom-eval".into(),
+                id: topic.id.clone(),
+                method: (*name).to_string(),
+                scores: score_instance(&topic.truth, tree, 0.92, 1.0, &sim),
+                papers: topic.docs.len(),
+                seconds: *seconds,
+            });
+        }
+    }
+    rows
 }

@@ -81,6 +81,10 @@ pub struct OrganizeArgs {
     /// Model directory (default: $LITNAV_MODEL or ~/.cache/litnav/models/all-MiniLM-L6-v2).
     #[arg(long, value_name = "DIR")]
     model: Option<PathBuf>,
+    /// Also the 14 litbench Bloom-Eval topics: their references organized, scored against the
+    /// survey outlines with each reference at its primary section (NSR = heading soft recall).
+    #[arg(long)]
+    bloom: bool,
     /// With --llm: also the LLM stage on the Ward maps and the one-call Bottom-Up LLM organizer.
     #[command(flatten)]
     llm: super::llm::LlmArgs,
@@ -303,46 +307,57 @@ fn run_organize(args: OrganizeArgs) -> Result<()> {
         client.as_ref(),
     );
     bar.finish_and_clear();
-    let rows = rows?;
+    let mut rows = rows?;
+    if args.bloom {
+        let bar = crate::progress::spinner("organizing the litbench Bloom-Eval topics");
+        let dir = crate::defaults::corpus(None)?;
+        let docs_for = |ids: &[String]| super::map::docs_for_ids(&dir, ids, &encoder).unwrap_or_default();
+        let topics = litnav_bench::organize::bloom_topics(&crate::defaults::datasets()?.join("litbench"), &docs_for)?;
+        rows.extend(litnav_bench::organize::run_bloom(&topics, &encoder, options));
+        bar.finish_and_clear();
+    }
     if args.json {
         return super::print_json(&rows);
     }
-    println!("Bottom-Up organization of the TaxoBench instances (truth: expert taxonomies)");
+    println!("Bottom-Up organization: TaxoBench instances (truth: expert taxonomies) and, with --bloom, litbench");
     println!(
-        "{:<6} {:<38} {:>6} {:>7} {:>8} {:>9} {:>8} {:>8}",
-        "id", "method", "papers", "ARI", "V", "Sem-Path", "US-NTED", "seconds"
+        "Bloom-Eval topics (truth: survey outlines, references at their primary sections). NSR = heading soft recall."
     );
-    for r in &rows {
+    let header = || {
         println!(
-            "{:<6} {:<38} {:>6} {:>7.3} {:>8.3} {:>9.3} {:>8.3} {:>8.2}",
-            r.id,
-            r.method,
-            r.papers,
-            r.scores.leaf.ari,
-            r.scores.leaf.v_measure,
-            r.scores.sem_path.unwrap_or(0.0),
-            r.scores.us_nted,
-            r.seconds
-        );
-    }
-    let mut methods: Vec<&str> = rows.iter().map(|r| r.method.as_str()).collect();
-    methods.dedup();
-    methods.sort_unstable();
-    methods.dedup();
-    for method in methods {
-        let mine: Vec<_> = rows.iter().filter(|r| r.method == method).collect();
-        let n = mine.len() as f64;
-        let mean = |f: &dyn Fn(&litnav_bench::organize::Row) -> f64| mine.iter().map(|r| f(r)).sum::<f64>() / n;
+            "{:<6} {:<46} {:>6} {:>7} {:>7} {:>9} {:>8} {:>6} {:>8}",
+            "id", "method", "papers", "ARI", "V", "Sem-Path", "US-NTED", "NSR", "seconds"
+        )
+    };
+    let line = |id: &str, method: &str, papers: String, s: [f64; 5], seconds: String| {
         println!(
-            "{:<6} {:<38} {:>6} {:>7.3} {:>8.3} {:>9.3} {:>8.3}",
-            "mean",
-            method,
-            "",
-            mean(&|r| r.scores.leaf.ari),
-            mean(&|r| r.scores.leaf.v_measure),
-            mean(&|r| r.scores.sem_path.unwrap_or(0.0)),
-            mean(&|r| r.scores.us_nted)
-        );
+            "{id:<6} {method:<46} {papers:>6} {:>7.3} {:>7.3} {:>9.3} {:>8.3} {:>6.3} {seconds:>8}",
+            s[0], s[1], s[2], s[3], s[4]
+        )
+    };
+    let values = |r: &litnav_bench::organize::Row| {
+        [r.scores.leaf.ari, r.scores.leaf.v_measure, r.scores.sem_path.unwrap_or(0.0), r.scores.us_nted, r.scores.nsr]
+    };
+    let mut suites: Vec<&str> = rows.iter().map(|r| r.suite.as_str()).collect();
+    suites.dedup();
+    for suite in suites {
+        println!("\n{suite}");
+        header();
+        let mine: Vec<_> = rows.iter().filter(|r| r.suite == suite).collect();
+        for r in &mine {
+            line(&r.id, &r.method, r.papers.to_string(), values(r), format!("{:.2}", r.seconds));
+        }
+        let mut methods: Vec<&str> = mine.iter().map(|r| r.method.as_str()).collect();
+        methods.sort_unstable();
+        methods.dedup();
+        for method in methods {
+            let of: Vec<_> = mine.iter().filter(|r| r.method == method).collect();
+            let mut mean = [0.0; 5];
+            for r in &of {
+                mean.iter_mut().zip(values(r)).for_each(|(m, v)| *m += v / of.len() as f64);
+            }
+            line("mean", method, String::new(), mean, String::new());
+        }
     }
     Ok(())
 }

@@ -157,15 +157,22 @@ fn to_doc(paper: &Paper, vector: Vec<f32>) -> Doc {
 /// The topic's top-k papers by hybrid retrieval, with their corpus vectors.
 pub fn docs_from_corpus(dir: &Path, topic: &str, k: usize, encoder: &litnav_embed::Encoder) -> Result<Vec<Doc>> {
     ensure_vectors(dir, encoder)?;
-    let corpus = Corpus::open(dir)?;
-    let cache = VectorCache::open(&corpus_cache_path(dir), encoder.dim())?;
     let retriever = Retriever::open(dir, Some(encoder.clone()))?;
     let hits = retriever.search(&SearchQuery { k, ..SearchQuery::new(topic) }, Mode::Hybrid(Fusion::default()))?;
+    let ids: Vec<String> = hits.into_iter().map(|hit| hit.id).collect();
+    docs_for_ids(dir, &ids, encoder)
+}
+
+/// The corpus papers with these ids (in this order; unknown ids skipped), with their vectors.
+pub fn docs_for_ids(dir: &Path, ids: &[String], encoder: &litnav_embed::Encoder) -> Result<Vec<Doc>> {
+    ensure_vectors(dir, encoder)?;
+    let corpus = Corpus::open(dir)?;
+    let cache = VectorCache::open(&corpus_cache_path(dir), encoder.dim())?;
     let by_id: std::collections::HashMap<&str, &Paper> = corpus.papers().iter().map(|p| (p.id.as_str(), p)).collect();
-    Ok(hits
+    Ok(ids
         .iter()
-        .filter_map(|hit| {
-            let paper = by_id.get(hit.id.as_str())?;
+        .filter_map(|id| {
+            let paper = by_id.get(id.as_str())?;
             let vector = cache.get(&VectorCache::key(litnav_embed::MODEL_NAME, &paper.text()))?.to_vec();
             Some(to_doc(paper, vector))
         })
