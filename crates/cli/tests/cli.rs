@@ -778,6 +778,9 @@ fn map_with_the_llm_stage_and_a_judge_on_a_real_server() {
             "3",
             "--llm-trace",
             path(&trace),
+            // The server has one slot and other tests queue on it.
+            "--llm-timeout",
+            "600",
         ];
         args.extend_from_slice(extra);
         Command::new(env!("CARGO_BIN_EXE_litnav"))
@@ -823,7 +826,7 @@ fn map_with_the_llm_stage_and_a_judge_on_a_real_server() {
     // A judge on the real map: four dimensions, scores in range, with reasons — or a clear
     // rejection of the small model's answer.
     let out = Command::new(env!("CARGO_BIN_EXE_litnav"))
-        .args(["eval", "judge", "tree", "--tree", path(&map), "--llm-url", &url, "--no-cache"])
+        .args(["eval", "judge", "tree", "--tree", path(&map), "--llm-url", &url, "--no-cache", "--llm-timeout", "600"])
         .output()
         .unwrap();
     if out.status.success() {
