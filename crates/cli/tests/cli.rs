@@ -687,6 +687,14 @@ fn relations_on_aan_reproduce_the_reference_and_read_contexts() {
     let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(report["co_mentioned"][0]["paper_id"], "P02-1040");
 
+    // Who cites J93-2003 neutrally (from the ingested context's label).
+    let out =
+        litnav(&["relations", "citers", "--corpus", path(&corpus), "J93-2003", "--sentiment", "neutral", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let ids: Vec<&str> = report["citers"].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["P03-1021"]);
+
     // SciNet's path scores: the true inner papers retrieved → Consistency 1 and Connectivity 1;
     // only the endpoints' neighbours → lower.
     let queries = dir.path().join("paths.jsonl");

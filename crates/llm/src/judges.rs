@@ -182,3 +182,30 @@ pub fn judge_path(client: &Client, papers: &[PaperText<'_>]) -> Result<PathJudge
     })?
     .value)
 }
+
+/// How a citing passage speaks of the cited work.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CitationSentiment {
+    /// `positive`, `neutral` or `negative`.
+    pub sentiment: String,
+    /// Why, quoting the passage.
+    pub reason: String,
+}
+
+/// SciNet's citation-sentiment judgement of one citing passage.
+pub fn citation_sentiment(client: &Client, cited_title: &str, passage: &str) -> Result<CitationSentiment> {
+    let task = Task {
+        name: "citation_sentiment".into(),
+        messages: prompts::citation_sentiment(cited_title, passage),
+        schema: prompts::citation_sentiment_schema(),
+        max_tokens: 200,
+    };
+    Ok(ask(client, &task, |j: &CitationSentiment| {
+        if ["positive", "neutral", "negative"].contains(&j.sentiment.as_str()) {
+            Ok(())
+        } else {
+            Err(format!("sentiment \"{}\" is not positive, neutral or negative", j.sentiment))
+        }
+    })?
+    .value)
+}

@@ -318,3 +318,29 @@ pub fn path_judge_schema() -> Value {
         "additionalProperties": false
     })
 }
+
+/// SciNet's citation sentiment: how a citing passage speaks of the cited paper.
+pub fn citation_sentiment(cited_title: &str, passage: &str) -> Vec<Message> {
+    vec![
+        Message::system(SYSTEM),
+        Message::user(format!(
+            "A paper cites \"{cited_title}\" in this passage:\n\n{passage}\n\n\
+             How does the passage speak of the cited work? positive: it builds on it, adopts it, praises or confirms \
+             it. negative: it criticizes it, reports its failures or argues against it. neutral: it only mentions or \
+             describes it. Give the label and a one-sentence reason quoting the passage."
+        )),
+    ]
+}
+
+/// Schema of the citation-sentiment answer.
+pub fn citation_sentiment_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "sentiment": {"type": "string", "enum": ["positive", "neutral", "negative"]},
+            "reason": {"type": "string", "maxLength": 200}
+        },
+        "required": ["sentiment", "reason"],
+        "additionalProperties": false
+    })
+}

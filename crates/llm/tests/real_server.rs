@@ -117,3 +117,15 @@ fn tree_judge_scores_a_real_expert_taxonomy() {
     assert!((1.0..=5.0).contains(&judgement.mean));
     assert!(!judgement.raw.is_empty());
 }
+
+#[test]
+fn citation_sentiment_labels_a_real_passage() {
+    let passage = "We evaluate with BLEU (Papineni et al., 2002), which correlates well with human judgments.";
+    let c = client();
+    let Some(judged) = validated(judges::citation_sentiment(&c, "Bleu: a method for automatic evaluation", passage))
+    else {
+        return;
+    };
+    assert!(["positive", "neutral", "negative"].contains(&judged.sentiment.as_str()));
+    assert!(c.usage().calls >= 1);
+}

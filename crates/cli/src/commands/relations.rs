@@ -35,6 +35,39 @@ pub enum Query {
     CoMentioned(NeighbourArgs),
     /// How two papers relate: citation either way, co-citation, coupling.
     Pair(PairArgs),
+    /// The papers citing a paper and how they speak of it (from ingested citation contexts;
+    /// with --llm, unlabelled contexts are classified by the LLM, SciNet's Cite-Sentiment).
+    Citers(CitersArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CitersArgs {
+    #[command(flatten)]
+    corpus: CorpusArg,
+    /// The cited paper's id.
+    id: String,
+    /// Only citers whose sentiment is this.
+    #[arg(long, value_enum)]
+    sentiment: Option<SentimentArg>,
+    #[command(flatten)]
+    llm: super::llm::LlmArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum SentimentArg {
+    Positive,
+    Neutral,
+    Negative,
+}
+
+impl SentimentArg {
+    fn label(self) -> contexts::Sentiment {
+        match self {
+            SentimentArg::Positive => contexts::Sentiment::Positive,
+            SentimentArg::Neutral => contexts::Sentiment::Neutral,
+            SentimentArg::Negative => contexts::Sentiment::Negative,
+        }
+    }
 }
 
 /// Where the graph comes from.
@@ -292,6 +325,7 @@ pub fn run(query: Query) -> Result<()> {
         Query::Coupled(args) => neighbours(args, pairs::coupled_with, "shared references"),
         Query::CoMentioned(args) => co_mentioned(args),
         Query::Pair(args) => pair(args),
+        Query::Citers(args) => citers(args),
     }
 }
 
@@ -541,5 +575,64 @@ fn pair(args: PairArgs) -> Result<()> {
     println!("  A cites B: {}; B cites A: {}", relation.cites, relation.cited_by);
     println!("  co-cited by {} paper(s) (cosine {:.3})", relation.co_citations, relation.co_citation_similarity);
     println!("  {} shared reference(s) (cosine {:.3})", relation.shared_references, relation.coupling_similarity);
+    Ok(())
+}
+
+fn citers(args: CitersArgs) -> Result<()> {
+    let loaded = Loaded::open(args.corpus.corpus.as_deref())?;
+    let cited = loaded.node(&args.id)?;
+    let cited_title = loaded.paper(cited).map_or(args.id.as_str(), |p| p.title.as_str()).to_string();
+    let mut mentions: Vec<contexts::CitationContext> =
+        loaded.contexts.iter().filter(|c| c.cited_id == args.id).cloned().collect();
+    let mut classified = 0;
+    if let Some(client) = args.llm.client()? {
+        for mention in mentions.iter_mut().filter(|m| m.sentiment.is_none()) {
+            let judged = litnav_llm::judges::citation_sentiment(&client, &cited_title, &mention.text);
+            match judged {
+                Ok(j) => {
+                    mention.sentiment = serde_json::from_value(json!(j.sentiment)).ok();
+                    classified += 1;
+                }
+                Err(e @ litnav_llm::Error::Invalid { .. }) => eprintln!("{}: left unlabelled ({e})", mention.citing_id),
+                Err(e) => return Err(e.into()),
+            }
+        }
+    }
+    let labels = contexts::sentiment_of_citers(&mentions, &args.id);
+    let mut citing: Vec<String> = loaded.graph.citers(cited).iter().map(|&n| loaded.graph.id(n).to_string()).collect();
+    citing.extend(mentions.iter().map(|m| m.citing_id.clone()));
+    citing.sort();
+    citing.dedup();
+    // Citers with a known sentiment first.
+    citing.sort_by_key(|id| !labels.contains_key(id));
+    let rows: Vec<serde_json::Value> = citing
+        .iter()
+        .filter(|id| args.sentiment.is_none_or(|s| labels.get(*id) == Some(&s.label())))
+        .map(|id| {
+            let mut row = match loaded.graph.find(id) {
+                Some(node) => loaded.describe(node),
+                None => json!({ "id": id }),
+            };
+            row["sentiment"] = json!(labels.get(id));
+            row["mentions"] = json!(mentions.iter().filter(|m| &m.citing_id == id).count());
+            row
+        })
+        .collect();
+    if args.corpus.json {
+        return super::print_json(&json!({
+            "paper": loaded.describe(cited),
+            "classified_by_llm": classified,
+            "citers": rows,
+        }));
+    }
+    println!("{} — {} citer(s) listed; {classified} mention(s) classified by the LLM", loaded.line(cited), rows.len());
+    for row in &rows {
+        let sentiment = row["sentiment"].as_str().unwrap_or("unknown");
+        println!(
+            "  {sentiment:<8} {}  [{}]",
+            row["title"].as_str().unwrap_or("(not in the corpus)"),
+            row["id"].as_str().unwrap_or("")
+        );
+    }
     Ok(())
 }
