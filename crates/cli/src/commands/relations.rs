@@ -241,6 +241,13 @@ impl Loaded {
         let (graph, contexts) = store::open_corpus(&dir)?;
         let papers = Corpus::open(&dir)?.into_parts().0;
         let by_id = papers.iter().enumerate().map(|(i, p)| (p.id.clone(), i)).collect();
+        if graph.edge_count() == 0 {
+            eprintln!(
+                "note: {} holds no citation edges between its papers; add them with \
+                 `litnav ingest --corpus DIR PAPERS EDGES.csv` (citing_id,cited_id) or papers with references",
+                dir.display()
+            );
+        }
         Ok(Loaded { dir, graph, contexts, papers, by_id })
     }
 
