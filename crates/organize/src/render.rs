@@ -80,8 +80,15 @@ fn write_html(node: &MapNode, out: &mut String) {
     for child in &node.subtopics {
         write_html(child, out);
     }
-    for ((title, year), abstract_text) in node.papers.iter().zip(&node.years).zip(&node.abstracts) {
-        let year = year.map(|y| format!(" <span class=\"year\">({y})</span>")).unwrap_or_default();
+    let weights = node.paper_weights.iter().map(Some).chain(std::iter::repeat(None));
+    for (((title, year), abstract_text), weight) in
+        node.papers.iter().zip(&node.years).zip(&node.abstracts).zip(weights)
+    {
+        let mut year = year.map(|y| format!(" <span class=\"year\">({y})</span>")).unwrap_or_default();
+        // A paper the mixture places here with little confidence says so.
+        if let Some(w) = weight.filter(|w| **w < 0.9) {
+            let _ = write!(year, " <span class=\"year\">· membership {w:.2}</span>");
+        }
         let text = abstract_text.as_deref().unwrap_or("No abstract available.");
         let _ = write!(
             out,
