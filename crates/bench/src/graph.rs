@@ -91,8 +91,11 @@ fn in_pool<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
     }
 }
 
+/// Nodes and (citing, cited) id pairs.
+type Records = (Vec<NodeInfo>, Vec<(String, String)>);
+
 /// Read an AAN-style corpus: papers JSONL (`id`, `year`, `venue`) and a `citing_id,cited_id` CSV.
-fn read_corpus(papers: &Path, citations: &Path) -> Result<(Vec<NodeInfo>, Vec<(String, String)>)> {
+fn read_corpus(papers: &Path, citations: &Path) -> Result<Records> {
     let read =
         |path: &Path| std::fs::read_to_string(path).map_err(|e| Error::Input(format!("{}: {e}", path.display())));
     let mut nodes = Vec::new();

@@ -229,6 +229,9 @@ fn for_each_pair(references: &[&[Node]], units: &[u32], mut visit: impl FnMut(u6
     }
 }
 
+/// The citation edges (citing paper, slot in its reference list) made in one year.
+type YearGroup = (Option<i32>, Vec<(Node, u32)>);
+
 /// Every paper's references after degree-preserving edge switching among papers of the same
 /// year (see the module documentation). Reference lists come back sorted.
 pub fn randomized_references(graph: &Graph, swaps_per_edge: usize, seed: u64) -> Vec<Vec<Node>> {
@@ -239,7 +242,7 @@ pub fn randomized_references(graph: &Graph, swaps_per_edge: usize, seed: u64) ->
         let group = groups.entry(graph.year(node)).or_default();
         group.extend((0..graph.out_degree(node) as u32).map(|slot| (node, slot)));
     }
-    let mut groups: Vec<(Option<i32>, Vec<(Node, u32)>)> = groups.into_iter().collect();
+    let mut groups: Vec<YearGroup> = groups.into_iter().collect();
     groups.sort_by_key(|(year, _)| *year);
     let mut rng = SplitMix64(seed);
     for (_, edges) in &groups {

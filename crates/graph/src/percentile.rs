@@ -112,7 +112,7 @@ mod tests {
     fn ego_score_and_top_k() {
         let values = [Some(0.5), None, Some(0.9), Some(0.9), Some(-1.0)];
         assert_eq!(top_k(&values, 2, |i| i), vec![2, 3]);
-        assert_eq!(top_k(&values, 2, |i| std::cmp::Reverse(i)), vec![3, 2]);
+        assert_eq!(top_k(&values, 2, std::cmp::Reverse), vec![3, 2]);
         let table = PercentileTable::new(values);
         let score = ego_score(&table, &["c", "b"], &[Some(0.9), None], &["c", "d"]);
         assert_eq!(score.scored, 1);

@@ -1,6 +1,8 @@
 //! The graph analytics on the real ACL Anthology Network against the independent reference values
 //! in `../shared/reference/aan_graph.json`: every sampled CD value and every maximum-citation path.
 
+#![allow(clippy::unwrap_used)] // Tests fail loudly by design.
+
 use litnav_corpus::{ReadOptions, ingest_files};
 use litnav_graph::disruption::{Scratch, disruption, disruption_all};
 use litnav_graph::paths::{self, DEFAULT_MAX_HOPS};

@@ -249,11 +249,17 @@ pub fn expand_subtopic(
     })
 }
 
+/// A subcategory: its name and its papers (0-based indices).
+pub type Subcategory = (String, Vec<usize>);
+
+/// A category: its name and subcategories.
+pub type Category = (String, Vec<Subcategory>);
+
 /// A Bottom-Up taxonomy: categories → subcategories → papers (0-based indices).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Taxonomy {
     /// Top-level categories with their subcategories.
-    pub categories: Vec<(String, Vec<(String, Vec<usize>)>)>,
+    pub categories: Vec<Category>,
     /// The model repaired its first answer.
     pub repaired: bool,
     /// litnav fixed the paper placement itself: why.
@@ -327,7 +333,7 @@ pub fn bottom_up(client: &Client, topic: &str, papers: &[PaperText<'_>]) -> Resu
     };
     let (placed, missing) = fix_partition(&groups(&raw), count);
     let mut placed = placed.into_iter();
-    let mut categories: Vec<(String, Vec<(String, Vec<usize>)>)> = raw
+    let mut categories: Vec<Category> = raw
         .categories
         .into_iter()
         .map(|c| {

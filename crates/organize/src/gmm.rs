@@ -107,6 +107,7 @@ fn log_density(x: &[f64], mean: &[f64], chol: &[Vec<f64>]) -> f64 {
 }
 
 /// Fit a `k`-component mixture to `points`.
+#[allow(clippy::needless_range_loop)] // covariance index arithmetic reads clearer with indices
 pub fn fit(points: &[Vec<f64>], k: usize, seed: u64) -> Mixture {
     let n = points.len();
     let d = points.first().map_or(0, Vec::len);

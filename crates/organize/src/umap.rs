@@ -197,6 +197,7 @@ fn clip(g: f64) -> f64 {
 }
 
 /// Stochastic gradient descent on the cross-entropy between the fuzzy graph and the layout.
+#[allow(clippy::needless_range_loop)] // two points' coordinates are updated together by index
 fn optimize(
     embedding: &mut [Vec<f64>],
     edges: &[(usize, usize, f64)],

@@ -50,7 +50,7 @@ impl LlmArgs {
             config.timeout = std::time::Duration::from_secs_f64(seconds);
         }
         config.offline |= self.llm_offline;
-        config.cache_dir = (!self.no_cache).then(|| cache_dir());
+        config.cache_dir = (!self.no_cache).then(cache_dir);
         Ok(Some(Client::new(config)))
     }
 }
