@@ -52,7 +52,7 @@ impl Default for Config {
             concurrency: 2,
             temperature: 0.0,
             seed: 42,
-            max_tokens: 1024,
+            max_tokens: 2048,
             offline: false,
             cache_dir: None,
         }

@@ -132,7 +132,7 @@ pub fn grade(client: &Client, topic: &str, expert: &str, generated: &str) -> Res
         name: "grade_compare".into(),
         messages: prompts::grade_compare(topic, &listing, expert, generated),
         schema: prompts::grade_compare_schema(),
-        max_tokens: 900,
+        max_tokens: 1500,
     };
     let count = rubric.len();
     let comparison = ask(client, &compare_task, |c: &Comparison| {

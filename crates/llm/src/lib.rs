@@ -56,7 +56,10 @@ pub enum Error {
         message: String,
     },
     /// The model's answer stayed invalid after the repair round-trip.
-    #[error("the model's answer to the {task} request is invalid after one repair: {problem}")]
+    #[error(
+        "the model's answer to the {task} request is invalid after one repair: {problem} (it began: {})",
+        answer.chars().take(160).collect::<String>().replace('\n', " ")
+    )]
     Invalid {
         /// Which request.
         task: String,

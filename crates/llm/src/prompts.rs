@@ -90,6 +90,8 @@ pub fn thematic_organizer_schema() -> Value {
         "properties": {
             "themes": {
                 "type": "array",
+                "minItems": 1,
+                "maxItems": 12,
                 "items": {
                     "type": "object",
                     "properties": {
@@ -147,6 +149,8 @@ pub fn bottom_up_schema() -> Value {
         "properties": {
             "categories": {
                 "type": "array",
+                "minItems": 1,
+                "maxItems": 12,
                 "items": {
                     "type": "object",
                     "properties": {
@@ -239,10 +243,12 @@ pub fn grade_rubric_schema() -> Value {
         "properties": {
             "criteria": {
                 "type": "array",
+                "minItems": 1,
+                "maxItems": 8,
                 "items": {
                     "type": "object",
                     "properties": {
-                        "criterion": {"type": "string", "maxLength": 200},
+                        "criterion": {"type": "string", "maxLength": 120},
                         "weight": {"type": "integer", "minimum": 1, "maximum": 5}
                     },
                     "required": ["criterion", "weight"],
@@ -275,13 +281,15 @@ pub fn grade_compare_schema() -> Value {
         "properties": {
             "scores": {
                 "type": "array",
+                "minItems": 1,
+                "maxItems": 8,
                 "items": {
                     "type": "object",
                     "properties": {
                         "criterion": {"type": "integer"},
                         "generated": {"type": "number", "minimum": 0, "maximum": 10},
                         "expert": {"type": "number", "minimum": 0, "maximum": 10},
-                        "evidence": {"type": "string", "maxLength": 300}
+                        "evidence": {"type": "string", "maxLength": 150}
                     },
                     "required": ["criterion", "generated", "expert", "evidence"],
                     "additionalProperties": false
