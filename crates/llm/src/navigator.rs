@@ -21,14 +21,34 @@ fn normalized(text: &str) -> String {
         .join(" ")
 }
 
-/// A usable section name: non-empty, at most 12 words, and not the topic itself.
+/// A name without a leading copy of the topic: models often write "Topic: Specific Part"; the
+/// specific part is the name. Anything else is returned trimmed, unchanged.
+pub fn tidy_name(name: &str, topic: &str) -> String {
+    let name = name.trim();
+    let topic_words: Vec<String> = normalized(topic).split(' ').map(str::to_string).collect();
+    let words: Vec<&str> = name.split_whitespace().collect();
+    if topic_words.is_empty() || words.len() <= topic_words.len() {
+        return name.to_string();
+    }
+    let leading: Vec<String> = words[..topic_words.len()].iter().map(|w| normalized(w)).collect();
+    if leading != topic_words {
+        return name.to_string();
+    }
+    let rest = words[topic_words.len()..].join(" ");
+    let rest = rest.trim_start_matches([':', '-', '—', '–', ',', ' ']);
+    let rest =
+        ["for ", "in ", "of ", "with ", "and "].iter().find_map(|joiner| rest.strip_prefix(joiner)).unwrap_or(rest);
+    if rest.split_whitespace().count() == 0 { name.to_string() } else { rest.trim().to_string() }
+}
+
+/// A usable section name: non-empty, at most 10 words, and not the topic itself.
 fn check_name(name: &str, topic: &str) -> std::result::Result<(), String> {
     let words = name.split_whitespace().count();
     if words == 0 {
         return Err("a name is empty".into());
     }
-    if words > 12 {
-        return Err(format!("the name \"{name}\" is too long ({words} words; use at most 8)"));
+    if words > 10 {
+        return Err(format!("the name \"{name}\" is too long ({words} words; use 2 to 8)"));
     }
     if normalized(name) == normalized(topic) {
         return Err(format!("the name \"{name}\" only repeats the topic; name what is specific"));
@@ -57,11 +77,11 @@ pub fn read_cluster(client: &Client, topic: &str, papers: &[PaperText<'_>]) -> R
         schema: prompts::cluster_reader_schema(),
         max_tokens: 300,
     };
-    ask(client, &task, |reading: &ClusterReading| {
+    let mut answer = ask(client, &task, |reading: &ClusterReading| {
         if reading.description.trim().is_empty() {
             return Err("the description is empty".into());
         }
-        check_name(&reading.name, topic)?;
+        check_name(&tidy_name(&reading.name, topic), topic)?;
         if !(1..=5).contains(&reading.relatedness) {
             return Err(format!("relatedness {} is outside 1 to 5", reading.relatedness));
         }
@@ -72,7 +92,9 @@ pub fn read_cluster(client: &Client, topic: &str, papers: &[PaperText<'_>]) -> R
             ));
         }
         Ok(())
-    })
+    })?;
+    answer.value.name = tidy_name(&answer.value.name, topic);
+    Ok(answer)
 }
 
 /// Check that `groups` (1-based numbers) place every number 1..=count exactly once.
@@ -164,14 +186,17 @@ pub fn organize_themes(client: &Client, topic: &str, subtopics: &[(String, Strin
     let count = subtopics.len();
     let validate = |raw: &RawThemes| {
         for theme in &raw.themes {
-            check_name(&theme.name, topic)?;
+            check_name(&tidy_name(&theme.name, topic), topic)?;
         }
         check_partition(&raw.themes.iter().map(|t| t.subtopics.clone()).collect::<Vec<_>>(), count)
     };
     let to_themes = |raw: RawThemes| -> Vec<Theme> {
         raw.themes
             .into_iter()
-            .map(|t| Theme { name: t.name, subtopics: t.subtopics.into_iter().map(|n| n as usize - 1).collect() })
+            .map(|t| Theme {
+                name: tidy_name(&t.name, topic),
+                subtopics: t.subtopics.into_iter().map(|n| n as usize - 1).collect(),
+            })
             .collect()
     };
     match ask(client, &task, validate) {
@@ -203,7 +228,8 @@ fn invalid(task: &str, problem: &str, answer: &str) -> Error {
 
 /// The model's name when usable, otherwise a neutral one.
 fn fallback_name(name: &str, topic: &str) -> String {
-    if check_name(name, topic).is_ok() { name.trim().to_string() } else { "Unnamed theme".to_string() }
+    let tidy = tidy_name(name, topic);
+    if check_name(&tidy, topic).is_ok() { tidy } else { "Unnamed theme".to_string() }
 }
 
 /// The Subtopic Expander's query: terms from the cluster's vocabulary, joined.
@@ -317,7 +343,7 @@ pub fn bottom_up(client: &Client, topic: &str, papers: &[PaperText<'_>]) -> Resu
     };
     let validate = |raw: &RawTaxonomy| {
         for category in &raw.categories {
-            check_name(&category.name, topic)?;
+            check_name(&tidy_name(&category.name, topic), topic)?;
         }
         check_partition(&groups(raw), count)
     };
@@ -372,5 +398,19 @@ mod tests {
         assert!(check_name("Uncertainty Quantification of LLMs!", "uncertainty quantification of llms").is_err());
         assert!(check_name("  ", "x").is_err());
         assert!(check_name("Calibration of verbalized confidence", "uncertainty").is_ok());
+        let topic = "personalized alignment of large language models";
+        assert_eq!(
+            tidy_name("Personalized Alignment of Large Language Models: Reinforcement Learning from Feedback", topic),
+            "Reinforcement Learning from Feedback"
+        );
+        assert_eq!(
+            tidy_name("Personalized Alignment of Large Language Models for Federated Learning", topic),
+            "Federated Learning"
+        );
+        assert_eq!(
+            tidy_name("Personalized Alignment of Large Language Models", topic),
+            "Personalized Alignment of Large Language Models"
+        );
+        assert_eq!(tidy_name("  Reward Models ", topic), "Reward Models");
     }
 }

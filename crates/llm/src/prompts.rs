@@ -61,7 +61,7 @@ pub fn cluster_reader_schema() -> Value {
         "type": "object",
         "properties": {
             "description": {"type": "string", "maxLength": 400},
-            "name": {"type": "string", "maxLength": 80},
+            "name": {"type": "string", "maxLength": 120},
             "relatedness": {"type": "integer", "minimum": 1, "maximum": 5},
             "related": {"type": "boolean"}
         },
@@ -95,7 +95,7 @@ pub fn thematic_organizer_schema() -> Value {
                 "items": {
                     "type": "object",
                     "properties": {
-                        "name": {"type": "string", "maxLength": 80},
+                        "name": {"type": "string", "maxLength": 120},
                         "subtopics": {"type": "array", "items": {"type": "integer"}}
                     },
                     "required": ["name", "subtopics"],
@@ -154,13 +154,13 @@ pub fn bottom_up_schema() -> Value {
                 "items": {
                     "type": "object",
                     "properties": {
-                        "name": {"type": "string", "maxLength": 80},
+                        "name": {"type": "string", "maxLength": 120},
                         "subcategories": {
                             "type": "array",
                             "items": {
                                 "type": "object",
                                 "properties": {
-                                    "name": {"type": "string", "maxLength": 80},
+                                    "name": {"type": "string", "maxLength": 120},
                                     "papers": {"type": "array", "items": {"type": "integer"}}
                                 },
                                 "required": ["name", "papers"],
