@@ -110,6 +110,11 @@ pub fn refine(
             (true, None)
         }
         Some(Err(e)) => return Err(e),
+        // One theme holding everything adds a level and no information: keep the subtopics flat.
+        Some(Ok(themes)) if themes.themes.len() < 2 => {
+            root.subtopics = kept;
+            (themes.repaired, themes.fixed_by_litnav)
+        }
         None => {
             root.subtopics = kept;
             (false, None)
