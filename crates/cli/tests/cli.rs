@@ -831,6 +831,30 @@ fn map_with_the_llm_stage_and_a_judge_on_a_real_server() {
     let again: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&map).unwrap()).unwrap();
     assert_eq!(again, value);
 
+    // The Subtopic Expander writes the query for a real subtopic (a corpus of the same papers).
+    let corpus = dir.path().join("corpus");
+    let out = Command::new(env!("CARGO_BIN_EXE_litnav"))
+        .args(["ingest", "--corpus", path(&corpus), path(&papers)])
+        .env("LITNAV_HOME", &cache)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut leaf = &value["subtopics"][0];
+    while leaf["subtopics"].is_array() {
+        leaf = &leaf["subtopics"][0];
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_litnav"))
+        .args(["expand", "--map", path(&map), "--subtopic", leaf["id"].as_str().unwrap(), "--corpus", path(&corpus)])
+        .args(["--k", "10", "--llm", "--llm-url", &url, "--llm-papers", "3", "--llm-timeout", "600", "--json"])
+        .env("LITNAV_HOME", &cache)
+        .env("LITNAV_MODEL", litnav_embed_model())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("expansion query: "), "{}", stderr(&out));
+    let sub: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert!(sub["subtopics"].is_array() || sub["paper_ids"].is_array());
+
     // A judge on the real map: four dimensions, scores in range, with reasons — or a clear
     // rejection of the small model's answer.
     let out = Command::new(env!("CARGO_BIN_EXE_litnav"))
