@@ -64,6 +64,31 @@ pub fn instance_docs(line: &Value, encoder: &Encoder, cache: &Path) -> Vec<Doc> 
         .collect()
 }
 
+/// The offline methods the organizer benchmarks compare, with their names in reports.
+const OFFLINE_METHODS: [(Method, &str); 3] = [
+    (Method::KMeans, "k-means + c-TF-IDF"),
+    (Method::Navigator, "UMAP + GMM + c-TF-IDF"),
+    (Method::Ward, "Ward + c-TF-IDF"),
+];
+
+/// Each offline method's map of `docs` (named `litnav offline: …`), with the seconds it took.
+fn offline_maps(
+    topic: &str,
+    topic_vector: &[f32],
+    docs: &[Doc],
+    embed: &dyn Fn(&[String]) -> Vec<Vec<f32>>,
+    options: Options,
+) -> Vec<(Method, String, MapNode, f64)> {
+    OFFLINE_METHODS
+        .into_iter()
+        .map(|(method, name)| {
+            let started = Instant::now();
+            let map = organize(topic, topic_vector, docs, embed, Options { method, ..options });
+            (method, format!("litnav offline: {name}"), map, started.elapsed().as_secs_f64())
+        })
+        .collect()
+}
+
 /// The LLM rows of one instance: the Ward map refined by the LLM stage, and the one-call
 /// Bottom-Up tree. Timed from the start of each.
 fn llm_trees(
@@ -112,14 +137,8 @@ pub fn run(
         let topic_vector = encoder.embed(&[topic.as_str()]).pop().unwrap_or_default();
         let embed = |texts: &[String]| encoder.embed(texts);
         let mut built = Vec::new();
-        for (method, name) in [
-            (Method::KMeans, "litnav offline: k-means + c-TF-IDF"),
-            (Method::Navigator, "litnav offline: UMAP + GMM + c-TF-IDF"),
-            (Method::Ward, "litnav offline: Ward + c-TF-IDF"),
-        ] {
-            let started = Instant::now();
-            let map = organize(&topic, &topic_vector, &docs, &embed, Options { method, ..options });
-            built.push((name.to_string(), map_to_tree(&map), started.elapsed().as_secs_f64()));
+        for (method, name, map, seconds) in offline_maps(&topic, &topic_vector, &docs, &embed, options) {
+            built.push((name, map_to_tree(&map), seconds));
             if let (Some(client), Method::Ward) = (llm, method) {
                 built.extend(llm_trees(client, &topic, map, &docs)?);
             }
@@ -195,11 +214,7 @@ pub fn speed(
     python: Option<&Path>,
 ) -> Result<(Vec<Timing>, Option<PeerTiming>)> {
     let mut timings = Vec::new();
-    for (method, name) in [
-        (Method::Ward, "Ward + c-TF-IDF"),
-        (Method::Navigator, "UMAP + GMM + c-TF-IDF"),
-        (Method::KMeans, "k-means + c-TF-IDF"),
-    ] {
+    for (method, name) in OFFLINE_METHODS {
         let mut seconds = Vec::new();
         let mut subtopics = 0;
         for _ in 0..3 {
@@ -327,16 +342,10 @@ pub fn run_bloom(topics: &[BloomTopic], encoder: &Encoder, options: Options) -> 
     for topic in topics {
         let topic_vector = encoder.embed(&[topic.title.as_str()]).pop().unwrap_or_default();
         let embed = |texts: &[String]| encoder.embed(texts);
-        let mut built = Vec::new();
-        for (method, name) in [
-            (Method::KMeans, "litnav offline: k-means + c-TF-IDF"),
-            (Method::Navigator, "litnav offline: UMAP + GMM + c-TF-IDF"),
-            (Method::Ward, "litnav offline: Ward + c-TF-IDF"),
-        ] {
-            let started = Instant::now();
-            let map = organize(&topic.title, &topic_vector, &topic.docs, &embed, Options { method, ..options });
-            built.push((name, map_to_tree(&map), started.elapsed().as_secs_f64()));
-        }
+        let built: Vec<(String, Tree, f64)> = offline_maps(&topic.title, &topic_vector, &topic.docs, &embed, options)
+            .into_iter()
+            .map(|(_, name, map, seconds)| (name, map_to_tree(&map), seconds))
+            .collect();
         let mut trees: Vec<&Tree> = vec![&topic.truth];
         trees.extend(built.iter().map(|(_, t, _)| t));
         let sim = Embedded::new(encoder, &trees);
@@ -344,7 +353,7 @@ pub fn run_bloom(topics: &[BloomTopic], encoder: &Encoder, options: Options) -> 
             rows.push(Row {
                 suite: "bloom-eval".into(),
                 id: topic.id.clone(),
-                method: (*name).to_string(),
+                method: name.clone(),
                 scores: score_instance(&topic.truth, tree, 0.92, 1.0, &sim),
                 papers: topic.docs.len(),
                 seconds: *seconds,
