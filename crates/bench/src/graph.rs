@@ -94,30 +94,25 @@ fn in_pool<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
 /// Nodes and (citing, cited) id pairs.
 type Records = (Vec<NodeInfo>, Vec<(String, String)>);
 
-/// Read an AAN-style corpus: papers JSONL (`id`, `year`, `venue`) and a `citing_id,cited_id` CSV.
+/// Read a corpus's papers (their id, year and venue) and a `citing_id,cited_id` edge list with
+/// litnav's own readers.
 fn read_corpus(papers: &Path, citations: &Path) -> Result<Records> {
-    let read =
-        |path: &Path| std::fs::read_to_string(path).map_err(|e| Error::Input(format!("{}: {e}", path.display())));
+    use litnav_corpus::readers::{Item, read_file};
     let mut nodes = Vec::new();
-    for (i, line) in read(papers)?.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-        let value: serde_json::Value =
-            serde_json::from_str(line).map_err(|e| Error::Input(format!("{}:{}: {e}", papers.display(), i + 1)))?;
-        let id = value["id"]
-            .as_str()
-            .ok_or_else(|| Error::Input(format!("{}:{}: field `id`: missing", papers.display(), i + 1)))?;
-        nodes.push(NodeInfo {
-            id: id.to_string(),
-            year: value["year"].as_i64().map(|y| y as i32),
-            venue: value["venue"].as_str().map(str::to_string),
-            external_references: 0,
-        });
-    }
     let mut edges = Vec::new();
-    for (i, line) in read(citations)?.lines().enumerate().skip(1).filter(|(_, l)| !l.trim().is_empty()) {
-        let (citing, cited) = line
-            .split_once(',')
-            .ok_or_else(|| Error::Input(format!("{}:{}: expected citing_id,cited_id", citations.display(), i + 1)))?;
-        edges.push((citing.trim().to_string(), cited.trim().to_string()));
+    for file in [papers, citations] {
+        for item in read_file(file, litnav_corpus::ReadOptions::default())?.items {
+            match item {
+                Item::Paper(record) => nodes.push(NodeInfo {
+                    id: record.paper.id,
+                    year: record.paper.year,
+                    venue: record.paper.venue,
+                    external_references: 0,
+                }),
+                Item::Edge(edge) => edges.push((edge.citing, edge.cited)),
+                Item::Topic(_) => {}
+            }
+        }
     }
     Ok((nodes, edges))
 }
