@@ -2,7 +2,7 @@
 //! is co-cited with what, and the citation path from one paper to another.
 
 use anyhow::{Context, Result, bail};
-use litnav_corpus::{Corpus, Paper};
+use litnav_corpus::{Corpus, Paper, Topic};
 use litnav_graph::disruption::{self, Disruption};
 use litnav_graph::novelty::{self, Novelty, Units};
 use litnav_graph::pairs::{self, Related};
@@ -231,6 +231,7 @@ pub struct Loaded {
     pub graph: Graph,
     contexts: Vec<contexts::CitationContext>,
     papers: Vec<Paper>,
+    topics: Vec<Topic>,
     by_id: HashMap<String, usize>,
 }
 
@@ -239,7 +240,7 @@ impl Loaded {
     pub fn open(corpus: Option<&Path>) -> Result<Loaded> {
         let dir = crate::defaults::corpus(corpus)?;
         let (graph, contexts) = store::open_corpus(&dir)?;
-        let papers = Corpus::open(&dir)?.into_parts().0;
+        let (papers, topics) = Corpus::open(&dir)?.into_parts();
         let by_id = papers.iter().enumerate().map(|(i, p)| (p.id.clone(), i)).collect();
         if graph.edge_count() == 0 {
             eprintln!(
@@ -248,7 +249,7 @@ impl Loaded {
                 dir.display()
             );
         }
-        Ok(Loaded { dir, graph, contexts, papers, by_id })
+        Ok(Loaded { dir, graph, contexts, papers, topics, by_id })
     }
 
     /// The node of `id`, or an error naming the corpus.
@@ -268,6 +269,18 @@ impl Loaded {
             "title": paper.map(|p| p.title.as_str()),
             "year": self.graph.year(node),
         })
+    }
+
+    /// Related papers for output: id, title, year, and the count and similarity relating them.
+    fn describe_related(&self, list: &[Related]) -> Vec<serde_json::Value> {
+        list.iter()
+            .map(|r| {
+                let mut value = self.describe(r.node);
+                value["count"] = json!(r.count);
+                value["similarity"] = json!(r.similarity);
+                value
+            })
+            .collect()
     }
 
     fn line(&self, node: Node) -> String {
@@ -302,8 +315,7 @@ impl Loaded {
     /// The nodes a ranking considers: every paper, or the topic's.
     pub fn candidates(&self, topic: Option<&str>, pool: usize) -> Result<Vec<Node>> {
         let Some(topic) = topic else { return Ok(self.graph.nodes().collect()) };
-        let corpus = Corpus::open(&self.dir)?;
-        let stored = corpus.topics().iter().find(|t| t.id == topic || t.title.eq_ignore_ascii_case(topic));
+        let stored = self.topics.iter().find(|t| t.id == topic || t.title.eq_ignore_ascii_case(topic));
         let ids: Vec<String> = match stored {
             Some(t) => t.reference_ids.clone(),
             None => {
@@ -409,16 +421,6 @@ fn paper(args: PaperArgs) -> Result<()> {
     let nov: Novelty = all_novelty[node as usize];
     let cd_table = PercentileTable::new(all_cd.iter().map(|d| d.cd));
     let novelty_table = PercentileTable::new(all_novelty.iter().map(|n| n.p10.map(|z| -z)));
-    let related = |list: Vec<Related>| -> Vec<serde_json::Value> {
-        list.iter()
-            .map(|r| {
-                let mut value = loaded.describe(r.node);
-                value["count"] = json!(r.count);
-                value["similarity"] = json!(r.similarity);
-                value
-            })
-            .collect()
-    };
     let report = json!({
         "paper": loaded.describe(node),
         "venue": g.venue(node),
@@ -432,8 +434,8 @@ fn paper(args: PaperArgs) -> Result<()> {
         "novelty": nov,
         "novelty_reason": nov.undefined.map(|u| u.describe()),
         "novelty_percentile": nov.p10.and_then(|z| novelty_table.rank(-z)),
-        "co_cited": related(pairs::co_cited_with(g, node, 10)),
-        "coupled": related(pairs::coupled_with(g, node, 10)),
+        "co_cited": loaded.describe_related(&pairs::co_cited_with(g, node, 10)),
+        "coupled": loaded.describe_related(&pairs::coupled_with(g, node, 10)),
     });
     if args.corpus.json {
         return super::print_json(&report);
@@ -525,15 +527,7 @@ fn neighbours(args: NeighbourArgs, find: fn(&Graph, Node, usize) -> Vec<Related>
     let node = loaded.node(&args.id)?;
     let list = find(&loaded.graph, node, args.k);
     if args.corpus.json {
-        let rows: Vec<_> = list
-            .iter()
-            .map(|r| {
-                let mut value = loaded.describe(r.node);
-                value["count"] = json!(r.count);
-                value["similarity"] = json!(r.similarity);
-                value
-            })
-            .collect();
+        let rows = loaded.describe_related(&list);
         return super::print_json(&json!({ "paper": loaded.describe(node), "related": rows }));
     }
     if list.is_empty() {
