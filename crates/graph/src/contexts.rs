@@ -25,7 +25,7 @@ pub enum Sentiment {
 }
 
 /// One mention of a cited paper in a citing paper's text.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct CitationContext {
     /// The citing paper.
     pub citing_id: String,

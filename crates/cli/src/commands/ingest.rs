@@ -77,7 +77,7 @@ fn gather_contexts(dir: &Path, files: &[PathBuf]) -> Result<Vec<contexts::Citati
         all.extend(contexts::read_jsonl(file)?);
     }
     let mut seen = std::collections::HashSet::new();
-    all.retain(|c| seen.insert(serde_json::to_string(c).unwrap_or_default()));
+    all.retain(|c| seen.insert(c.clone()));
     Ok(all)
 }
 
