@@ -6,12 +6,99 @@ use crate::peer::run_python;
 use crate::taxobench::{Embedded, pair_files, read_instances};
 use crate::{Error, Result};
 use litnav_embed::Encoder;
-use litnav_eval::taxobench::{InstanceScores, Tree, score_instance};
+use litnav_eval::taxobench::{InstanceScores, Tree, normalize_title, score_instance};
 use litnav_organize::{Doc, MapNode, Method, Options, organize};
 use serde::Serialize;
 use serde_json::Value;
 use std::path::Path;
 use std::time::Instant;
+
+/// What the benchmark reports: every method's scores, and the diagnostic ceilings.
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct Report {
+    /// One row per instance and method.
+    pub rows: Vec<Row>,
+    /// One per instance.
+    pub ceilings: Vec<Ceiling>,
+}
+
+/// How far the paper vectors themselves can carry a leaf partition, for one instance. It uses the
+/// truth, so it is a diagnostic of the representation, not a method.
+#[derive(Debug, Clone, Serialize)]
+pub struct Ceiling {
+    /// `taxobench` or `bloom-eval`.
+    pub suite: String,
+    /// Instance id.
+    pub id: String,
+    /// ROC AUC of the cosine between two papers as a test of "same expert leaf" over every pair
+    /// of papers the truth places (ties count one half): 0.5 is chance, 1 a perfect separation.
+    pub pair_auc_raw: f64,
+    /// The same in the organizer's clustering space (vectors centered on the set's mean).
+    pub pair_auc_centered: f64,
+    /// Best leaf ARI of any cut of the default method's dendrogram (k chosen with the truth).
+    pub oracle_ari: f64,
+    /// The k of that cut.
+    pub oracle_k: usize,
+}
+
+/// The ceiling of one instance: papers matched to the truth's leaves by normalized title.
+pub fn ceiling(suite: &str, id: &str, docs: &[Doc], truth: &Tree) -> Ceiling {
+    use litnav_eval::clustering::adjusted_rand_index;
+    use litnav_organize::cluster;
+    let leaf_of: std::collections::HashMap<String, usize> =
+        truth.paper_nodes().into_iter().map(|(title, node)| (normalize_title(&title), node)).collect();
+    let placed: Vec<(usize, usize)> = docs
+        .iter()
+        .enumerate()
+        .filter_map(|(i, d)| leaf_of.get(&normalize_title(&d.title)).map(|&leaf| (i, leaf)))
+        .collect();
+    let raw: Vec<Vec<f32>> = docs.iter().map(|d| d.vector.clone()).collect();
+    let space = cluster::centered(&raw);
+    let truth_labels: Vec<usize> = placed.iter().map(|&(_, leaf)| leaf).collect();
+    let dendrogram = cluster::agglomerate(&space, cluster::Linkage::Average);
+    let (oracle_ari, oracle_k) = (2..docs.len())
+        .map(|k| {
+            let labels = dendrogram.cut(k);
+            let predicted: Vec<usize> = placed.iter().map(|&(i, _)| labels[i]).collect();
+            (adjusted_rand_index(&truth_labels, &predicted), k)
+        })
+        .fold((f64::NEG_INFINITY, 0), |best, next| if next.0 > best.0 { next } else { best });
+    Ceiling {
+        suite: suite.into(),
+        id: id.into(),
+        pair_auc_raw: pair_auc(&raw, &placed),
+        pair_auc_centered: pair_auc(&space, &placed),
+        oracle_ari,
+        oracle_k,
+    }
+}
+
+/// Mann–Whitney ROC AUC of pairwise cosine for "same leaf" over all pairs of `placed` (point,
+/// leaf); 0.5 when either class of pairs is empty.
+fn pair_auc(vectors: &[Vec<f32>], placed: &[(usize, usize)]) -> f64 {
+    let mut pairs: Vec<(f32, bool)> = Vec::new();
+    for (a, &(i, leaf_i)) in placed.iter().enumerate() {
+        for &(j, leaf_j) in &placed[a + 1..] {
+            pairs.push((litnav_search::dense::dot(&vectors[i], &vectors[j]), leaf_i == leaf_j));
+        }
+    }
+    pairs.sort_by(|x, y| x.0.total_cmp(&y.0));
+    let positives = pairs.iter().filter(|p| p.1).count() as f64;
+    let negatives = pairs.len() as f64 - positives;
+    if positives == 0.0 || negatives == 0.0 {
+        return 0.5;
+    }
+    // Sum of the positives' ranks (1-based, ties at their mean rank).
+    let mut rank_sum = 0.0;
+    let mut start = 0;
+    while start < pairs.len() {
+        let end = start + pairs[start..].iter().take_while(|p| p.0 == pairs[start].0).count();
+        let mean_rank = (start + 1 + end) as f64 / 2.0;
+        rank_sum += mean_rank * pairs[start..end].iter().filter(|p| p.1).count() as f64;
+        start = end;
+    }
+    (rank_sum - positives * (positives + 1.0) / 2.0) / (positives * negatives)
+}
 
 /// One instance's scores for one method.
 #[derive(Debug, Clone, Serialize)]
@@ -65,7 +152,8 @@ pub fn instance_docs(line: &Value, encoder: &Encoder, cache: &Path) -> Vec<Doc> 
 }
 
 /// The offline methods the organizer benchmarks compare, with their names in reports.
-const OFFLINE_METHODS: [(Method, &str); 3] = [
+const OFFLINE_METHODS: [(Method, &str); 4] = [
+    (Method::Average, "average linkage + c-TF-IDF"),
     (Method::KMeans, "k-means + c-TF-IDF"),
     (Method::Navigator, "UMAP + GMM + c-TF-IDF"),
     (Method::Ward, "Ward + c-TF-IDF"),
@@ -89,17 +177,17 @@ fn offline_maps(
         .collect()
 }
 
-/// The LLM rows of one instance: the Ward map refined by the LLM stage, and the one-call
+/// The LLM rows of one instance: the default method's map refined by the LLM stage, and the one-call
 /// Bottom-Up tree. Timed from the start of each.
 fn llm_trees(
     client: &litnav_llm::Client,
     topic: &str,
-    ward_map: MapNode,
+    offline_map: MapNode,
     docs: &[Doc],
 ) -> Result<Vec<(String, Tree, f64)>> {
     let llm_error = |e: litnav_llm::Error| Error::Peer(format!("LLM: {e}"));
     let started = Instant::now();
-    let (refined, _) = litnav_organize::llm::refine(ward_map, topic, client, 12).map_err(llm_error)?;
+    let (refined, _) = litnav_organize::llm::refine(offline_map, topic, client, 12).map_err(llm_error)?;
     let refined_seconds = started.elapsed().as_secs_f64();
     let started = Instant::now();
     let papers: Vec<litnav_llm::prompts::PaperText<'_>> =
@@ -108,12 +196,12 @@ fn llm_trees(
     let titles: Vec<&str> = docs.iter().map(|d| d.title.as_str()).collect();
     let tree = Tree::from_json(&taxonomy.to_taxobench(topic, &titles)).map_err(|e| Error::Input(e.to_string()))?;
     Ok(vec![
-        ("litnav + LLM: Ward + Cluster Reader + Themes".to_string(), map_to_tree(&refined), refined_seconds),
+        ("litnav + LLM: average linkage + Cluster Reader + Themes".to_string(), map_to_tree(&refined), refined_seconds),
         ("LLM Bottom-Up (one call, litnav client)".to_string(), tree, started.elapsed().as_secs_f64()),
     ])
 }
 
-/// Run the benchmark on TaxoBench files; with `llm`, also litnav's LLM stage on the Ward map
+/// Run the benchmark on TaxoBench files; with `llm`, also litnav's LLM stage on the default method's map
 /// (Cluster Reader + Thematic Organizer) and TaxoBench's one-call Bottom-Up LLM organizer.
 pub fn run(
     data: &Path,
@@ -121,7 +209,7 @@ pub fn run(
     encoder: &Encoder,
     options: Options,
     llm: Option<&litnav_llm::Client>,
-) -> Result<Vec<Row>> {
+) -> Result<Report> {
     let cache = litnav_embed::install::litnav_home().join("cache").join("papers.bin");
     let text =
         std::fs::read_to_string(data).map_err(|e| Error::Input(format!("cannot read {}: {e}", data.display())))?;
@@ -129,17 +217,19 @@ pub fn run(
         text.lines().filter(|l| !l.trim().is_empty()).filter_map(|l| serde_json::from_str(l).ok()).collect();
     let (gold, _) = read_instances(data, "gt")?;
     let paired = pair_files(data, predictions)?;
-    let mut rows = Vec::new();
+    let mut report = Report::default();
+    let rows = &mut report.rows;
     for (line, instance) in lines.iter().zip(&gold) {
         let Ok(gt) = &instance.tree else { continue };
         let topic = line["survey_topic"].as_str().or(line["survey"].as_str()).unwrap_or("").to_string();
         let docs = instance_docs(line, encoder, &cache);
+        report.ceilings.push(ceiling("taxobench", &instance.id, &docs, gt));
         let topic_vector = encoder.embed(&[topic.as_str()]).pop().unwrap_or_default();
         let embed = |texts: &[String]| encoder.embed(texts);
         let mut built = Vec::new();
         for (method, name, map, seconds) in offline_maps(&topic, &topic_vector, &docs, &embed, options) {
             built.push((name, map_to_tree(&map), seconds));
-            if let (Some(client), Method::Ward) = (llm, method) {
+            if let Some(client) = llm.filter(|_| method == Method::default()) {
                 built.extend(llm_trees(client, &topic, map, &docs)?);
             }
         }
@@ -171,7 +261,7 @@ pub fn run(
             });
         }
     }
-    Ok(rows)
+    Ok(report)
 }
 
 const SPEED_PEER: &str = include_str!("../peers/bertopic_style_peer.py");
@@ -337,9 +427,10 @@ fn outline_tree(name: &str, node: &Value, path: &[String], placements: &[(Vec<St
 
 /// Organize every Bloom-Eval topic's references with each offline method and score the maps
 /// against the outlines (TaxoBench's metrics; NSR is the heading soft recall).
-pub fn run_bloom(topics: &[BloomTopic], encoder: &Encoder, options: Options) -> Vec<Row> {
-    let mut rows = Vec::new();
+pub fn run_bloom(topics: &[BloomTopic], encoder: &Encoder, options: Options) -> Report {
+    let mut report = Report::default();
     for topic in topics {
+        report.ceilings.push(ceiling("bloom-eval", &topic.id, &topic.docs, &topic.truth));
         let topic_vector = encoder.embed(&[topic.title.as_str()]).pop().unwrap_or_default();
         let embed = |texts: &[String]| encoder.embed(texts);
         let built: Vec<(String, Tree, f64)> = offline_maps(&topic.title, &topic_vector, &topic.docs, &embed, options)
@@ -350,7 +441,7 @@ pub fn run_bloom(topics: &[BloomTopic], encoder: &Encoder, options: Options) -> 
         trees.extend(built.iter().map(|(_, t, _)| t));
         let sim = Embedded::new(encoder, &trees);
         for (name, tree, seconds) in &built {
-            rows.push(Row {
+            report.rows.push(Row {
                 suite: "bloom-eval".into(),
                 id: topic.id.clone(),
                 method: name.clone(),
@@ -360,5 +451,64 @@ pub fn run_bloom(topics: &[BloomTopic], encoder: &Encoder, options: Options) -> 
             });
         }
     }
-    rows
+    report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit(v: [f32; 2]) -> Vec<f32> {
+        let n = (v[0] * v[0] + v[1] * v[1]).sqrt();
+        vec![v[0] / n, v[1] / n]
+    }
+
+    #[test]
+    fn pair_auc_by_hand() {
+        let vectors = vec![unit([1.0, 0.0]), unit([1.0, 0.1]), unit([0.0, 1.0]), unit([0.1, 1.0])];
+        // Leaves {0, 1} and {2, 3}: both same-leaf pairs are the two most similar: AUC 1.
+        assert_eq!(pair_auc(&vectors, &[(0, 0), (1, 0), (2, 1), (3, 1)]), 1.0);
+        // Leaves {0, 2} and {1, 3}: same-leaf cosines 0 and 0.198 rank 1st and 4th of six (the
+        // different-leaf ones: 0.0995 twice, 0.995 twice): (1 + 4 − 2·3/2) / (2·4) = 0.25.
+        assert!((pair_auc(&vectors, &[(0, 0), (1, 1), (2, 0), (3, 1)]) - 0.25).abs() < 1e-12);
+        // Equal vectors tie: every pair has the same cosine, so AUC is one half.
+        let same = vec![unit([1.0, 1.0]); 4];
+        assert_eq!(pair_auc(&same, &[(0, 0), (1, 0), (2, 1), (3, 1)]), 0.5);
+        // One class of pairs empty: 0.5.
+        assert_eq!(pair_auc(&vectors, &[(0, 0), (1, 0)]), 0.5);
+    }
+
+    #[test]
+    fn ceiling_of_a_perfectly_separated_set_is_exact() {
+        let titles = ["Alpha one", "Alpha two", "Beta one", "Beta two", "Gamma one", "Gamma two"];
+        let vectors = [[1.0, 0.0], [1.0, 0.05], [0.0, 1.0], [0.05, 1.0], [-1.0, 0.0], [-1.0, -0.05]];
+        let docs: Vec<Doc> = titles
+            .iter()
+            .zip(vectors)
+            .map(|(t, v)| Doc {
+                id: t.to_string(),
+                title: t.to_string(),
+                year: None,
+                abstract_text: None,
+                vector: unit(v),
+            })
+            .collect();
+        let leaf = |name: &str, papers: &[&str]| Tree {
+            name: name.into(),
+            children: Vec::new(),
+            papers: papers.iter().map(|p| p.to_string()).collect(),
+        };
+        let truth = Tree {
+            name: "root".into(),
+            children: vec![
+                leaf("A", &["alpha ONE", "Alpha two"]),
+                leaf("B", &["Beta one", "Beta two"]),
+                leaf("C", &["Gamma one", "Gamma two"]),
+            ],
+            papers: Vec::new(),
+        };
+        let c = ceiling("t", "x", &docs, &truth);
+        assert_eq!((c.oracle_ari, c.oracle_k), (1.0, 3));
+        assert_eq!(c.pair_auc_raw, 1.0);
+    }
 }

@@ -142,10 +142,14 @@ pub fn best_by_silhouette(points: &[Vec<f32>], range: std::ops::RangeInclusive<u
     best.unwrap_or_else(|| (kmeans(points, 1, seed, 1), 0.0))
 }
 
-/// The best cut of a Ward dendrogram for k in `range` by silhouette (ties: the smaller k), with
-/// unit centroids.
-pub fn ward_by_silhouette(points: &[Vec<f32>], range: std::ops::RangeInclusive<usize>) -> (Clustering, f64) {
-    let tree = ward(points);
+/// The best cut of an agglomerative dendrogram for k in `range` by silhouette (ties: the smaller
+/// k), with unit centroids.
+pub fn agglomerative_by_silhouette(
+    points: &[Vec<f32>],
+    range: std::ops::RangeInclusive<usize>,
+    linkage: Linkage,
+) -> (Clustering, f64) {
+    let tree = agglomerate(points, linkage);
     let mut best: Option<(Vec<usize>, f64)> = None;
     for k in range {
         if k > points.len() {
@@ -160,6 +164,33 @@ pub fn ward_by_silhouette(points: &[Vec<f32>], range: std::ops::RangeInclusive<u
     let (labels, score) = best.unwrap_or_else(|| (vec![0; points.len()], 0.0));
     let centroids = unit_centroids(points, &labels);
     (Clustering { labels, centroids }, score)
+}
+
+/// The set's vectors with their mean removed, renormalized: the space litnav clusters in.
+///
+/// Every paper of a topical set shares the topic, so raw cosines between them are all high and
+/// differ little; removing the shared component leaves what tells the papers apart. On the five
+/// TaxoBench instances, how well cosine separates same-leaf from different-leaf pairs (ROC AUC)
+/// rises from 0.632 to 0.714, and on the 14 Bloom-Eval topics from 0.629 to 0.672. A vector equal
+/// to the mean (norm 0 after centering) stays zero.
+pub fn centered(points: &[Vec<f32>]) -> Vec<Vec<f32>> {
+    let Some(dim) = points.first().map(Vec::len) else { return Vec::new() };
+    let mut mean = vec![0.0f64; dim];
+    for p in points {
+        mean.iter_mut().zip(p).for_each(|(m, v)| *m += f64::from(*v));
+    }
+    mean.iter_mut().for_each(|m| *m /= points.len() as f64);
+    points
+        .iter()
+        .map(|p| {
+            let mut out: Vec<f32> = p.iter().zip(&mean).map(|(v, m)| (f64::from(*v) - m) as f32).collect();
+            let norm = out.iter().map(|v| v * v).sum::<f32>().sqrt();
+            if norm > 0.0 {
+                out.iter_mut().for_each(|v| *v /= norm);
+            }
+            out
+        })
+        .collect()
 }
 
 /// The normalized mean of each cluster's unit vectors (labels 0..k).
@@ -191,16 +222,33 @@ pub struct Dendrogram {
     pub merges: Vec<(usize, usize, f64)>,
 }
 
-/// Ward's minimum-variance agglomerative clustering on squared Euclidean distances (for unit
-/// vectors, 2 − 2·cosine), by the nearest-neighbour-chain algorithm with Lance–Williams updates:
-/// O(n²) memory and time per merge chain, exact because Ward's criterion is reducible. Ties between
-/// neighbours break towards the lower index, so the result is deterministic.
+/// How the distance between two clusters is defined in agglomerative clustering.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Linkage {
+    /// Ward's minimum variance on squared Euclidean distances (for unit vectors, 2 − 2·cosine).
+    Ward,
+    /// UPGMA: the mean cosine distance (1 − cosine) between the two clusters' points.
+    Average,
+}
+
+/// Ward's minimum-variance agglomerative clustering (see [`agglomerate`]).
 pub fn ward(points: &[Vec<f32>]) -> Dendrogram {
+    agglomerate(points, Linkage::Ward)
+}
+
+/// Agglomerative clustering by the nearest-neighbour-chain algorithm with Lance–Williams updates:
+/// O(n²) memory and time per merge chain, exact because both linkages are reducible. Ties between
+/// neighbours break towards the lower index, so the result is deterministic.
+pub fn agglomerate(points: &[Vec<f32>], linkage: Linkage) -> Dendrogram {
     let n = points.len();
     let mut distance = vec![0.0f64; n * n];
     for i in 0..n {
         for j in i + 1..n {
-            let d = (2.0 - 2.0 * f64::from(dot(&points[i], &points[j]))).max(0.0);
+            let cosine = f64::from(dot(&points[i], &points[j]));
+            let d = match linkage {
+                Linkage::Ward => (2.0 - 2.0 * cosine).max(0.0),
+                Linkage::Average => (1.0 - cosine).max(0.0),
+            };
             distance[i * n + j] = d;
             distance[j * n + i] = d;
         }
@@ -237,15 +285,19 @@ pub fn ward(points: &[Vec<f32>]) -> Dendrogram {
                 chain.pop();
                 let (a, b) = (top.min(nearest), top.max(nearest));
                 raw_merges.push((label[a], label[b], d));
-                // Lance–Williams for Ward: the merged cluster lives in slot a.
+                // Lance–Williams: the merged cluster lives in slot a.
                 for k in 0..n {
                     if !active[k] || k == a || k == b {
                         continue;
                     }
                     let (na, nb, nk) = (size[a] as f64, size[b] as f64, size[k] as f64);
-                    let updated = ((na + nk) * distance[a * n + k] + (nb + nk) * distance[b * n + k]
-                        - nk * distance[a * n + b])
-                        / (na + nb + nk);
+                    let (dak, dbk) = (distance[a * n + k], distance[b * n + k]);
+                    let updated = match linkage {
+                        Linkage::Ward => {
+                            ((na + nk) * dak + (nb + nk) * dbk - nk * distance[a * n + b]) / (na + nb + nk)
+                        }
+                        Linkage::Average => (na * dak + nb * dbk) / (na + nb),
+                    };
                     distance[a * n + k] = updated;
                     distance[k * n + a] = updated;
                 }
@@ -337,8 +389,40 @@ mod tests {
         assert_eq!(tree.cut(3), vec![0, 0, 0, 1, 1, 2, 2, 2]);
         assert_eq!(tree.cut(1), vec![0; 8]);
         assert_eq!(tree.cut(8), (0..8).collect::<Vec<_>>());
+        let average = agglomerate(&points, Linkage::Average);
+        assert!(average.merges.windows(2).all(|w| w[0].2 <= w[1].2), "heights ascend");
+        assert_eq!(average.cut(3), vec![0, 0, 0, 1, 1, 2, 2, 2]);
         let k_means = kmeans(&points, 3, 1, 20);
         assert_eq!(k_means.labels[0], k_means.labels[2]);
         assert_ne!(k_means.labels[0], k_means.labels[3]);
+    }
+
+    #[test]
+    fn average_linkage_merges_at_the_mean_cosine_distance() {
+        // Cosine distances: d(0,1) = 0, d(0,2) = d(1,2) = 1 − cos 60° = 0.5 for the first merge
+        // partner; after {0, 1} merge, its distance to 3 is the mean of d(0,3) and d(1,3).
+        let points: Vec<Vec<f32>> =
+            [[1.0, 0.0], [1.0, 0.0], [0.5, 0.866_025_4], [0.0, 1.0]].iter().map(|p| unit(p)).collect();
+        let tree = agglomerate(&points, Linkage::Average);
+        assert_eq!(tree.merges.len(), 3);
+        assert!(tree.merges[0].2.abs() < 1e-6);
+        // {2, 3} at 1 − cos 30°; then {0,1} with {2,3}: mean of 0.5, 0.5, 1, 1 = 0.75.
+        assert!((tree.merges[1].2 - (1.0 - 0.866_025_4)).abs() < 1e-5, "{:?}", tree.merges);
+        assert!((tree.merges[2].2 - 0.75).abs() < 1e-5, "{:?}", tree.merges);
+    }
+
+    #[test]
+    fn centering_removes_the_shared_component() {
+        // Two papers share a large common direction and differ slightly: raw cosine near 1,
+        // centered cosine −1.
+        let points: Vec<Vec<f32>> = [[1.0, 0.1], [1.0, -0.1]].iter().map(|p| unit(p)).collect();
+        assert!(dot(&points[0], &points[1]) > 0.97);
+        let moved = centered(&points);
+        assert!((dot(&moved[0], &moved[1]) + 1.0).abs() < 1e-6);
+        assert!(moved.iter().all(|p| (dot(p, p) - 1.0).abs() < 1e-6));
+        // A set whose vectors are all equal centers to zero vectors, not NaN.
+        let same = centered(&[points[0].clone(), points[0].clone()]);
+        assert!(same.iter().flatten().all(|v| *v == 0.0));
+        assert!(centered(&[]).is_empty());
     }
 }

@@ -1,23 +1,27 @@
 //! litnav's organizer: a set of papers with their vectors becomes a map — themes, subtopics with
 //! names, descriptions and relevance, and the papers of each — in TaxoBench's tree shape.
 //!
-//! The offline pipeline (this crate today):
-//! 1. **Subtopics**: seeded spherical k-means (or Ward agglomerative clustering, ResearchArena's
-//!    baseline: [`Method`]) on the papers' unit vectors, k chosen by the
-//!    silhouette score (cosine distance) over `n/5..=n/4` (at least 2, at most 24). Silhouette
-//!    alone over `2..` picks two or three clusters on MiniLM vectors, far coarser than experts'
-//!    taxonomies (TaxoBench, mean over 5 instances: ARI 0.051, V 0.253 with `2..=n/4`; 0.095 /
-//!    0.536 with `n/5..=n/4`; `litnav bench organize`).
-//! 2. **Themes**: when there are six subtopics or more, their centroids are clustered the same way
-//!    (k over `s/5..=s/3` for s subtopics, at least 2); every subtopic belongs to exactly one theme.
-//! 3. **Names and descriptions**: class-based TF-IDF key phrases re-ranked with the encoder
+//! The offline pipeline:
+//! 1. **Clustering space**: the papers' unit vectors with the set's mean removed, renormalized
+//!    ([`cluster::centered`]): the topic every paper shares no longer dominates their cosines.
+//! 2. **Subtopics**: average-linkage agglomerative clustering on cosine distance (the default),
+//!    Ward's (ResearchArena's baseline), seeded spherical k-means, or Knowledge Navigator's UMAP +
+//!    Gaussian mixture ([`Method`]), k chosen by the silhouette score (cosine distance) over
+//!    `n/5..=n/4` (at least 2, at most 24). Silhouette alone over `2..` picks two or three
+//!    clusters on MiniLM vectors, far coarser than experts' taxonomies (TaxoBench ARI 0.051 with
+//!    `2..=n/4`; `litnav bench organize`).
+//! 3. **Themes**: when there are six subtopics or more, their centroids in the clustering space
+//!    are clustered by k-means (k over `s/5..=s/3` for s subtopics, at least 2); every subtopic
+//!    belongs to exactly one theme.
+//! 4. **Names and descriptions**: class-based TF-IDF key phrases re-ranked with the encoder
 //!    ([`label`]); the best multi-word phrase names the node (else the two best words), the
-//!    description lists the key phrases and the most central papers.
-//! 4. **Relevance**: cosine between the topic's vector and the node's centroid.
+//!    description lists the key phrases and the most central papers. No two nodes of a map share
+//!    a name: larger subtopics choose first, themes after their subtopics.
+//! 5. **Relevance**: cosine between the topic's vector and the centroid of the node's own paper
+//!    vectors.
 //!
 //! Every step is seeded, and ties break on stable keys: the same input gives the same map, byte
-//! for byte. Knowledge Navigator's UMAP + Gaussian-mixture variant and the LLM namer are the next
-//! steps (issues #5 and #7).
+//! for byte. The LLM stage ([`llm`]) renames, filters and regroups the offline map.
 
 pub mod cluster;
 pub mod gmm;
@@ -87,10 +91,13 @@ pub enum Method {
     Navigator,
     /// Seeded spherical k-means.
     KMeans,
-    /// Ward agglomerative clustering (ResearchArena's clustering baseline; on TaxoBench ARI 0.135
-    /// against k-means' 0.095, so the default).
-    #[default]
+    /// Ward agglomerative clustering (ResearchArena's clustering baseline).
     Ward,
+    /// Average-linkage (UPGMA) agglomerative clustering on cosine distance: the default, the most
+    /// even across both organizer benchmarks (`litnav bench organize --bloom`: ARI 0.162 on
+    /// TaxoBench and 0.164 on Bloom-Eval; Ward 0.170 and 0.143).
+    #[default]
+    Average,
 }
 
 /// Organizer settings.
@@ -117,7 +124,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             seed: 42,
-            method: Method::Ward,
+            method: Method::default(),
             max_subtopics: 24,
             themes: true,
             min_relevance: 0.0,
@@ -142,31 +149,41 @@ pub fn organize(
         return root;
     }
     let vectors: Vec<Vec<f32>> = docs.iter().map(|d| d.vector.clone()).collect();
+    let space = cluster::centered(&vectors);
     let max_k = (docs.len() / 4).clamp(2, options.max_subtopics.max(2));
     let min_k = (docs.len() / 5).clamp(2, max_k);
     let mut soft: Option<Vec<f64>> = None;
-    let (subtopics, _) = match options.method {
-        Method::KMeans => cluster::best_by_silhouette(&vectors, min_k..=max_k, options.seed),
-        Method::Ward => cluster::ward_by_silhouette(&vectors, min_k..=max_k),
+    let labels = match options.method {
+        Method::KMeans => cluster::best_by_silhouette(&space, min_k..=max_k, options.seed).0.labels,
+        Method::Ward => cluster::agglomerative_by_silhouette(&space, min_k..=max_k, cluster::Linkage::Ward).0.labels,
+        Method::Average => {
+            cluster::agglomerative_by_silhouette(&space, min_k..=max_k, cluster::Linkage::Average).0.labels
+        }
         Method::Navigator => {
-            let reduced = umap::umap(&vectors, &umap::UmapOptions { seed: options.seed, ..Default::default() });
-            let (mixture, score) = gmm::best_by_silhouette(&reduced, min_k..=max_k, options.seed);
-            let labels = gmm::compact(&mixture.labels);
+            let reduced = umap::umap(&space, &umap::UmapOptions { seed: options.seed, ..Default::default() });
+            let (mixture, _) = gmm::best_by_silhouette(&reduced, min_k..=max_k, options.seed);
             soft = Some(mixture.labels.iter().zip(&mixture.responsibilities).map(|(&l, r)| r[l]).collect());
-            let centroids = cluster::unit_centroids(&vectors, &labels);
-            (cluster::Clustering { labels, centroids }, score)
+            gmm::compact(&mixture.labels)
         }
     };
+    // Names and relevance use centroids of the papers' own vectors; themes group subtopics in the
+    // clustering space.
+    let subtopics = cluster::Clustering { centroids: cluster::unit_centroids(&vectors, &labels), labels };
+    let subtopic_space = cluster::unit_centroids(&space, &subtopics.labels);
     let members = groups(&subtopics.labels, subtopics.centroids.len());
     let texts: Vec<String> = docs
         .iter()
         .map(|d| format!("{}. {}. {}", d.title, d.title, d.abstract_text.as_deref().unwrap_or("")))
         .collect();
-    let subtopic_nodes = name_groups(topic, docs, &texts, &members, &subtopics.centroids, topic_vector, embed);
+    let namer = Namer { topic, docs, texts: &texts, topic_vector, embed };
+    // No two nodes of a map share a name, and none is the topic's: subtopics (largest first) pick
+    // first, themes then take phrases their subtopics did not.
+    let mut used = std::collections::HashSet::from([topic.to_lowercase()]);
+    let subtopic_nodes = namer.name_groups(&members, &subtopics.centroids, &mut used);
     let theme_clustering = if options.themes && subtopic_nodes.len() >= 6 {
         let count = subtopic_nodes.len();
         let (themes, _) =
-            cluster::best_by_silhouette(&subtopics.centroids, (count / 5).max(2)..=(count / 3).max(2), options.seed);
+            cluster::best_by_silhouette(&subtopic_space, (count / 5).max(2)..=(count / 3).max(2), options.seed);
         Some(themes)
     } else {
         None
@@ -184,7 +201,9 @@ pub fn organize(
                 .iter()
                 .map(|subs| subs.iter().flat_map(|&s| members[s].iter().copied()).collect())
                 .collect();
-            let theme_nodes = name_groups(topic, docs, &texts, &theme_docs, &themes.centroids, topic_vector, embed);
+            let paper_themes: Vec<usize> = subtopics.labels.iter().map(|&s| themes.labels[s]).collect();
+            let theme_centroids = cluster::unit_centroids(&vectors, &paper_themes);
+            let theme_nodes = namer.name_groups(&theme_docs, &theme_centroids, &mut used);
             let mut subtopic_nodes = subtopic_nodes;
             let mut theme_nodes: Vec<MapNode> = theme_nodes
                 .into_iter()
@@ -348,27 +367,37 @@ fn groups(labels: &[usize], k: usize) -> Vec<Vec<usize>> {
     groups
 }
 
-/// Leaf nodes for groups of documents, named from their own text, in group order (`None` for an
-/// empty group).
-fn name_groups(
-    topic: &str,
-    docs: &[Doc],
-    texts: &[String],
-    members: &[Vec<usize>],
-    centroids: &[Vec<f32>],
-    topic_vector: &[f32],
-    embed: &dyn Fn(&[String]) -> Vec<Vec<f32>>,
-) -> Vec<Option<MapNode>> {
-    let classes: Vec<Vec<(usize, &str)>> =
-        members.iter().map(|m| m.iter().map(|&i| (i, texts[i].as_str())).collect()).collect();
-    let phrases = label::key_phrases(&classes, centroids, embed, 3, topic);
-    members
-        .iter()
-        .zip(centroids)
-        .zip(phrases)
-        .map(|((m, centroid), phrases)| {
+/// What naming a group of papers needs besides the group.
+struct Namer<'a> {
+    topic: &'a str,
+    docs: &'a [Doc],
+    /// Each paper's text for key phrases (title twice, then the abstract).
+    texts: &'a [String],
+    topic_vector: &'a [f32],
+    embed: &'a dyn Fn(&[String]) -> Vec<Vec<f32>>,
+}
+
+impl Namer<'_> {
+    /// Leaf nodes for groups of documents, named from their own text, in group order (`None` for
+    /// an empty group). Larger groups choose first; a name already in `used` (lowercased) is not
+    /// taken again, and every chosen name is added to it.
+    fn name_groups(
+        &self,
+        members: &[Vec<usize>],
+        centroids: &[Vec<f32>],
+        used: &mut std::collections::HashSet<String>,
+    ) -> Vec<Option<MapNode>> {
+        let docs = self.docs;
+        let classes: Vec<Vec<(usize, &str)>> =
+            members.iter().map(|m| m.iter().map(|&i| (i, self.texts[i].as_str())).collect()).collect();
+        let phrases = label::key_phrases(&classes, centroids, self.embed, 6, self.topic);
+        let mut order: Vec<usize> = (0..members.len()).collect();
+        order.sort_by_key(|&g| std::cmp::Reverse(members[g].len()));
+        let mut nodes: Vec<Option<MapNode>> = vec![None; members.len()];
+        for g in order {
+            let (m, centroid) = (&members[g], &centroids[g]);
             if m.is_empty() {
-                return None;
+                continue;
             }
             // Papers ordered by closeness to the centroid: the first are the most representative.
             let mut ordered = m.clone();
@@ -379,13 +408,8 @@ fn name_groups(
                 );
                 sb.total_cmp(&sa).then_with(|| docs[a].id.cmp(&docs[b].id))
             });
-            // The best multi-word phrase names the node; failing one, the two best single words.
-            let name = match (phrases.iter().find(|p| p.contains(' ')), phrases.as_slice()) {
-                (Some(phrase), _) => phrase.clone(),
-                (None, [first, second, ..]) => format!("{first} and {second}"),
-                (None, [first]) => first.clone(),
-                (None, []) => docs[ordered[0]].title.clone(),
-            };
+            let name = pick_name(&phrases[g], used).unwrap_or_else(|| docs[ordered[0]].title.clone());
+            used.insert(name.to_lowercase());
             let examples: Vec<String> = ordered
                 .iter()
                 .take(2)
@@ -394,18 +418,35 @@ fn name_groups(
                     None => docs[i].title.clone(),
                 })
                 .collect();
+            let shown = &phrases[g][..phrases[g].len().min(3)];
             let description = format!(
                 "{} paper(s){}. Most representative: {}.",
                 m.len(),
-                if phrases.is_empty() { String::new() } else { format!(" on {}", join_words(&phrases)) },
+                if shown.is_empty() { String::new() } else { format!(" on {}", join_words(shown)) },
                 examples.join("; ")
             );
             let mut node =
-                MapNode::new(name, description, f64::from(litnav_search::dense::dot(centroid, topic_vector)));
+                MapNode::new(name, description, f64::from(litnav_search::dense::dot(centroid, self.topic_vector)));
             fill_leaf(&mut node, docs, &ordered);
-            Some(node)
-        })
-        .collect()
+            nodes[g] = Some(node);
+        }
+        nodes
+    }
+}
+
+/// A name from a group's key phrases (best first) that is not in `used`: the best multi-word
+/// phrase, else the two best single words joined, else the best single word.
+fn pick_name(phrases: &[String], used: &std::collections::HashSet<String>) -> Option<String> {
+    let free = |name: &String| !used.contains(&name.to_lowercase());
+    let words: Vec<&String> = phrases.iter().filter(|p| !p.contains(' ')).collect();
+    let pairs = words.windows(2).map(|w| format!("{} and {}", w[0], w[1]));
+    phrases
+        .iter()
+        .filter(|p| p.contains(' '))
+        .cloned()
+        .chain(pairs)
+        .chain(words.iter().map(|w| (*w).clone()))
+        .find(free)
 }
 
 /// Largest first, then by name.
@@ -557,5 +598,48 @@ mod tests {
         let b = organize("graph neural networks", &topic, &docs(), &fake_embed, keep);
         assert_eq!(a, b);
         assert!(!a.subtopics.iter().any(|s| s.filtered));
+    }
+
+    #[test]
+    fn names_skip_those_already_taken() {
+        let phrases: Vec<String> =
+            ["Graph Neural Networks", "molecules", "Message Passing", "GNN"].iter().map(|p| p.to_string()).collect();
+        let mut used = std::collections::HashSet::new();
+        assert_eq!(pick_name(&phrases, &used).as_deref(), Some("Graph Neural Networks"));
+        used.insert("graph neural networks".to_string());
+        assert_eq!(pick_name(&phrases, &used).as_deref(), Some("Message Passing"));
+        used.insert("message passing".to_string());
+        assert_eq!(pick_name(&phrases, &used).as_deref(), Some("molecules and GNN"));
+        used.insert("molecules and gnn".to_string());
+        assert_eq!(pick_name(&phrases, &used).as_deref(), Some("molecules"));
+        used.extend(["molecules".to_string(), "gnn".to_string()]);
+        assert_eq!(pick_name(&phrases, &used), None);
+    }
+
+    #[test]
+    fn no_two_nodes_share_a_name() {
+        let topic = unit(&[1.0, 0.0, 0.0]);
+        let mut docs = docs();
+        // Twelve more papers that all use the same words: their subtopics compete for one name.
+        for i in 0..12 {
+            docs.push(Doc {
+                id: format!("c{i}"),
+                title: format!("Graph neural networks for proteins {i}"),
+                year: None,
+                abstract_text: Some("Graph neural networks fold proteins.".into()),
+                vector: unit(&[0.5, 1.0 + (i % 3) as f32, (i % 2) as f32]),
+            });
+        }
+        let map = organize("molecules", &topic, &docs, &fake_embed, Options::default());
+        fn names(node: &MapNode, out: &mut Vec<String>) {
+            out.push(node.name.to_lowercase());
+            node.subtopics.iter().for_each(|c| names(c, out));
+        }
+        let mut all = Vec::new();
+        names(&map, &mut all);
+        let count = all.len();
+        all.sort();
+        all.dedup();
+        assert_eq!(all.len(), count, "{all:?}");
     }
 }

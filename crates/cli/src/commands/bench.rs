@@ -85,7 +85,10 @@ pub struct OrganizeArgs {
     /// survey outlines with each reference at its primary section (NSR = heading soft recall).
     #[arg(long)]
     bloom: bool,
-    /// With --llm: also the LLM stage on the Ward maps and the one-call Bottom-Up LLM organizer.
+    /// Organize subtopics with more papers than this again, as `litnav map --recurse-above` does.
+    #[arg(long, value_name = "N")]
+    recurse_above: Option<usize>,
+    /// With --llm: also the LLM stage on the default method's maps and the one-call Bottom-Up LLM organizer.
     #[command(flatten)]
     llm: super::llm::LlmArgs,
     /// Print the rows as JSON.
@@ -296,10 +299,10 @@ fn run_organize(args: OrganizeArgs) -> Result<()> {
     let taxobench = crate::defaults::datasets()?.join("taxobench");
     let model = args.model.unwrap_or_else(litnav_embed::install::default_model_dir);
     let encoder = litnav_embed::Encoder::load(&model)?;
-    let options = litnav_organize::Options { seed: args.seed, ..Default::default() };
+    let options = litnav_organize::Options { seed: args.seed, recurse_above: args.recurse_above, ..Default::default() };
     let bar = crate::progress::spinner("organizing the TaxoBench instances");
     let client = args.llm.client()?;
-    let rows = litnav_bench::organize::run(
+    let report = litnav_bench::organize::run(
         &taxobench.join("data.jsonl"),
         &taxobench.join("predictions_example.jsonl"),
         &encoder,
@@ -307,18 +310,21 @@ fn run_organize(args: OrganizeArgs) -> Result<()> {
         client.as_ref(),
     );
     bar.finish_and_clear();
-    let mut rows = rows?;
+    let mut report = report?;
     if args.bloom {
         let bar = crate::progress::spinner("organizing the litbench Bloom-Eval topics");
         let dir = crate::defaults::corpus(None)?;
         let docs_for = |ids: &[String]| super::map::docs_for_ids(&dir, ids, &encoder).unwrap_or_default();
         let topics = litnav_bench::organize::bloom_topics(&crate::defaults::datasets()?.join("litbench"), &docs_for)?;
-        rows.extend(litnav_bench::organize::run_bloom(&topics, &encoder, options));
+        let bloom = litnav_bench::organize::run_bloom(&topics, &encoder, options);
+        report.rows.extend(bloom.rows);
+        report.ceilings.extend(bloom.ceilings);
         bar.finish_and_clear();
     }
     if args.json {
-        return super::print_json(&rows);
+        return super::print_json(&report);
     }
+    let rows = &report.rows;
     println!("Bottom-Up organization: TaxoBench instances (truth: expert taxonomies) and, with --bloom, litbench");
     println!(
         "Bloom-Eval topics (truth: survey outlines, references at their primary sections). NSR = heading soft recall."
@@ -359,7 +365,39 @@ fn run_organize(args: OrganizeArgs) -> Result<()> {
             line("mean", method, String::new(), mean, String::new());
         }
     }
+    print_ceilings(&report.ceilings);
     Ok(())
+}
+
+/// The diagnostic table: how well the paper vectors alone separate the truth's leaves.
+fn print_ceilings(ceilings: &[litnav_bench::organize::Ceiling]) {
+    println!("\nCeiling of the representation (uses the truth: a diagnostic, not a method). Pair AUC: how well");
+    println!("cosine tells same-leaf from different-leaf pairs (0.5 = chance); oracle ARI: the best cut of the");
+    println!("default method's dendrogram, k chosen with the truth.");
+    println!(
+        "{:<11} {:<6} {:>14} {:>19} {:>11} {:>9}",
+        "suite", "id", "pair AUC raw", "pair AUC centered", "oracle ARI", "oracle k"
+    );
+    let mut suites: Vec<&str> = ceilings.iter().map(|c| c.suite.as_str()).collect();
+    suites.dedup();
+    for suite in suites {
+        let of: Vec<_> = ceilings.iter().filter(|c| c.suite == suite).collect();
+        for c in &of {
+            println!(
+                "{suite:<11} {:<6} {:>14.3} {:>19.3} {:>11.3} {:>9}",
+                c.id, c.pair_auc_raw, c.pair_auc_centered, c.oracle_ari, c.oracle_k
+            );
+        }
+        let mean =
+            |f: fn(&litnav_bench::organize::Ceiling) -> f64| of.iter().map(|c| f(c)).sum::<f64>() / of.len() as f64;
+        println!(
+            "{suite:<11} {:<6} {:>14.3} {:>19.3} {:>11.3}",
+            "mean",
+            mean(|c| c.pair_auc_raw),
+            mean(|c| c.pair_auc_centered),
+            mean(|c| c.oracle_ari)
+        );
+    }
 }
 
 fn run_eval(args: EvalArgs) -> Result<()> {

@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum MethodArg {
+    /// Average-linkage (UPGMA) agglomerative clustering on cosine distance.
+    Average,
     /// Ward agglomerative clustering.
     Ward,
     /// Knowledge Navigator's pipeline: UMAP (seeded) + Gaussian mixture, soft assignments kept.
@@ -54,9 +56,10 @@ pub struct Args {
     /// (default 0.35 when retrieving from a corpus, 0 — keep all — with --papers).
     #[arg(long, value_name = "COSINE")]
     min_relevance: Option<f64>,
-    /// Subtopic clustering: Ward agglomerative (measured best on TaxoBench so far), Knowledge
-    /// Navigator's UMAP + Gaussian mixture, or k-means.
-    #[arg(long, value_enum, default_value_t = MethodArg::Ward)]
+    /// Subtopic clustering: average-linkage agglomerative (the most even on litnav's organizer
+    /// benchmarks), Ward agglomerative (ResearchArena's baseline), Knowledge Navigator's UMAP +
+    /// Gaussian mixture, or k-means.
+    #[arg(long, value_enum, default_value_t = MethodArg::Average)]
     method: MethodArg,
     /// Organize subtopics with more papers than this again, into deeper levels (up to three).
     #[arg(long, value_name = "PAPERS")]
@@ -91,6 +94,7 @@ pub fn run(args: Args) -> Result<()> {
     let bar = crate::progress::spinner(&format!("organizing {} papers", docs.len()));
     let method = match args.method {
         MethodArg::Ward => litnav_organize::Method::Ward,
+        MethodArg::Average => litnav_organize::Method::Average,
         MethodArg::Kmeans => litnav_organize::Method::KMeans,
         MethodArg::Navigator => litnav_organize::Method::Navigator,
     };
@@ -137,7 +141,11 @@ pub fn print_outline(map: &MapNode) {
 fn print_node(node: &MapNode, depth: usize) {
     let indent = "  ".repeat(depth);
     let papers = node.paper_ids.len();
-    let count = if papers > 0 { format!(" ({papers} papers)") } else { String::new() };
+    let count = match papers {
+        0 => String::new(),
+        1 => " (1 paper)".to_string(),
+        _ => format!(" ({papers} papers)"),
+    };
     println!("{indent}{} {}{count}  [relevance {:.2}]", node.id, node.name, node.relevance);
     for child in &node.subtopics {
         print_node(child, depth + 1);
