@@ -446,6 +446,8 @@ fn map_places_every_paper_once_deterministically_and_renders() {
         for id in node["paper_ids"].as_array().into_iter().flatten() {
             ids.push(id.as_str().unwrap().to_string());
         }
+        let children = node["subtopics"].as_array().map_or(0, Vec::len);
+        assert!(children != 1, "a node with one child only repeats it: {}", node["name"]);
         for child in node["subtopics"].as_array().into_iter().flatten() {
             assert!(child["id"].is_string() && child["description"].is_string() && child["relevance"].is_number());
             collect(child, ids, names);
@@ -453,6 +455,8 @@ fn map_places_every_paper_once_deterministically_and_renders() {
     }
     let mut names = Vec::new();
     collect(&map, &mut ids, &mut names);
+    let distinct: std::collections::HashSet<String> = names.iter().map(|n| n.to_lowercase()).collect();
+    assert_eq!(distinct.len(), names.len(), "no two nodes share a name: {names:?}");
     assert_eq!(ids.len(), 43, "every paper placed");
     let unique: std::collections::HashSet<&String> = ids.iter().collect();
     assert_eq!(unique.len(), 43, "and placed once");

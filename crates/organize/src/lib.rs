@@ -12,7 +12,7 @@
 //!    `2..=n/4`; `litnav bench organize`).
 //! 3. **Themes**: when there are six subtopics or more, their centroids in the clustering space
 //!    are clustered by k-means (k over `s/5..=s/3` for s subtopics, at least 2); every subtopic
-//!    belongs to exactly one theme.
+//!    belongs to exactly one theme, and a theme of a single subtopic is replaced by it.
 //! 4. **Names and descriptions**: class-based TF-IDF key phrases re-ranked with the encoder
 //!    ([`label`]); the best multi-word phrase names the node (else the two best words), the
 //!    description lists the key phrases and the most central papers. No two nodes of a map share
@@ -209,14 +209,18 @@ pub fn organize(
                 .into_iter()
                 .zip(&theme_members)
                 .filter_map(|(theme, subs)| theme.map(|t| (t, subs)))
-                .map(|(mut theme, subs)| {
+                .filter_map(|(mut theme, subs)| {
+                    // A theme of one subtopic would only repeat it: the subtopic stands alone.
+                    if let [only] = subs.as_slice() {
+                        return subtopic_nodes[*only].take();
+                    }
                     theme.papers.clear();
                     theme.paper_ids.clear();
                     theme.years.clear();
                     theme.abstracts.clear();
                     theme.subtopics = subs.iter().filter_map(|&s| subtopic_nodes[s].take()).collect();
                     sort_by_size(&mut theme.subtopics);
-                    theme
+                    Some(theme)
                 })
                 .collect();
             sort_by_size(&mut theme_nodes);
