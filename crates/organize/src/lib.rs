@@ -16,7 +16,8 @@
 //! 4. **Names and descriptions**: class-based TF-IDF key phrases re-ranked with the encoder
 //!    ([`label`]); the best multi-word phrase names the node (else the two best words), the
 //!    description lists the key phrases and the most central papers. No two nodes of a map share
-//!    a name: larger subtopics choose first, themes after their subtopics.
+//!    a name: themes choose first, so a broad theme keeps its broad name and its subtopics take
+//!    more specific ones; larger groups choose before smaller ones.
 //! 5. **Relevance**: cosine between the topic's vector and the centroid of the node's own paper
 //!    vectors.
 //!
@@ -176,12 +177,11 @@ pub fn organize(
         .map(|d| format!("{}. {}. {}", d.title, d.title, d.abstract_text.as_deref().unwrap_or("")))
         .collect();
     let namer = Namer { topic, docs, texts: &texts, topic_vector, embed };
-    // No two nodes of a map share a name, and none is the topic's: subtopics (largest first) pick
-    // first, themes then take phrases their subtopics did not.
+    // No two nodes of a map share a name, and none is the topic's: themes (largest first) pick
+    // first, the subtopics then take phrases the themes did not.
     let mut used = std::collections::HashSet::from([topic.to_lowercase()]);
-    let subtopic_nodes = namer.name_groups(&members, &subtopics.centroids, &mut used);
-    let theme_clustering = if options.themes && subtopic_nodes.len() >= 6 {
-        let count = subtopic_nodes.len();
+    let theme_clustering = if options.themes && members.len() >= 6 {
+        let count = members.len();
         let (themes, _) =
             cluster::best_by_silhouette(&subtopic_space, (count / 5).max(2)..=(count / 3).max(2), options.seed);
         Some(themes)
@@ -190,30 +190,35 @@ pub fn organize(
     };
     root.subtopics = match theme_clustering {
         None => {
+            let subtopic_nodes = namer.name_groups(&members, &subtopics.centroids, &mut used);
             let mut nodes: Vec<MapNode> = subtopic_nodes.into_iter().flatten().collect();
             sort_by_size(&mut nodes);
             nodes
         }
         Some(themes) => {
             let theme_members = groups(&themes.labels, themes.centroids.len());
-            // A theme's papers are its subtopics' papers.
+            // A theme's papers are its subtopics' papers; a theme of one subtopic is not named
+            // (the subtopic will stand alone).
             let theme_docs: Vec<Vec<usize>> = theme_members
                 .iter()
-                .map(|subs| subs.iter().flat_map(|&s| members[s].iter().copied()).collect())
+                .map(|subs| match subs.len() {
+                    1 => Vec::new(),
+                    _ => subs.iter().flat_map(|&s| members[s].iter().copied()).collect(),
+                })
                 .collect();
             let paper_themes: Vec<usize> = subtopics.labels.iter().map(|&s| themes.labels[s]).collect();
             let theme_centroids = cluster::unit_centroids(&vectors, &paper_themes);
             let theme_nodes = namer.name_groups(&theme_docs, &theme_centroids, &mut used);
-            let mut subtopic_nodes = subtopic_nodes;
+            let mut subtopic_nodes = namer.name_groups(&members, &subtopics.centroids, &mut used);
             let mut theme_nodes: Vec<MapNode> = theme_nodes
                 .into_iter()
                 .zip(&theme_members)
-                .filter_map(|(theme, subs)| theme.map(|t| (t, subs)))
-                .filter_map(|(mut theme, subs)| {
+                .filter_map(|(theme, subs)| {
                     // A theme of one subtopic would only repeat it: the subtopic stands alone.
                     if let [only] = subs.as_slice() {
                         return subtopic_nodes[*only].take();
                     }
+                    let mut theme = theme?;
                     theme.papers.clear();
                     theme.paper_ids.clear();
                     theme.years.clear();
