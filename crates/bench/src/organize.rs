@@ -20,6 +20,9 @@ pub struct Report {
     pub rows: Vec<Row>,
     /// One per instance.
     pub ceilings: Vec<Ceiling>,
+    /// Rows that could not be produced (an LLM's answer unusable after repair, a timeout), each
+    /// with its instance and reason.
+    pub failures: Vec<String>,
 }
 
 /// How far the paper vectors themselves can carry a leaf partition, for one instance. It uses the
@@ -177,28 +180,35 @@ fn offline_maps(
         .collect()
 }
 
-/// The LLM rows of one instance: the default method's map refined by the LLM stage, and the one-call
-/// Bottom-Up tree. Timed from the start of each.
+/// The LLM rows of one instance: the default method's map refined by the LLM stage, and the
+/// one-call Bottom-Up tree, each timed from its start. A row whose LLM calls fail is an `Err`
+/// saying why, so one bad answer does not end the benchmark.
 fn llm_trees(
     client: &litnav_llm::Client,
     topic: &str,
     offline_map: MapNode,
     docs: &[Doc],
-) -> Result<Vec<(String, Tree, f64)>> {
-    let llm_error = |e: litnav_llm::Error| Error::Peer(format!("LLM: {e}"));
-    let started = Instant::now();
-    let (refined, _) = litnav_organize::llm::refine(offline_map, topic, client, 12).map_err(llm_error)?;
-    let refined_seconds = started.elapsed().as_secs_f64();
-    let started = Instant::now();
-    let papers: Vec<litnav_llm::prompts::PaperText<'_>> =
-        docs.iter().map(|d| litnav_llm::prompts::PaperText { title: &d.title, abstract_text: None }).collect();
-    let taxonomy = litnav_llm::navigator::bottom_up(client, topic, &papers).map_err(llm_error)?;
-    let titles: Vec<&str> = docs.iter().map(|d| d.title.as_str()).collect();
-    let tree = Tree::from_json(&taxonomy.to_taxobench(topic, &titles)).map_err(|e| Error::Input(e.to_string()))?;
-    Ok(vec![
-        ("litnav + LLM: average linkage + Cluster Reader + Themes".to_string(), map_to_tree(&refined), refined_seconds),
-        ("LLM Bottom-Up (one call, litnav client)".to_string(), tree, started.elapsed().as_secs_f64()),
-    ])
+) -> Vec<std::result::Result<(String, Tree, f64), String>> {
+    let refined_row = {
+        let name = "litnav + LLM: average linkage + Cluster Reader + Themes";
+        let started = Instant::now();
+        litnav_organize::llm::refine(offline_map, topic, client, 12)
+            .map(|(refined, _)| (name.to_string(), map_to_tree(&refined), started.elapsed().as_secs_f64()))
+            .map_err(|e| format!("{name}: {e}"))
+    };
+    let bottom_up_row = {
+        let name = "LLM Bottom-Up (one call, litnav client)";
+        let started = Instant::now();
+        let papers: Vec<litnav_llm::prompts::PaperText<'_>> =
+            docs.iter().map(|d| litnav_llm::prompts::PaperText { title: &d.title, abstract_text: None }).collect();
+        let titles: Vec<&str> = docs.iter().map(|d| d.title.as_str()).collect();
+        litnav_llm::navigator::bottom_up(client, topic, &papers)
+            .map_err(|e| e.to_string())
+            .and_then(|taxonomy| Tree::from_json(&taxonomy.to_taxobench(topic, &titles)).map_err(|e| e.to_string()))
+            .map(|tree| (name.to_string(), tree, started.elapsed().as_secs_f64()))
+            .map_err(|e| format!("{name}: {e}"))
+    };
+    vec![refined_row, bottom_up_row]
 }
 
 /// Run the benchmark on TaxoBench files; with `llm`, also litnav's LLM stage on the default method's map
@@ -218,7 +228,6 @@ pub fn run(
     let (gold, _) = read_instances(data, "gt")?;
     let paired = pair_files(data, predictions)?;
     let mut report = Report::default();
-    let rows = &mut report.rows;
     for (line, instance) in lines.iter().zip(&gold) {
         let Ok(gt) = &instance.tree else { continue };
         let topic = line["survey_topic"].as_str().or(line["survey"].as_str()).unwrap_or("").to_string();
@@ -230,7 +239,12 @@ pub fn run(
         for (method, name, map, seconds) in offline_maps(&topic, &topic_vector, &docs, &embed, options) {
             built.push((name, map_to_tree(&map), seconds));
             if let Some(client) = llm.filter(|_| method == Method::default()) {
-                built.extend(llm_trees(client, &topic, map, &docs)?);
+                for row in llm_trees(client, &topic, map, &docs) {
+                    match row {
+                        Ok(row) => built.push(row),
+                        Err(why) => report.failures.push(format!("instance {}: {why}", instance.id)),
+                    }
+                }
             }
         }
         let llm = paired.pairs.iter().find(|(id, _, _)| *id == instance.id).map(|(_, _, p)| p.clone());
@@ -241,7 +255,7 @@ pub fn run(
         }
         let sim = Embedded::new(encoder, &trees);
         for (name, tree, seconds) in &built {
-            rows.push(Row {
+            report.rows.push(Row {
                 suite: "taxobench".into(),
                 id: instance.id.clone(),
                 method: name.clone(),
@@ -251,7 +265,7 @@ pub fn run(
             });
         }
         if let Some(p) = llm {
-            rows.push(Row {
+            report.rows.push(Row {
                 suite: "taxobench".into(),
                 id: instance.id.clone(),
                 method: "LLM trees (predictions_example)".into(),
@@ -510,5 +524,34 @@ mod tests {
         let c = ceiling("t", "x", &docs, &truth);
         assert_eq!((c.oracle_ari, c.oracle_k), (1.0, 3));
         assert_eq!(c.pair_auc_raw, 1.0);
+    }
+
+    #[test]
+    fn an_unreachable_llm_fails_its_rows_not_the_benchmark() {
+        let docs: Vec<Doc> = (0..6)
+            .map(|i| Doc {
+                id: format!("p{i}"),
+                title: format!("Paper {i} on graphs"),
+                year: None,
+                abstract_text: None,
+                vector: unit([1.0, i as f32 / 10.0]),
+            })
+            .collect();
+        let embed = |texts: &[String]| texts.iter().map(|_| unit([1.0, 0.0])).collect::<Vec<_>>();
+        let map = organize("graphs", &unit([1.0, 0.0]), &docs, &embed, Options::default());
+        // Nothing listens on port 9 (discard): every call fails fast.
+        let config = litnav_llm::Config {
+            base_url: "http://127.0.0.1:9/v1".into(),
+            timeout: std::time::Duration::from_secs(2),
+            backoff: std::time::Duration::from_millis(1),
+            cache_dir: None,
+            ..litnav_llm::Config::default()
+        };
+        let client = litnav_llm::Client::new(config);
+        let rows = llm_trees(&client, "graphs", map, &docs);
+        assert_eq!(rows.len(), 2);
+        let errors: Vec<String> = rows.into_iter().map(|r| r.expect_err("no server")).collect();
+        assert!(errors[0].starts_with("litnav + LLM"), "{}", errors[0]);
+        assert!(errors[1].starts_with("LLM Bottom-Up"), "{}", errors[1]);
     }
 }

@@ -336,7 +336,9 @@ pub fn bottom_up(client: &Client, topic: &str, papers: &[PaperText<'_>]) -> Resu
         name: "bottom_up".into(),
         messages: prompts::bottom_up(topic, &prompts::paper_list(papers, 0), count),
         schema: prompts::bottom_up_schema(),
-        max_tokens: 1024,
+        // The answer lists every paper's number once, plus names and JSON layout (models indent
+        // it): room grows with the paper count.
+        max_tokens: 512 + 24 * count as u32,
     };
     let groups = |raw: &RawTaxonomy| -> Vec<Vec<i64>> {
         raw.categories.iter().flat_map(|c| c.subcategories.iter().map(|s| s.papers.clone())).collect()

@@ -154,13 +154,15 @@ pub fn bottom_up_schema() -> Value {
                 "items": {
                     "type": "object",
                     "properties": {
-                        "name": {"type": "string", "maxLength": 120},
+                        "name": {"type": "string", "maxLength": 60},
                         "subcategories": {
                             "type": "array",
+                            "minItems": 1,
+                            "maxItems": 12,
                             "items": {
                                 "type": "object",
                                 "properties": {
-                                    "name": {"type": "string", "maxLength": 120},
+                                    "name": {"type": "string", "maxLength": 60},
                                     "papers": {"type": "array", "items": {"type": "integer"}}
                                 },
                                 "required": ["name", "papers"],

@@ -366,6 +366,12 @@ fn run_organize(args: OrganizeArgs) -> Result<()> {
         }
     }
     print_ceilings(&report.ceilings);
+    if !report.failures.is_empty() {
+        println!("\nRows not produced:");
+        for failure in &report.failures {
+            println!("  {failure}");
+        }
+    }
     Ok(())
 }
 
