@@ -16,7 +16,7 @@
 //! 4. **Names and descriptions**: class-based TF-IDF key phrases re-ranked with the encoder
 //!    ([`label`]); the best multi-word phrase names the node (else the two best words), the
 //!    description lists the key phrases and the most central papers. No two nodes of a map share
-//!    a name: themes choose first, so a broad theme keeps its broad name and its subtopics take
+//!    a name (nor is one made only of another's words): themes choose first, so a broad theme keeps its broad name and its subtopics take
 //!    more specific ones; larger groups choose before smaller ones.
 //! 5. **Relevance**: cosine between the topic's vector and the centroid of the node's own paper
 //!    vectors.
@@ -443,10 +443,19 @@ impl Namer<'_> {
     }
 }
 
-/// A name from a group's key phrases (best first) that is not in `used`: the best multi-word
-/// phrase, else the two best single words joined, else the best single word.
+/// A name from a group's key phrases (best first) that is not taken: the best multi-word phrase,
+/// else the two best single words joined, else the best single word. A name is taken when its
+/// words all occur in one name of `used` (lowercased): "Language Inference" says nothing that
+/// "Natural Language Inference" did not.
 fn pick_name(phrases: &[String], used: &std::collections::HashSet<String>) -> Option<String> {
-    let free = |name: &String| !used.contains(&name.to_lowercase());
+    let free = |name: &String| {
+        let name = name.to_lowercase();
+        let words: Vec<&str> = name.split_whitespace().collect();
+        !used.iter().any(|taken| {
+            let taken: std::collections::HashSet<&str> = taken.split_whitespace().collect();
+            words.iter().all(|w| taken.contains(w))
+        })
+    };
     let words: Vec<&String> = phrases.iter().filter(|p| !p.contains(' ')).collect();
     let pairs = words.windows(2).map(|w| format!("{} and {}", w[0], w[1]));
     phrases
@@ -620,9 +629,12 @@ mod tests {
         used.insert("message passing".to_string());
         assert_eq!(pick_name(&phrases, &used).as_deref(), Some("molecules and GNN"));
         used.insert("molecules and gnn".to_string());
-        assert_eq!(pick_name(&phrases, &used).as_deref(), Some("molecules"));
-        used.extend(["molecules".to_string(), "gnn".to_string()]);
+        // "molecules" and "GNN" alone are words of a taken name.
         assert_eq!(pick_name(&phrases, &used), None);
+        // A name whose words all belong to a taken one is taken too.
+        let used = std::collections::HashSet::from(["natural language inference".to_string()]);
+        let phrases = vec!["Language Inference".to_string(), "Entailment Benchmarks".to_string()];
+        assert_eq!(pick_name(&phrases, &used).as_deref(), Some("Entailment Benchmarks"));
     }
 
     #[test]
