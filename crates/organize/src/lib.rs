@@ -16,8 +16,9 @@
 //! 4. **Names and descriptions**: class-based TF-IDF key phrases re-ranked with the encoder
 //!    ([`label`]); the best multi-word phrase names the node (else the two best words), the
 //!    description lists the key phrases and the most central papers. No two nodes of a map share
-//!    a name (nor is one made only of another's words): themes choose first, so a broad theme keeps its broad name and its subtopics take
-//!    more specific ones; larger groups choose before smaller ones.
+//!    a name, nor is one made only of another's words. Themes choose first, so a broad theme
+//!    keeps its broad name and its subtopics take more specific ones; larger groups choose before
+//!    smaller ones.
 //! 5. **Relevance**: cosine between the topic's vector and the centroid of the node's own paper
 //!    vectors.
 //!
