@@ -223,15 +223,17 @@ pub fn run(
     let cache = litnav_embed::install::litnav_home().join("cache").join("papers.bin");
     let text =
         std::fs::read_to_string(data).map_err(|e| Error::Input(format!("cannot read {}: {e}", data.display())))?;
-    let lines: Vec<Value> =
-        text.lines().filter(|l| !l.trim().is_empty()).filter_map(|l| serde_json::from_str(l).ok()).collect();
+    let lines: Vec<&str> = text.lines().collect();
     let (gold, _) = read_instances(data, "gt")?;
     let paired = pair_files(data, predictions)?;
     let mut report = Report::default();
-    for (line, instance) in lines.iter().zip(&gold) {
+    for instance in &gold {
         let Ok(gt) = &instance.tree else { continue };
+        // The instance's own line (read_instances skips lines, so its list cannot be zipped with
+        // the file's).
+        let Ok(line) = serde_json::from_str::<Value>(lines[instance.line - 1]) else { continue };
         let topic = line["survey_topic"].as_str().or(line["survey"].as_str()).unwrap_or("").to_string();
-        let docs = instance_docs(line, encoder, &cache);
+        let docs = instance_docs(&line, encoder, &cache);
         report.ceilings.push(ceiling("taxobench", &instance.id, &docs, gt));
         let topic_vector = encoder.embed(&[topic.as_str()]).pop().unwrap_or_default();
         let embed = |texts: &[String]| encoder.embed(texts);
