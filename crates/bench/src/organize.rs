@@ -394,31 +394,25 @@ pub fn bloom_topics(litbench: &Path, docs_for: &dyn Fn(&[String]) -> Vec<Doc>) -
         if topic["outline"].is_null() || id.starts_with("taxo_") {
             continue;
         }
-        let ids: Vec<String> = topic["reference_ids"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|v| v.as_str().map(str::to_string))
-            .collect();
+        let ids = strings(&topic["reference_ids"]);
         let docs = docs_for(&ids);
         let titles: std::collections::HashMap<&str, &str> =
             docs.iter().map(|d| (d.id.as_str(), d.title.as_str())).collect();
         let mut placements: Vec<(Vec<String>, String)> = Vec::new();
         for row in assignments.iter().filter(|r| r["topic_id"] == id.as_str() && r["primary"] == true) {
             let Some(title) = row["paper_id"].as_str().and_then(|p| titles.get(p)) else { continue };
-            let path: Vec<String> = row["section_path"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|s| s.as_str().map(str::to_string))
-                .collect();
-            placements.push((path, (*title).to_string()));
+            placements.push((strings(&row["section_path"]), (*title).to_string()));
         }
         let title = topic["title"].as_str().unwrap_or_default().to_string();
         let truth = outline_tree(&title, &topic["outline"], &[], &placements);
         topics.push(BloomTopic { id, title, truth, docs });
     }
     Ok(topics)
+}
+
+/// The strings of a JSON array (other items and non-arrays give nothing).
+fn strings(value: &Value) -> Vec<String> {
+    value.as_array().into_iter().flatten().filter_map(|v| v.as_str().map(str::to_string)).collect()
 }
 
 /// The outline as a tree named by section titles, each paper at the section its path names.
