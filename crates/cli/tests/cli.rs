@@ -398,6 +398,16 @@ fn eval_tree_and_retrieval_by_hand() {
     assert!(stderr(&out).contains("run:1: field `score`: `high` is not a number"), "{}", stderr(&out));
 }
 
+/// Corpus ids of every paper at or below a map node (JSON), in map order.
+fn all_paper_ids(node: &serde_json::Value) -> Vec<String> {
+    let mut ids: Vec<String> =
+        node["paper_ids"].as_array().into_iter().flatten().map(|id| id.as_str().unwrap().to_string()).collect();
+    for child in node["subtopics"].as_array().into_iter().flatten() {
+        ids.extend(all_paper_ids(child));
+    }
+    ids
+}
+
 #[test]
 fn map_places_every_paper_once_deterministically_and_renders() {
     let model = litnav_embed_model();
@@ -462,12 +472,8 @@ fn map_places_every_paper_once_deterministically_and_renders() {
     assert_eq!(unique.len(), 43, "and placed once");
     assert!(map["subtopics"].as_array().unwrap().len() >= 2);
     // A node's description counts the papers it was named from: its own subtree's papers.
-    fn subtree_papers(node: &serde_json::Value) -> usize {
-        node["paper_ids"].as_array().map_or(0, Vec::len)
-            + node["subtopics"].as_array().into_iter().flatten().map(subtree_papers).sum::<usize>()
-    }
     for theme in map["subtopics"].as_array().unwrap() {
-        let count = subtree_papers(theme);
+        let count = all_paper_ids(theme).len();
         let description = theme["description"].as_str().unwrap();
         assert!(description.starts_with(&format!("{count} paper(s)")), "{description} vs {count} papers below it");
     }
@@ -573,16 +579,7 @@ fn expand_grows_a_subtopic_into_its_own_map() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stderr(&out).contains("expansion query:"), "{}", stderr(&out));
     let sub: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
-    fn ids(node: &serde_json::Value, out: &mut Vec<String>) {
-        for id in node["paper_ids"].as_array().into_iter().flatten() {
-            out.push(id.as_str().unwrap().to_string());
-        }
-        for child in node["subtopics"].as_array().into_iter().flatten() {
-            ids(child, out);
-        }
-    }
-    let mut expanded = Vec::new();
-    ids(&sub, &mut expanded);
+    let expanded = all_paper_ids(&sub);
     assert!(original.iter().all(|id| expanded.iter().any(|e| e == id)), "the subtopic's own papers stay");
     assert!(expanded.len() > original.len(), "new papers were added");
     let unique: std::collections::HashSet<&String> = expanded.iter().collect();
@@ -806,16 +803,7 @@ fn map_with_the_llm_stage_and_a_judge_on_a_real_server() {
     assert!(out.status.success(), "{}", stderr(&out));
     let value: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&map).unwrap()).unwrap();
     // Every paper is placed exactly once, filtered subtopics included.
-    fn ids(node: &serde_json::Value, out: &mut Vec<String>) {
-        for id in node["paper_ids"].as_array().into_iter().flatten() {
-            out.push(id.as_str().unwrap().to_string());
-        }
-        for child in node["subtopics"].as_array().into_iter().flatten() {
-            ids(child, out);
-        }
-    }
-    let mut placed = Vec::new();
-    ids(&value, &mut placed);
+    let mut placed = all_paper_ids(&value);
     assert_eq!(placed.len(), 24);
     placed.sort();
     placed.dedup();
