@@ -180,11 +180,20 @@ fn offline_maps(
         .collect()
 }
 
+/// The LLM the benchmark's LLM rows use.
+#[derive(Clone, Copy)]
+pub struct LlmStage<'a> {
+    /// The configured client.
+    pub client: &'a litnav_llm::Client,
+    /// Papers shown to the Cluster Reader per cluster (`--llm-papers`).
+    pub papers_per_cluster: usize,
+}
+
 /// The LLM rows of one instance: the default method's map refined by the LLM stage, and the
 /// one-call Bottom-Up tree, each timed from its start. A row whose LLM calls fail is an `Err`
 /// saying why, so one bad answer does not end the benchmark.
 fn llm_trees(
-    client: &litnav_llm::Client,
+    llm: LlmStage<'_>,
     topic: &str,
     offline_map: MapNode,
     docs: &[Doc],
@@ -192,7 +201,7 @@ fn llm_trees(
     let refined_row = {
         let name = "litnav + LLM: average linkage + Cluster Reader + Themes";
         let started = Instant::now();
-        litnav_organize::llm::refine(offline_map, topic, client, 12)
+        litnav_organize::llm::refine(offline_map, topic, llm.client, llm.papers_per_cluster)
             .map(|(refined, _)| (name.to_string(), map_to_tree(&refined), started.elapsed().as_secs_f64()))
             .map_err(|e| format!("{name}: {e}"))
     };
@@ -202,7 +211,7 @@ fn llm_trees(
         let papers: Vec<litnav_llm::prompts::PaperText<'_>> =
             docs.iter().map(|d| litnav_llm::prompts::PaperText { title: &d.title, abstract_text: None }).collect();
         let titles: Vec<&str> = docs.iter().map(|d| d.title.as_str()).collect();
-        litnav_llm::navigator::bottom_up(client, topic, &papers)
+        litnav_llm::navigator::bottom_up(llm.client, topic, &papers)
             .map_err(|e| e.to_string())
             .and_then(|taxonomy| Tree::from_json(&taxonomy.to_taxobench(topic, &titles)).map_err(|e| e.to_string()))
             .map(|tree| (name.to_string(), tree, started.elapsed().as_secs_f64()))
@@ -218,7 +227,7 @@ pub fn run(
     predictions: &Path,
     encoder: &Encoder,
     options: Options,
-    llm: Option<&litnav_llm::Client>,
+    llm: Option<LlmStage<'_>>,
 ) -> Result<Report> {
     let cache = litnav_embed::install::litnav_home().join("cache").join("papers.bin");
     let text =
@@ -240,8 +249,8 @@ pub fn run(
         let mut built = Vec::new();
         for (method, name, map, seconds) in offline_maps(&topic, &topic_vector, &docs, &embed, options) {
             built.push((name, map_to_tree(&map), seconds));
-            if let Some(client) = llm.filter(|_| method == Method::default()) {
-                for row in llm_trees(client, &topic, map, &docs) {
+            if let Some(stage) = llm.filter(|_| method == Method::default()) {
+                for row in llm_trees(stage, &topic, map, &docs) {
                     match row {
                         Ok(row) => built.push(row),
                         Err(why) => report.failures.push(format!("instance {}: {why}", instance.id)),
@@ -544,7 +553,7 @@ mod tests {
             ..litnav_llm::Config::default()
         };
         let client = litnav_llm::Client::new(config);
-        let rows = llm_trees(&client, "graphs", map, &docs);
+        let rows = llm_trees(LlmStage { client: &client, papers_per_cluster: 12 }, "graphs", map, &docs);
         assert_eq!(rows.len(), 2);
         let errors: Vec<String> = rows.into_iter().map(|r| r.expect_err("no server")).collect();
         assert!(errors[0].starts_with("litnav + LLM"), "{}", errors[0]);

@@ -307,7 +307,9 @@ fn run_organize(args: OrganizeArgs) -> Result<()> {
         &taxobench.join("predictions_example.jsonl"),
         &encoder,
         options,
-        client.as_ref(),
+        client
+            .as_ref()
+            .map(|client| litnav_bench::organize::LlmStage { client, papers_per_cluster: args.llm.llm_papers }),
     );
     bar.finish_and_clear();
     let mut report = report?;
