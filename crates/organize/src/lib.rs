@@ -171,7 +171,6 @@ pub fn organize(
     // Names and relevance use centroids of the papers' own vectors; themes group subtopics in the
     // clustering space.
     let subtopics = cluster::Clustering { centroids: cluster::unit_centroids(&vectors, &labels), labels };
-    let subtopic_space = cluster::unit_centroids(&space, &subtopics.labels);
     let members = groups(&subtopics.labels, subtopics.centroids.len());
     let texts: Vec<String> = docs
         .iter()
@@ -183,6 +182,7 @@ pub fn organize(
     let mut used = std::collections::HashSet::from([topic.to_lowercase()]);
     let theme_clustering = if options.themes && members.len() >= 6 {
         let count = members.len();
+        let subtopic_space = cluster::unit_centroids(&space, &subtopics.labels);
         let (themes, _) =
             cluster::best_by_silhouette(&subtopic_space, (count / 5).max(2)..=(count / 3).max(2), options.seed);
         Some(themes)
