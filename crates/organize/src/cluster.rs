@@ -142,13 +142,13 @@ pub fn best_by_silhouette(points: &[Vec<f32>], range: std::ops::RangeInclusive<u
     best.unwrap_or_else(|| (kmeans(points, 1, seed, 1), 0.0))
 }
 
-/// The best cut of an agglomerative dendrogram for k in `range` by silhouette (ties: the smaller
-/// k), with unit centroids.
+/// The labels of the best cut of an agglomerative dendrogram for k in `range` by silhouette (ties:
+/// the smaller k), with its score.
 pub fn agglomerative_by_silhouette(
     points: &[Vec<f32>],
     range: std::ops::RangeInclusive<usize>,
     linkage: Linkage,
-) -> (Clustering, f64) {
+) -> (Vec<usize>, f64) {
     let tree = agglomerate(points, linkage);
     let mut best: Option<(Vec<usize>, f64)> = None;
     for k in range {
@@ -161,9 +161,7 @@ pub fn agglomerative_by_silhouette(
             best = Some((labels, score));
         }
     }
-    let (labels, score) = best.unwrap_or_else(|| (vec![0; points.len()], 0.0));
-    let centroids = unit_centroids(points, &labels);
-    (Clustering { labels, centroids }, score)
+    best.unwrap_or_else(|| (vec![0; points.len()], 0.0))
 }
 
 /// The set's vectors with their mean removed, renormalized: the space litnav clusters in.
@@ -229,11 +227,6 @@ pub enum Linkage {
     Ward,
     /// UPGMA: the mean cosine distance (1 − cosine) between the two clusters' points.
     Average,
-}
-
-/// Ward's minimum-variance agglomerative clustering (see [`agglomerate`]).
-pub fn ward(points: &[Vec<f32>]) -> Dendrogram {
-    agglomerate(points, Linkage::Ward)
 }
 
 /// Agglomerative clustering by the nearest-neighbour-chain algorithm with Lance–Williams updates:
@@ -383,7 +376,7 @@ mod tests {
         .iter()
         .map(|p| unit(p))
         .collect();
-        let tree = ward(&points);
+        let tree = agglomerate(&points, Linkage::Ward);
         assert_eq!(tree.merges.len(), 7);
         assert!(tree.merges.windows(2).all(|w| w[0].2 <= w[1].2), "heights ascend");
         assert_eq!(tree.cut(3), vec![0, 0, 0, 1, 1, 2, 2, 2]);

@@ -157,10 +157,8 @@ pub fn organize(
     let mut soft: Option<Vec<f64>> = None;
     let labels = match options.method {
         Method::KMeans => cluster::best_by_silhouette(&space, min_k..=max_k, options.seed).0.labels,
-        Method::Ward => cluster::agglomerative_by_silhouette(&space, min_k..=max_k, cluster::Linkage::Ward).0.labels,
-        Method::Average => {
-            cluster::agglomerative_by_silhouette(&space, min_k..=max_k, cluster::Linkage::Average).0.labels
-        }
+        Method::Ward => cluster::agglomerative_by_silhouette(&space, min_k..=max_k, cluster::Linkage::Ward).0,
+        Method::Average => cluster::agglomerative_by_silhouette(&space, min_k..=max_k, cluster::Linkage::Average).0,
         Method::Navigator => {
             let reduced = umap::umap(&space, &umap::UmapOptions { seed: options.seed, ..Default::default() });
             let (mixture, _) = gmm::best_by_silhouette(&reduced, min_k..=max_k, options.seed);
