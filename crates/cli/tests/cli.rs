@@ -408,6 +408,41 @@ fn all_paper_ids(node: &serde_json::Value) -> Vec<String> {
     ids
 }
 
+/// Every node's name at or below `node`, in preorder.
+fn all_names(node: &serde_json::Value) -> Vec<String> {
+    let mut names = vec![node["name"].as_str().unwrap().to_string()];
+    for child in node["subtopics"].as_array().into_iter().flatten() {
+        names.extend(all_names(child));
+    }
+    names
+}
+
+fn assert_distinct_names(map: &serde_json::Value) {
+    let names = all_names(map);
+    let distinct: std::collections::HashSet<String> = names.iter().map(|n| n.to_lowercase()).collect();
+    assert_eq!(distinct.len(), names.len(), "no two nodes share a name: {names:?}");
+}
+
+#[test]
+fn deeper_levels_place_every_paper_once_and_repeat_no_name() {
+    let model = litnav_embed_model();
+    let dir = tempfile::tempdir().unwrap();
+    let out_json = dir.path().join("deep.json");
+    let data = datasets().join("taxobench/data.jsonl");
+    let args = ["map", "--topic", "LLM-based agents", "--papers", path(&data), "--instance", "64"];
+    let out = litnav(&[&args[..], &["--recurse-above", "6", "--model", &model, "--out", path(&out_json)]].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let map: serde_json::Value = serde_json::from_slice(&std::fs::read(&out_json).unwrap()).unwrap();
+    let ids = all_paper_ids(&map);
+    let unique: std::collections::HashSet<&String> = ids.iter().collect();
+    assert_eq!((ids.len(), unique.len()), (57, 57), "every paper of instance 64 placed once");
+    fn depth(node: &serde_json::Value) -> usize {
+        1 + node["subtopics"].as_array().into_iter().flatten().map(depth).max().unwrap_or(0)
+    }
+    assert!(depth(&map) >= 4, "some subtopic was organized again");
+    assert_distinct_names(&map);
+}
+
 #[test]
 fn map_places_every_paper_once_deterministically_and_renders() {
     let model = litnav_embed_model();
@@ -448,8 +483,7 @@ fn map_places_every_paper_once_deterministically_and_renders() {
     assert_eq!(first, second, "same input, same map, byte for byte");
     let map: serde_json::Value = serde_json::from_slice(&first).unwrap();
     let mut ids = Vec::new();
-    fn collect(node: &serde_json::Value, ids: &mut Vec<String>, names: &mut Vec<String>) {
-        names.push(node["name"].as_str().unwrap().to_string());
+    fn collect(node: &serde_json::Value, ids: &mut Vec<String>) {
         let papers = node["papers"].as_array().map_or(0, Vec::len);
         let paper_ids = node["paper_ids"].as_array().map_or(0, Vec::len);
         assert_eq!(papers, paper_ids, "papers and paper_ids align");
@@ -460,13 +494,12 @@ fn map_places_every_paper_once_deterministically_and_renders() {
         assert!(children != 1, "a node with one child only repeats it: {}", node["name"]);
         for child in node["subtopics"].as_array().into_iter().flatten() {
             assert!(child["id"].is_string() && child["description"].is_string() && child["relevance"].is_number());
-            collect(child, ids, names);
+            collect(child, ids);
         }
     }
-    let mut names = Vec::new();
-    collect(&map, &mut ids, &mut names);
-    let distinct: std::collections::HashSet<String> = names.iter().map(|n| n.to_lowercase()).collect();
-    assert_eq!(distinct.len(), names.len(), "no two nodes share a name: {names:?}");
+    collect(&map, &mut ids);
+    assert_distinct_names(&map);
+    let names = all_names(&map);
     assert_eq!(ids.len(), 43, "every paper placed");
     let unique: std::collections::HashSet<&String> = ids.iter().collect();
     assert_eq!(unique.len(), 43, "and placed once");

@@ -10,10 +10,11 @@
 //! - [`judges`]: TaxoBench's tree judge, Bloom-Eval's GRADE and SciNet's path-rationality judge,
 //!   each returning its full trace.
 //!
-//! Every prompt lives in [`prompts`].
+//! Every prompt lives in [`prompts`]; [`fake`] is a deterministic stand-in endpoint for tests.
 
 pub mod cache;
 pub mod client;
+pub mod fake;
 pub mod judges;
 pub mod navigator;
 pub mod prompts;

@@ -3,75 +3,16 @@
 
 #![allow(clippy::unwrap_used)]
 
+use litnav_llm::fake::{self, Behaviour, FakeServer};
 use litnav_llm::navigator::{self, ClusterReading};
 use litnav_llm::prompts::PaperText;
 use litnav_llm::{Client, Config, Error, judges};
-use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpListener;
-use std::sync::{Arc, Mutex};
+use serde_json::json;
 use std::time::{Duration, Instant};
 
-/// What the fake server does with one request.
-#[derive(Clone)]
-enum Behaviour {
-    /// 200 with a chat completion whose content is this text.
-    Answer(String),
-    /// This status and body.
-    Status(u16, String),
-    /// Read the request, answer nothing for this long, close.
-    Hang(Duration),
-}
-
-struct FakeServer {
-    url: String,
-    requests: Arc<Mutex<Vec<Value>>>,
-}
-
-/// Serve `script` in order, one behaviour per request (the last one repeats).
+/// The fake endpoint serving `script` in order.
 fn serve(script: Vec<Behaviour>) -> FakeServer {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}/v1", listener.local_addr().unwrap());
-    let requests = Arc::new(Mutex::new(Vec::new()));
-    let seen = Arc::clone(&requests);
-    std::thread::spawn(move || {
-        for (i, stream) in listener.incoming().enumerate() {
-            let Ok(mut stream) = stream else { return };
-            let mut reader = BufReader::new(stream.try_clone().unwrap());
-            let mut length = 0;
-            loop {
-                let mut line = String::new();
-                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
-                    break;
-                }
-                if let Some(value) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-                    length = value.trim().parse().unwrap();
-                }
-            }
-            let mut body = vec![0; length];
-            reader.read_exact(&mut body).unwrap();
-            seen.lock().unwrap().push(serde_json::from_slice(&body).unwrap());
-            let (status, text) = match script[i.min(script.len() - 1)].clone() {
-                Behaviour::Answer(content) => (
-                    200,
-                    json!({"choices": [{"message": {"role": "assistant", "content": content}}],
-                           "usage": {"prompt_tokens": 10, "completion_tokens": 5}})
-                    .to_string(),
-                ),
-                Behaviour::Status(status, text) => (status, text),
-                Behaviour::Hang(pause) => {
-                    std::thread::sleep(pause);
-                    continue;
-                }
-            };
-            let response = format!(
-                "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{text}",
-                text.len()
-            );
-            let _ = stream.write_all(response.as_bytes());
-        }
-    });
-    FakeServer { url, requests }
+    fake::serve(script).unwrap()
 }
 
 fn client(server: &FakeServer, cache: Option<&std::path::Path>) -> Client {
@@ -211,7 +152,7 @@ fn a_hanging_server_times_out_retries_once_and_fails_with_a_message() {
 
 #[test]
 fn nothing_listening_is_a_clear_error() {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}/v1", listener.local_addr().unwrap());
     drop(listener);
     let c = Client::new(Config { base_url: url, backoff: Duration::from_millis(10), ..Config::default() });

@@ -144,6 +144,22 @@ pub fn organize(
     embed: &dyn Fn(&[String]) -> Vec<Vec<f32>>,
     options: Options,
 ) -> MapNode {
+    let mut used = std::collections::HashSet::from([topic.to_lowercase()]);
+    let mut root = organize_naming(topic, topic_vector, docs, embed, options, &mut used);
+    distinct_names(&mut root, &|_| None);
+    root
+}
+
+/// [`organize`], with names chosen outside those in `used` (lowercased), to which every name
+/// chosen here is added: deeper levels of a recursive map do not repeat the upper levels' names.
+fn organize_naming(
+    topic: &str,
+    topic_vector: &[f32],
+    docs: &[Doc],
+    embed: &dyn Fn(&[String]) -> Vec<Vec<f32>>,
+    options: Options,
+    used: &mut std::collections::HashSet<String>,
+) -> MapNode {
     let mut root = MapNode::new(topic.to_string(), format!("{} papers on {topic}", docs.len()), 1.0);
     root.id = "root".into();
     if docs.len() < 4 {
@@ -177,7 +193,6 @@ pub fn organize(
     let namer = Namer { topic, docs, texts: &texts, topic_vector, embed };
     // No two nodes of a map share a name, and none is the topic's: themes (largest first) pick
     // first, the subtopics then take phrases the themes did not.
-    let mut used = std::collections::HashSet::from([topic.to_lowercase()]);
     let theme_clustering = if options.themes && members.len() >= 6 {
         let count = members.len();
         let subtopic_space = cluster::unit_centroids(&space, &subtopics.labels);
@@ -189,7 +204,7 @@ pub fn organize(
     };
     root.subtopics = match theme_clustering {
         None => {
-            let subtopic_nodes = namer.name_groups(&members, &subtopics.centroids, &mut used);
+            let subtopic_nodes = namer.name_groups(&members, &subtopics.centroids, used);
             let mut nodes: Vec<MapNode> = subtopic_nodes.into_iter().flatten().collect();
             sort_by_size(&mut nodes);
             nodes
@@ -207,8 +222,8 @@ pub fn organize(
                 .collect();
             let paper_themes: Vec<usize> = subtopics.labels.iter().map(|&s| themes.labels[s]).collect();
             let theme_centroids = cluster::unit_centroids(&vectors, &paper_themes);
-            let theme_nodes = namer.name_groups(&theme_docs, &theme_centroids, &mut used);
-            let mut subtopic_nodes = namer.name_groups(&members, &subtopics.centroids, &mut used);
+            let theme_nodes = namer.name_groups(&theme_docs, &theme_centroids, used);
+            let mut subtopic_nodes = namer.name_groups(&members, &subtopics.centroids, used);
             let mut theme_nodes: Vec<MapNode> = theme_nodes
                 .into_iter()
                 .zip(&theme_members)
@@ -238,7 +253,7 @@ pub fn organize(
     }
     // After the weights: deeper leaves keep the memberships of their own mixture.
     if let Some(threshold) = options.recurse_above {
-        recurse(&mut root.subtopics, topic, topic_vector, docs, embed, options, threshold.max(4), 1);
+        recurse(&mut root.subtopics, topic, topic_vector, docs, embed, options, threshold.max(4), 1, used);
     }
     filter_unrelated(&mut root, options.min_relevance);
     assign_ids(&mut root.subtopics, "");
@@ -256,10 +271,11 @@ fn recurse(
     options: Options,
     threshold: usize,
     depth: usize,
+    used: &mut std::collections::HashSet<String>,
 ) {
     for node in nodes {
         if !node.subtopics.is_empty() {
-            recurse(&mut node.subtopics, topic, topic_vector, docs, embed, options, threshold, depth);
+            recurse(&mut node.subtopics, topic, topic_vector, docs, embed, options, threshold, depth, used);
             continue;
         }
         if node.paper_ids.len() <= threshold || depth > 3 {
@@ -268,7 +284,7 @@ fn recurse(
         let members: std::collections::HashSet<&str> = node.paper_ids.iter().map(String::as_str).collect();
         let inner: Vec<Doc> = docs.iter().filter(|d| members.contains(d.id.as_str())).cloned().collect();
         let deeper = Options { themes: false, min_relevance: 0.0, recurse_above: None, ..options };
-        let sub = organize(topic, topic_vector, &inner, embed, deeper);
+        let sub = organize_naming(topic, topic_vector, &inner, embed, deeper, used);
         if sub.subtopics.len() < 2 {
             continue;
         }
@@ -277,7 +293,7 @@ fn recurse(
         node.paper_ids.clear();
         node.years.clear();
         node.abstracts.clear();
-        recurse(&mut node.subtopics, topic, topic_vector, docs, embed, options, threshold, depth + 1);
+        recurse(&mut node.subtopics, topic, topic_vector, docs, embed, options, threshold, depth + 1, used);
     }
 }
 
@@ -510,6 +526,52 @@ fn fill_leaf(node: &mut MapNode, docs: &[Doc], order: &[usize]) {
     }
 }
 
+/// Make every name in the map distinct (ignoring case), the rule both the offline namer and the
+/// LLM stage end with. Walking in preorder, a node whose name an earlier node (or the root) has
+/// gets a qualifier in parentheses: `qualifier(node)` when given and free, else its parent theme's
+/// name, else the first free number from 2.
+pub(crate) fn distinct_names(root: &mut MapNode, qualifier: &dyn Fn(&MapNode) -> Option<String>) {
+    fn walk(
+        nodes: &mut [MapNode],
+        parent: Option<&str>,
+        used: &mut std::collections::HashSet<String>,
+        qualifier: &dyn Fn(&MapNode) -> Option<String>,
+    ) {
+        for node in nodes {
+            if used.contains(&node.name.to_lowercase()) {
+                node.name = qualified_name(node, parent, used, qualifier);
+            }
+            used.insert(node.name.to_lowercase());
+            let name = node.name.clone();
+            walk(&mut node.subtopics, Some(&name), used, qualifier);
+        }
+    }
+    let mut used = std::collections::HashSet::from([root.name.to_lowercase()]);
+    walk(&mut root.subtopics, None, &mut used, qualifier);
+}
+
+/// `node`'s name with the first qualifier that makes it free (see [`distinct_names`]).
+fn qualified_name(
+    node: &MapNode,
+    parent: Option<&str>,
+    used: &std::collections::HashSet<String>,
+    qualifier: &dyn Fn(&MapNode) -> Option<String>,
+) -> String {
+    let free = |name: &String| !used.contains(&name.to_lowercase());
+    let words = qualifier(node).into_iter().chain(parent.map(str::to_string));
+    if let Some(name) = words.map(|q| format!("{} ({q})", node.name)).find(free) {
+        return name;
+    }
+    let mut number = 2;
+    loop {
+        let name = format!("{} ({number})", node.name);
+        if free(&name) {
+            return name;
+        }
+        number += 1;
+    }
+}
+
 fn assign_ids(nodes: &mut [MapNode], prefix: &str) {
     for (i, node) in nodes.iter_mut().enumerate() {
         node.id = if prefix.is_empty() { format!("t{}", i + 1) } else { format!("{prefix}.s{}", i + 1) };
@@ -592,6 +654,16 @@ mod tests {
                 .flat_map(|s| &s.subtopics)
                 .all(|c| c.id.starts_with(&format!("{}.", c.id.split('.').next().unwrap())))
         );
+        fn names(node: &MapNode, out: &mut Vec<String>) {
+            out.push(node.name.to_lowercase());
+            node.subtopics.iter().for_each(|c| names(c, out));
+        }
+        let mut all = Vec::new();
+        names(&deep, &mut all);
+        let count = all.len();
+        all.sort();
+        all.dedup();
+        assert_eq!(all.len(), count, "deeper levels do not repeat a name of the map");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! names and its theme grouping. A subtopic whose answer stays invalid after the repair keeps its
 //! offline name, and the trace says why; a network failure stops the run with the endpoint's error.
 
-use crate::{MapNode, assign_ids};
+use crate::{MapNode, assign_ids, distinct_names};
 use litnav_llm::navigator::{self, ClusterReading};
 use litnav_llm::prompts::PaperText;
 use litnav_llm::{Client, Error, Usage};
@@ -71,8 +71,13 @@ pub fn refine(
     });
     let mut traces = Vec::new();
     let mut kept = Vec::new();
+    // Offline names by each subtopic's first paper: they tell apart subtopics the LLM named alike.
+    let mut offline_names = std::collections::HashMap::new();
     for (mut leaf, reading) in leaves.drain(..).zip(readings) {
         let offline_name = leaf.name.clone();
+        if let Some(first) = leaf.paper_ids.first() {
+            offline_names.insert(first.clone(), offline_name.clone());
+        }
         match reading {
             Ok(answer) => {
                 let reading = answer.value;
@@ -124,18 +129,17 @@ pub fn refine(
             root.subtopics = themes
                 .themes
                 .iter()
-                .map(|theme| {
-                    let children: Vec<MapNode> = theme.subtopics.iter().filter_map(|&i| slots[i].take()).collect();
-                    let mut node = MapNode::new(
-                        theme.name.clone(),
-                        format!(
-                            "Theme of {}.",
-                            children.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join("; ")
-                        ),
-                        children.iter().map(|c| c.relevance).fold(0.0, f64::max),
-                    );
+                .filter_map(|theme| {
+                    let mut children: Vec<MapNode> = theme.subtopics.iter().filter_map(|&i| slots[i].take()).collect();
+                    // A theme of one subtopic would only repeat it: the subtopic stands alone.
+                    if children.len() < 2 {
+                        return children.pop();
+                    }
+                    // Described once the names are final (below).
+                    let relevance = children.iter().map(|c| c.relevance).fold(0.0, f64::max);
+                    let mut node = MapNode::new(theme.name.clone(), String::new(), relevance);
                     node.subtopics = children;
-                    node
+                    Some(node)
                 })
                 .collect();
             (themes.repaired, themes.fixed_by_litnav)
@@ -151,6 +155,14 @@ pub fn refine(
         bucket.filtered = true;
         bucket.subtopics = filtered;
         root.subtopics.push(bucket);
+    }
+    distinct_names(&mut root, &|node| {
+        let offline = offline_names.get(node.paper_ids.first()?)?;
+        (!offline.eq_ignore_ascii_case(&node.name)).then(|| offline.clone())
+    });
+    for theme in root.subtopics.iter_mut().filter(|n| !n.filtered && !n.subtopics.is_empty()) {
+        let names: Vec<&str> = theme.subtopics.iter().map(|c| c.name.as_str()).collect();
+        theme.description = format!("Theme of {}.", names.join("; "));
     }
     assign_ids(&mut root.subtopics, "");
     let trace =
@@ -171,4 +183,110 @@ fn take_leaves(root: &mut MapNode) -> (Vec<MapNode>, Vec<MapNode>) {
         }
     }
     (kept, filtered)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use litnav_llm::Config;
+    use litnav_llm::fake::{self, Behaviour};
+    use serde_json::{Value, json};
+
+    fn leaf(name: &str, first_paper: usize, papers: usize) -> MapNode {
+        let mut node = MapNode::new(name.into(), format!("Offline description of {name}."), 0.5);
+        for i in first_paper..first_paper + papers {
+            node.papers.push(format!("Paper {i}"));
+            node.paper_ids.push(format!("p{i}"));
+            node.years.push(None);
+            node.abstracts.push(None);
+        }
+        node
+    }
+
+    /// Five subtopics the fake model reads: "Paper 0…" and "Paper 2…" both become "Confidence
+    /// Estimation", "Paper 6…" is unrelated; the Thematic Organizer makes two themes of the four
+    /// kept, the second of a single subtopic.
+    fn answer(request: &Value) -> Behaviour {
+        let task = request["response_format"]["json_schema"]["name"].as_str().unwrap_or("");
+        let prompt = request["messages"][1]["content"].as_str().unwrap_or("");
+        let reading = |name: &str, related: bool| {
+            let relatedness = if related { 4 } else { 1 };
+            json!({"description": "What these papers do.", "name": name, "relatedness": relatedness, "related": related})
+                .to_string()
+        };
+        Behaviour::Answer(match task {
+            "cluster_reader" if prompt.contains("Paper 6") => reading("Protein Folding", false),
+            "cluster_reader" if prompt.contains("Paper 4") => reading("Semantic Entropy", true),
+            "cluster_reader" if prompt.contains("Paper 8") => reading("Sampling Consistency", true),
+            "cluster_reader" => reading("Confidence Estimation", true),
+            _ => json!({"themes": [{"name": "Estimating Confidence", "subtopics": [1, 2, 4]},
+                                   {"name": "Semantic Entropy", "subtopics": [3]}]})
+            .to_string(),
+        })
+    }
+
+    #[test]
+    fn the_llm_stage_renames_filters_regroups_and_keeps_names_distinct() {
+        let server = fake::serve_with(|_, request| answer(request)).unwrap();
+        let client = Client::new(Config { base_url: server.url.clone(), ..Config::default() });
+        let mut root = MapNode::new("uncertainty quantification".into(), String::new(), 1.0);
+        root.subtopics = vec![leaf("Verbalized Confidence", 0, 2), leaf("Token Probabilities", 2, 2)];
+        root.subtopics.push(leaf("Meaning Clusters", 4, 2));
+        root.subtopics.push(leaf("Folding", 6, 2));
+        root.subtopics.push(leaf("Resampling", 8, 2));
+        let (map, trace) = refine(root, "uncertainty quantification", &client, 12).unwrap();
+
+        let names: Vec<(&str, &str)> = map.subtopics.iter().map(|n| (n.id.as_str(), n.name.as_str())).collect();
+        assert_eq!(
+            names,
+            [("t1", "Estimating Confidence"), ("t2", "Semantic Entropy"), ("t3", "Filtered: unrelated to the topic")]
+        );
+        let first_theme: Vec<&str> = map.subtopics[0].subtopics.iter().map(|n| n.name.as_str()).collect();
+        // The second "Confidence Estimation" is told apart by its offline name.
+        assert_eq!(
+            first_theme,
+            ["Confidence Estimation", "Confidence Estimation (Token Probabilities)", "Sampling Consistency"]
+        );
+        // A theme of one subtopic is replaced by it.
+        assert!(map.subtopics[1].subtopics.is_empty());
+        assert_eq!(
+            map.subtopics[0].description,
+            "Theme of Confidence Estimation; Confidence Estimation (Token Probabilities); Sampling Consistency."
+        );
+        assert!(map.subtopics[2].subtopics[0].filtered);
+        assert_eq!(map.subtopics[2].subtopics[0].name, "Protein Folding");
+        let mut ids = map.all_paper_ids();
+        ids.sort();
+        assert_eq!(ids, (0..10).map(|i| format!("p{i}")).collect::<Vec<_>>());
+        assert_eq!(trace.subtopics.len(), 5);
+        assert_eq!(trace.usage.calls, 6);
+    }
+
+    #[test]
+    fn distinct_names_falls_back_to_the_parent_then_a_number() {
+        let mut root = MapNode::new("Topic".into(), String::new(), 1.0);
+        let mut theme = MapNode::new("Calibration".into(), String::new(), 1.0);
+        theme.subtopics = vec![leaf("Methods", 0, 1), leaf("Methods", 1, 1), leaf("topic", 2, 1)];
+        let mut other = MapNode::new("Methods".into(), String::new(), 1.0);
+        other.subtopics = vec![leaf("Calibration", 3, 1)];
+        root.subtopics = vec![theme, other];
+        distinct_names(&mut root, &|_| None);
+        let names: Vec<String> = root
+            .subtopics
+            .iter()
+            .flat_map(|t| std::iter::once(t.name.clone()).chain(t.subtopics.iter().map(|s| s.name.clone())))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "Calibration",
+                "Methods",
+                "Methods (Calibration)",
+                "topic (Calibration)",
+                "Methods (2)",
+                "Calibration (Methods (2))"
+            ]
+        );
+    }
 }
