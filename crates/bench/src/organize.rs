@@ -197,6 +197,7 @@ fn llm_trees(
     topic: &str,
     offline_map: MapNode,
     docs: &[Doc],
+    embed: &dyn Fn(&[String]) -> Vec<Vec<f32>>,
 ) -> Vec<std::result::Result<(String, Tree, f64), String>> {
     let refined_row = {
         let name = "litnav + LLM: average linkage + Cluster Reader + Themes";
@@ -211,7 +212,10 @@ fn llm_trees(
         let papers: Vec<litnav_llm::prompts::PaperText<'_>> =
             docs.iter().map(|d| litnav_llm::prompts::PaperText { title: &d.title, abstract_text: None }).collect();
         let titles: Vec<&str> = docs.iter().map(|d| d.title.as_str()).collect();
-        litnav_llm::navigator::bottom_up(llm.client, topic, &papers)
+        // A paper the model places twice or never is placed by its vector's closeness.
+        let vectors: Vec<Vec<f32>> = docs.iter().map(|d| d.vector.clone()).collect();
+        let content = litnav_llm::navigator::Content { vectors: &vectors, embed };
+        litnav_llm::navigator::bottom_up(llm.client, topic, &papers, Some(&content))
             .map_err(|e| e.to_string())
             .and_then(|taxonomy| Tree::from_json(&taxonomy.to_taxobench(topic, &titles)).map_err(|e| e.to_string()))
             .map(|tree| (name.to_string(), tree, started.elapsed().as_secs_f64()))
@@ -250,7 +254,7 @@ pub fn run(
         for (method, name, map, seconds) in offline_maps(&topic, &topic_vector, &docs, &embed, options) {
             built.push((name, map_to_tree(&map), seconds));
             if let Some(stage) = llm.filter(|_| method == Method::default()) {
-                for row in llm_trees(stage, &topic, map, &docs) {
+                for row in llm_trees(stage, &topic, map, &docs, &embed) {
                     match row {
                         Ok(row) => built.push(row),
                         Err(why) => report.failures.push(format!("instance {}: {why}", instance.id)),
@@ -553,7 +557,7 @@ mod tests {
             ..litnav_llm::Config::default()
         };
         let client = litnav_llm::Client::new(config);
-        let rows = llm_trees(LlmStage { client: &client, papers_per_cluster: 12 }, "graphs", map, &docs);
+        let rows = llm_trees(LlmStage { client: &client, papers_per_cluster: 12 }, "graphs", map, &docs, &embed);
         assert_eq!(rows.len(), 2);
         let errors: Vec<String> = rows.into_iter().map(|r| r.expect_err("no server")).collect();
         assert!(errors[0].starts_with("litnav + LLM"), "{}", errors[0]);

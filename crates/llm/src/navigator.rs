@@ -139,6 +139,80 @@ pub fn fix_partition(groups: &[Vec<i64>], count: usize) -> (Vec<Option<Vec<usize
     (fixed, missing)
 }
 
+/// What litnav knows of the papers' content, to fix a placement the model got wrong: each paper's
+/// unit vector (in the order the papers were given) and the encoder that made them, for names.
+pub struct Content<'a> {
+    /// Unit vector of each paper.
+    pub vectors: &'a [Vec<f32>],
+    /// Unit vectors of short texts, from the same encoder.
+    pub embed: &'a dyn Fn(&[String]) -> Vec<Vec<f32>>,
+}
+
+/// Papers-to-groups like [`fix_partition`], deciding by content instead of by order: a paper
+/// listed in several groups goes to the one it is closest to, and a paper listed nowhere joins
+/// the closest group. Closeness to a group is the cosine between the paper's vector and the
+/// group's name plus its mean cosine to the papers listed only in that group (the second term is
+/// left out when there are none); ties go to the earlier group. `names` holds one unit vector per
+/// group. Returns the groups (`None` when left empty) and the papers that could not be placed
+/// (only when there is no group).
+pub fn place_by_content(
+    groups: &[Vec<i64>],
+    vectors: &[Vec<f32>],
+    names: &[Vec<f32>],
+) -> (Vec<Option<Vec<usize>>>, Vec<usize>) {
+    let count = vectors.len();
+    let cosine = |a: &[f32], b: &[f32]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f32>();
+    let listed: Vec<Vec<usize>> = groups
+        .iter()
+        .map(|group| {
+            let mut papers: Vec<usize> =
+                group.iter().filter(|&&n| n >= 1 && n as usize <= count).map(|&n| n as usize - 1).collect();
+            papers.sort_unstable();
+            papers.dedup();
+            papers
+        })
+        .collect();
+    let mut listings = vec![0usize; count];
+    listed.iter().flatten().for_each(|&i| listings[i] += 1);
+    let own: Vec<Vec<usize>> =
+        listed.iter().map(|papers| papers.iter().copied().filter(|&i| listings[i] == 1).collect()).collect();
+    let closeness = |paper: usize, group: usize| -> f32 {
+        let name = names.get(group).map_or(0.0, |n| cosine(&vectors[paper], n));
+        let members = own[group].iter().map(|&j| cosine(&vectors[paper], &vectors[j])).sum::<f32>();
+        name + if own[group].is_empty() { name } else { members / own[group].len() as f32 }
+    };
+    let mut placed: Vec<Vec<usize>> = vec![Vec::new(); groups.len()];
+    let mut unplaced = Vec::new();
+    for (paper, &times) in listings.iter().enumerate() {
+        let candidates: Vec<usize> = match times {
+            0 => (0..groups.len()).collect(),
+            _ => (0..groups.len()).filter(|&g| listed[g].contains(&paper)).collect(),
+        };
+        let closest = candidates.iter().map(|&g| (g, closeness(paper, g))).fold(
+            None,
+            |best: Option<(usize, f32)>, (g, score)| match best {
+                Some((_, top)) if top >= score => best,
+                _ => Some((g, score)),
+            },
+        );
+        match closest {
+            Some((group, _)) => placed[group].push(paper),
+            None => unplaced.push(paper),
+        }
+    }
+    // Within a group, papers keep the order the model listed them in; the forgotten ones follow.
+    let ordered = groups
+        .iter()
+        .zip(placed)
+        .map(|(group, mut papers)| {
+            let rank = |i: &usize| group.iter().position(|&n| n == *i as i64 + 1).unwrap_or(usize::MAX);
+            papers.sort_by_key(|i| (rank(i), *i));
+            (!papers.is_empty()).then_some(papers)
+        })
+        .collect();
+    (ordered, unplaced)
+}
+
 /// A theme of the map: a name and the (0-based) subtopics under it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Theme {
@@ -329,8 +403,16 @@ struct RawSubcategory {
     papers: Vec<i64>,
 }
 
-/// TaxoBench's Bottom-Up organizer: one call, papers in, a taxonomy out, every paper once.
-pub fn bottom_up(client: &Client, topic: &str, papers: &[PaperText<'_>]) -> Result<Taxonomy> {
+/// TaxoBench's Bottom-Up organizer: one call, papers in, a taxonomy out, every paper once. When
+/// the model's last answer still places a paper twice or not at all, litnav fixes the placement:
+/// by content when it is given ([`place_by_content`]), else by keeping a paper's first placement
+/// and listing the papers never placed under "Other papers".
+pub fn bottom_up(
+    client: &Client,
+    topic: &str,
+    papers: &[PaperText<'_>],
+    content: Option<&Content<'_>>,
+) -> Result<Taxonomy> {
     let count = papers.len();
     let task = Task {
         name: "bottom_up".into(),
@@ -359,7 +441,17 @@ pub fn bottom_up(client: &Client, topic: &str, papers: &[PaperText<'_>]) -> Resu
         }
         Err(e) => return Err(e),
     };
-    let (placed, missing) = fix_partition(&groups(&raw), count);
+    let (placed, missing) = match (&fixed, content) {
+        (Some(_), Some(content)) => {
+            let names: Vec<String> = raw
+                .categories
+                .iter()
+                .flat_map(|c| c.subcategories.iter().map(move |s| format!("{}: {}", c.name, s.name)))
+                .collect();
+            place_by_content(&groups(&raw), content.vectors, &(content.embed)(&names))
+        }
+        _ => fix_partition(&groups(&raw), count),
+    };
     let mut placed = placed.into_iter();
     let mut categories: Vec<Category> = raw
         .categories
@@ -393,6 +485,25 @@ mod tests {
         let (fixed, missing) = fix_partition(&[vec![1, 3, 9], vec![3], vec![2, 2]], 4);
         assert_eq!(fixed, vec![Some(vec![0, 2]), None, Some(vec![1])]);
         assert_eq!(missing, vec![3]);
+    }
+
+    #[test]
+    fn repeated_and_missing_papers_are_placed_by_content() {
+        // Papers 0–2 are about one thing, 3–5 about another; so are the two groups' names. The
+        // model listed papers 1, 3 and 4 (numbers 2, 4, 5) in both groups, forgot papers 2 and 5,
+        // and invented number 99.
+        let (a, b) = (vec![1.0, 0.0], vec![0.0, 1.0]);
+        let vectors = [a.clone(), a.clone(), a.clone(), b.clone(), b.clone(), b.clone()];
+        let groups = [vec![4, 2, 1, 5], vec![2, 5, 4, 99]];
+        let (placed, unplaced) = place_by_content(&groups, &vectors, &[a.clone(), b.clone()]);
+        // Listed papers keep the model's order; the forgotten ones follow.
+        assert_eq!(placed, vec![Some(vec![1, 0, 2]), Some(vec![4, 3, 5])]);
+        assert!(unplaced.is_empty());
+        // Everything listed everywhere under names alike: ties go to the first group.
+        let (placed, _) = place_by_content(&[vec![1, 2], vec![2, 1]], &vectors[..2], &[a.clone(), a.clone()]);
+        assert_eq!(placed, vec![Some(vec![0, 1]), None]);
+        // No group at all: nothing can be placed.
+        assert_eq!(place_by_content(&[], &vectors[..2], &[]), (vec![], vec![0, 1]));
     }
 
     #[test]

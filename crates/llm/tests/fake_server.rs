@@ -203,11 +203,22 @@ fn bottom_up_places_every_paper_once() {
     ]})
     .to_string();
     let server = serve(vec![Behaviour::Answer(answer)]);
-    let taxonomy = navigator::bottom_up(&client(&server, None), TOPIC, &papers()).unwrap();
+    let taxonomy = navigator::bottom_up(&client(&server, None), TOPIC, &papers(), None).unwrap();
     assert!(taxonomy.fixed_by_litnav.is_some());
     let tree = taxonomy.to_taxobench(TOPIC, &["A", "B"]);
     assert_eq!(tree["subtopics"][0]["subtopics"][0]["papers"], json!(["A"]));
     assert_eq!(tree["subtopics"][1]["subtopics"][0]["papers"], json!(["B"]));
+    // With the papers' vectors, both go to the subcategory whose name is closer to them.
+    let vectors = [vec![0.0, 1.0], vec![0.6, 0.8]];
+    let embed = |names: &[String]| -> Vec<Vec<f32>> {
+        names.iter().map(|n| if n.ends_with("Sampling") { vec![0.0, 1.0] } else { vec![1.0, 0.0] }).collect()
+    };
+    let content = navigator::Content { vectors: &vectors, embed: &embed };
+    let taxonomy = navigator::bottom_up(&client(&server, None), TOPIC, &papers(), Some(&content)).unwrap();
+    let tree = taxonomy.to_taxobench(TOPIC, &["A", "B"]);
+    assert_eq!(tree["subtopics"].as_array().unwrap().len(), 1, "nothing left unplaced");
+    assert_eq!(tree["subtopics"][0]["subtopics"][0]["name"], "Sampling");
+    assert_eq!(tree["subtopics"][0]["subtopics"][0]["papers"], json!(["A", "B"]));
 }
 
 #[test]
