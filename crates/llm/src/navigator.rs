@@ -21,11 +21,49 @@ fn normalized(text: &str) -> String {
         .join(" ")
 }
 
+/// The topic without a survey title's opening ("A Comprehensive Survey on …", "A Review of …"):
+/// benchmark topics are often survey titles, and names are compared with what the survey is about.
+fn topic_core(topic: &str) -> String {
+    const OPENING: [&str; 11] =
+        ["a", "an", "the", "comprehensive", "systematic", "survey", "review", "overview", "on", "of", "to"];
+    let normalized = normalized(topic);
+    let words: Vec<&str> = normalized.split(' ').collect();
+    let start = words.iter().position(|w| !OPENING.contains(w)).unwrap_or(0);
+    words[start..].join(" ")
+}
+
+/// Content words of a text, lowercased, a final plural "s" dropped ("models" = "model"), "LLM"
+/// spelled out.
+fn content_words(text: &str) -> Vec<String> {
+    const FUNCTION: [&str; 12] = ["a", "an", "the", "and", "or", "of", "in", "on", "for", "to", "with", "via"];
+    normalized(text)
+        .split(' ')
+        .filter(|w| !w.is_empty() && !FUNCTION.contains(w))
+        .flat_map(|w| match w {
+            "llm" | "llms" => vec!["large", "language", "model"],
+            _ if w.len() > 3 && w.ends_with('s') && !w.ends_with("ss") => vec![&w[..w.len() - 1]],
+            _ => vec![w],
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+/// A name that says little beyond the topic: three quarters or more of its content words are the
+/// topic's ("Uncertainty Quantification in Large Language Models" under "A Survey on Uncertainty
+/// Quantification of Large Language Models").
+fn restates_topic(name: &str, topic: &str) -> bool {
+    let topic_words = content_words(&topic_core(topic));
+    let words = content_words(name);
+    let shared = words.iter().filter(|w| topic_words.contains(w)).count();
+    !words.is_empty() && shared * 4 >= words.len() * 3
+}
+
 /// A name without a leading copy of the topic: models often write "Topic: Specific Part"; the
 /// specific part is the name. Anything else is returned trimmed, unchanged.
 pub fn tidy_name(name: &str, topic: &str) -> String {
     let name = name.trim();
-    let topic_words: Vec<String> = normalized(topic).split(' ').map(str::to_string).collect();
+    let topic = topic_core(topic);
+    let topic_words: Vec<String> = topic.split(' ').map(str::to_string).collect();
     let words: Vec<&str> = name.split_whitespace().collect();
     if topic_words.is_empty() || words.len() <= topic_words.len() {
         return name.to_string();
@@ -41,7 +79,7 @@ pub fn tidy_name(name: &str, topic: &str) -> String {
     if rest.split_whitespace().count() == 0 { name.to_string() } else { rest.trim().to_string() }
 }
 
-/// A usable section name: non-empty, at most 10 words, and not the topic itself.
+/// A usable section name: non-empty, at most 10 words, and more than a restatement of the topic.
 fn check_name(name: &str, topic: &str) -> std::result::Result<(), String> {
     let words = name.split_whitespace().count();
     if words == 0 {
@@ -50,8 +88,8 @@ fn check_name(name: &str, topic: &str) -> std::result::Result<(), String> {
     if words > 10 {
         return Err(format!("the name \"{name}\" is too long ({words} words; use 2 to 8)"));
     }
-    if normalized(name) == normalized(topic) {
-        return Err(format!("the name \"{name}\" only repeats the topic; name what is specific"));
+    if restates_topic(name, topic) {
+        return Err(format!("the name \"{name}\" only repeats the topic; name what is specific to these papers"));
     }
     Ok(())
 }
@@ -511,6 +549,17 @@ mod tests {
         assert!(check_name("Uncertainty Quantification of LLMs!", "uncertainty quantification of llms").is_err());
         assert!(check_name("  ", "x").is_err());
         assert!(check_name("Calibration of verbalized confidence", "uncertainty").is_ok());
+        let survey = "A Survey on Uncertainty Quantification of Large Language";
+        assert!(check_name("LLM Uncertainty Quantification", survey).is_err(), "LLM is large language model");
+        assert!(check_name("Uncertainty Quantification in Large Language Models", survey).is_err());
+        assert!(check_name("Large Language Model Uncertainty", survey).is_err());
+        assert!(check_name("Uncertainty Quantification and Lie Detection", survey).is_ok());
+        assert!(check_name("Calibration of Large Language Models", survey).is_ok());
+        assert!(check_name("Survey Design", survey).is_ok(), "the survey's own opening is not its topic");
+        assert_eq!(
+            tidy_name("Uncertainty Quantification of Large Language: Conformal Prediction", survey),
+            "Conformal Prediction"
+        );
         let topic = "personalized alignment of large language models";
         assert_eq!(
             tidy_name("Personalized Alignment of Large Language Models: Reinforcement Learning from Feedback", topic),
