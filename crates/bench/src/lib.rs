@@ -5,6 +5,7 @@ pub mod dense;
 pub mod discovery;
 pub mod embed;
 pub mod graph;
+pub mod map_filter;
 pub mod organize;
 pub mod peer;
 pub mod search;

@@ -388,21 +388,9 @@ pub struct BloomTopic {
 /// Read the Bloom-Eval topics of litbench (`topics.jsonl` + `assignments.jsonl`); `docs_for` turns
 /// paper ids into documents with vectors (papers it cannot find are left out).
 pub fn bloom_topics(litbench: &Path, docs_for: &dyn Fn(&[String]) -> Vec<Doc>) -> Result<Vec<BloomTopic>> {
-    let read = |name: &str| -> Result<Vec<Value>> {
-        let path = litbench.join(name);
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| Error::Input(format!("cannot read {}: {e}", path.display())))?;
-        text.lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-            .map(|(i, l)| {
-                serde_json::from_str(l).map_err(|e| Error::Input(format!("{}:{}: {e}", path.display(), i + 1)))
-            })
-            .collect()
-    };
-    let assignments = read("assignments.jsonl")?;
+    let assignments = read_json_lines(&litbench.join("assignments.jsonl"))?;
     let mut topics = Vec::new();
-    for topic in read("topics.jsonl")? {
+    for topic in read_json_lines(&litbench.join("topics.jsonl"))? {
         let id = topic["topic_id"].as_str().unwrap_or_default().to_string();
         if topic["outline"].is_null() || id.starts_with("taxo_") {
             continue;
@@ -423,8 +411,19 @@ pub fn bloom_topics(litbench: &Path, docs_for: &dyn Fn(&[String]) -> Vec<Doc>) -
     Ok(topics)
 }
 
+/// Every non-blank line of a JSON-lines file, parsed; an error names the file and line.
+pub(crate) fn read_json_lines(path: &Path) -> Result<Vec<Value>> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| Error::Input(format!("cannot read {}: {e}", path.display())))?;
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| serde_json::from_str(l).map_err(|e| Error::Input(format!("{}:{}: {e}", path.display(), i + 1))))
+        .collect()
+}
+
 /// The strings of a JSON array (other items and non-arrays give nothing).
-fn strings(value: &Value) -> Vec<String> {
+pub(crate) fn strings(value: &Value) -> Vec<String> {
     value.as_array().into_iter().flatten().filter_map(|v| v.as_str().map(str::to_string)).collect()
 }
 

@@ -34,6 +34,25 @@ pub enum Suite {
     /// cached, organized by every offline method; beside the BERTopic-style UMAP + HDBSCAN +
     /// c-TF-IDF pipeline in Python on the same vectors (with --peer).
     OrganizeSpeed(OrganizeSpeedArgs),
+    /// The map's relevance filter: every litbench survey title as the topic, its top-k papers
+    /// retrieved and organized as `litnav map` does, subtopics filtered at several thresholds;
+    /// precision of the papers kept and recall of the survey's references retrieval brought in.
+    MapFilter(MapFilterArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct MapFilterArgs {
+    /// Papers retrieved per topic (as `litnav map --k`).
+    #[arg(long, short, default_value_t = 200)]
+    k: usize,
+    /// Minimum subtopic relevance values to compare (0 = no filter).
+    #[arg(long, value_delimiter = ',', default_value = "0,0.3,0.35,0.4,0.45,0.5")]
+    thresholds: Vec<f64>,
+    #[command(flatten)]
+    model: super::embed::ModelArgs,
+    /// Print every topic's counts as JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -216,7 +235,35 @@ pub fn run(suite: Suite) -> Result<()> {
         Suite::Organize(args) => run_organize(args),
         Suite::Graph(args) => run_graph(args),
         Suite::OrganizeSpeed(args) => run_organize_speed(args),
+        Suite::MapFilter(args) => run_map_filter(args),
     }
+}
+
+fn run_map_filter(args: MapFilterArgs) -> Result<()> {
+    use litnav_bench::map_filter;
+    let encoder = args.model.load()?;
+    let dir = crate::defaults::corpus(None)?;
+    let topics = map_filter::survey_topics(&crate::defaults::datasets()?.join("litbench"))?;
+    let embed = |texts: &[String]| encoder.embed(texts);
+    let bar = crate::progress::spinner(&format!("retrieving and organizing {} topics", topics.len()));
+    let mut cells = Vec::new();
+    for topic in &topics {
+        let docs = super::map::docs_from_corpus(&dir, &topic.title, args.k, &encoder)?;
+        let topic_vector = encoder.embed(&[topic.title.as_str()]).pop().unwrap_or_default();
+        let options = litnav_organize::Options::default();
+        cells.extend(map_filter::measure(topic, &topic_vector, &docs, &embed, &args.thresholds, options));
+    }
+    bar.finish_and_clear();
+    let summary = map_filter::summarize(&cells, &args.thresholds);
+    if args.json {
+        return super::print_json(&serde_json::json!({ "k": args.k, "summary": summary, "topics": cells }));
+    }
+    println!("{} litbench topics, top {} papers each; relevant = the survey's references", topics.len(), args.k);
+    println!("{:>9}  {:>11}  {:>9}  {:>6}", "threshold", "kept papers", "precision", "recall");
+    for row in &summary {
+        println!("{:>9.2}  {:>11.1}  {:>9.3}  {:>6.3}", row.threshold, row.kept, row.precision, row.recall);
+    }
+    Ok(())
 }
 
 fn run_organize_speed(args: OrganizeSpeedArgs) -> Result<()> {
