@@ -136,7 +136,8 @@ impl Default for Options {
 }
 
 /// Organize `docs` for `topic` into a map. `embed` encodes short texts (key phrases) into unit
-/// vectors; `topic_vector` is the topic's unit vector.
+/// vectors; `topic_vector` is the topic's unit vector. The order of `docs` does not matter: the
+/// same papers in any order give the same map, byte for byte.
 pub fn organize(
     topic: &str,
     topic_vector: &[f32],
@@ -144,8 +145,12 @@ pub fn organize(
     embed: &dyn Fn(&[String]) -> Vec<Vec<f32>>,
     options: Options,
 ) -> MapNode {
+    // The input's order carries no meaning, and must not leak into the map: TaxoBench's files,
+    // for one, list each instance's papers in the order of the expert taxonomy.
+    let mut docs = docs.to_vec();
+    docs.sort_by(|a, b| a.id.cmp(&b.id).then_with(|| a.title.cmp(&b.title)));
     let mut used = std::collections::HashSet::from([topic.to_lowercase()]);
-    let mut root = organize_naming(topic, topic_vector, docs, embed, options, &mut used);
+    let mut root = organize_naming(topic, topic_vector, &docs, embed, options, &mut used);
     distinct_names(&mut root, &|_| None);
     root
 }
@@ -632,6 +637,37 @@ mod tests {
         }
         let json = serde_json::to_string(&a).unwrap();
         assert!(json.contains("paper_weights"));
+    }
+
+    #[test]
+    fn the_input_order_does_not_change_the_map() {
+        // Eight families of five papers, enough for themes; the words differ per family.
+        let words = ["graph", "solvent", "protein", "galaxy", "vaccine", "market", "poetry", "robot"];
+        let docs: Vec<Doc> = (0..40)
+            .map(|i| {
+                let family = i % 8;
+                let mut v = vec![0.05; 8];
+                v[family] = 1.0;
+                v[(family + 1) % 8] = 0.3 * (family / 2) as f32 + 0.01 * (i / 8) as f32;
+                Doc {
+                    id: format!("p{i:02}"),
+                    title: format!("{} study {i}", words[family]),
+                    year: None,
+                    abstract_text: Some(format!("New {} methods and {} data.", words[family], words[family])),
+                    vector: unit(&v),
+                }
+            })
+            .collect();
+        let mut shuffled = docs.clone();
+        shuffled.reverse();
+        shuffled.rotate_left(13);
+        let topic = unit(&[1.0; 8]);
+        for method in [Method::Average, Method::Ward, Method::KMeans, Method::Navigator] {
+            let options = Options { method, ..Options::default() };
+            let a = serde_json::to_string(&organize("science", &topic, &docs, &fake_embed, options)).unwrap();
+            let b = serde_json::to_string(&organize("science", &topic, &shuffled, &fake_embed, options)).unwrap();
+            assert_eq!(a, b, "{method:?}: the same papers in another order give the same map");
+        }
     }
 
     #[test]
