@@ -97,7 +97,7 @@ pub enum Method {
     Ward,
     /// Average-linkage (UPGMA) agglomerative clustering on cosine distance: the default, the most
     /// even across both organizer benchmarks (`litnav bench organize --bloom`: ARI 0.162 on
-    /// TaxoBench and 0.164 on Bloom-Eval; Ward 0.170 and 0.143).
+    /// TaxoBench and 0.165 on Bloom-Eval; Ward 0.170 and 0.145).
     #[default]
     Average,
 }
