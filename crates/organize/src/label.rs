@@ -200,6 +200,15 @@ const STOP_WORDS: &[&str] = &[
     "art",
     "toward",
     "towards",
+    // Words that say where a thing stands in an argument, not what it is ("Previous Tasks").
+    "previous",
+    "previously",
+    "prior",
+    "earlier",
+    "old",
+    "seen",
+    "many",
+    "different",
     // Markup and bibliographic debris that scraped abstracts carry.
     "xmlns",
     "w3",
