@@ -351,13 +351,6 @@ pub struct Expansion {
     pub terms: Vec<String>,
 }
 
-impl Expansion {
-    /// The terms as one bag-of-words query.
-    pub fn query(&self) -> String {
-        self.terms.join(" ")
-    }
-}
-
 /// Terms that retrieve more papers on a subtopic.
 pub fn expand_subtopic(
     client: &Client,

@@ -35,6 +35,10 @@ pub struct Args {
     /// Seed of every stochastic step.
     #[arg(long, default_value_t = 42)]
     seed: u64,
+    /// Move sub-map subtopics whose cosine to the subtopic is below this under a final
+    /// "Filtered" node, as `litnav map` does when it retrieves (0 keeps all).
+    #[arg(long, value_name = "COSINE", default_value_t = 0.35)]
+    min_relevance: f64,
     #[command(flatten)]
     model: ModelArgs,
     /// With --llm, Knowledge Navigator's Subtopic Expander writes the query (terms from the
@@ -76,7 +80,7 @@ pub fn run(args: Args) -> Result<()> {
     let centroid = mean_vector(&encoder.embed(&inside_texts));
     let embed = |texts: &[String]| encoder.embed(texts);
     let phrases = label::key_phrases(&classes, &[centroid.clone(), centroid], &embed, 4, &map.name).swap_remove(0);
-    let offline_query = format!("{} {}", node.name, phrases.join(" "));
+    let offline_query = query_of(&node.name, &phrases);
     let query = match args.llm.client()? {
         None => offline_query,
         Some(client) => {
@@ -87,7 +91,7 @@ pub fn run(args: Args) -> Result<()> {
                 .map(|p| PaperText { title: &p.title, abstract_text: p.abstract_text.as_deref() })
                 .collect();
             match navigator::expand_subtopic(&client, &map.name, &node.name, &node.description, &papers) {
-                Ok(answer) => format!("{} {}", node.name, answer.value.query()),
+                Ok(answer) => query_of(&node.name, &answer.value.terms),
                 Err(e @ litnav_llm::Error::Invalid { .. }) => {
                     eprintln!("the Subtopic Expander's answer was unusable ({e}); using the offline query");
                     offline_query
@@ -120,8 +124,8 @@ pub fn run(args: Args) -> Result<()> {
         })
         .collect();
     let topic_vector = encoder.embed(&[node.name.as_str()]).pop().unwrap_or_default();
-    let mut sub_map =
-        organize(&node.name, &topic_vector, &docs, &embed, Options { seed: args.seed, ..Options::default() });
+    let options = Options { seed: args.seed, min_relevance: args.min_relevance, ..Options::default() };
+    let mut sub_map = organize(&node.name, &topic_vector, &docs, &embed, options);
     sub_map.description = format!(
         "{} papers: the {} of {} in the map plus {} retrieved for “{query}”",
         docs.len(),
@@ -142,6 +146,22 @@ pub fn run(args: Args) -> Result<()> {
     Ok(())
 }
 
+/// The expansion query: the subtopic's name, then each term that adds a word the query lacks
+/// (a term repeating the name's words would only weigh them twice).
+fn query_of(name: &str, terms: &[String]) -> String {
+    let mut words: HashSet<String> = name.split_whitespace().map(str::to_lowercase).collect();
+    let mut query = vec![name.trim().to_string()];
+    for term in terms {
+        let new_words: Vec<String> =
+            term.split_whitespace().map(str::to_lowercase).filter(|w| !words.contains(w)).collect();
+        if !new_words.is_empty() {
+            query.push(term.trim().to_string());
+            words.extend(new_words);
+        }
+    }
+    query.join(" ")
+}
+
 fn mean_vector(vectors: &[Vec<f32>]) -> Vec<f32> {
     let dim = vectors.first().map_or(0, Vec::len);
     let mut mean = vec![0.0f32; dim];
@@ -153,4 +173,19 @@ fn mean_vector(vectors: &[Vec<f32>]) -> Vec<f32> {
     let norm = mean.iter().map(|v| v * v).sum::<f32>().sqrt().max(1e-12);
     mean.iter_mut().for_each(|v| *v /= norm);
     mean
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_query_does_not_repeat_the_names_words() {
+        let terms: Vec<String> =
+            ["Incremental Learning", "Classes", "Incremental", "Catastrophic Forgetting", "forgetting"]
+                .map(String::from)
+                .to_vec();
+        assert_eq!(query_of("Incremental Learning", &terms), "Incremental Learning Classes Catastrophic Forgetting");
+        assert_eq!(query_of("Replay", &[]), "Replay");
+    }
 }
