@@ -248,19 +248,23 @@ struct PhraseCounts {
 }
 
 fn phrases_of(text: &str, mut add: impl FnMut(String, String)) {
+    for run in runs(text) {
+        for start in 0..run.len() {
+            for len in 1..=3.min(run.len() - start) {
+                let surface = run[start..start + len].join(" ");
+                add(surface.to_lowercase(), surface);
+            }
+        }
+    }
+}
+
+/// The runs of consecutive words of a text that contain no stop word, number or one-letter word
+/// and cross no punctuation: where phrases come from.
+fn runs(text: &str) -> Vec<Vec<&str>> {
     let stop: HashSet<&str> = STOP_WORDS.iter().copied().collect();
+    let mut runs = Vec::new();
     for segment in text.split(|c: char| !(c.is_alphanumeric() || c == '-' || c == ' ' || c == '\'')) {
         let mut run: Vec<&str> = Vec::new();
-        let flush = |run: &mut Vec<&str>, add: &mut dyn FnMut(String, String)| {
-            for start in 0..run.len() {
-                for len in 1..=3.min(run.len() - start) {
-                    let words = &run[start..start + len];
-                    let surface = words.join(" ");
-                    add(surface.to_lowercase(), surface);
-                }
-            }
-            run.clear();
-        };
         for word in segment.split_whitespace() {
             let word = word.trim_matches(|c: char| c == '-' || c == '\'');
             let lower = word.to_lowercase();
@@ -269,13 +273,26 @@ fn phrases_of(text: &str, mut add: impl FnMut(String, String)) {
                 || word.chars().all(|c| c.is_ascii_digit())
                 || word.chars().count() < 2;
             if useless {
-                flush(&mut run, &mut add);
+                runs.push(std::mem::take(&mut run));
             } else {
                 run.push(word);
             }
         }
-        flush(&mut run, &mut add);
+        runs.push(run);
     }
+    runs.retain(|run| !run.is_empty());
+    runs
+}
+
+/// Name-like phrases of a title: the last two or three words of each run of two words or more
+/// (an English noun phrase ends in its head: "Bayesian Surrogate Model"), capitalized as names
+/// are, in title order.
+pub fn title_phrases(title: &str) -> Vec<String> {
+    runs(title)
+        .into_iter()
+        .filter(|run| run.len() >= 2)
+        .map(|run| run[run.len().saturating_sub(3)..].iter().map(|w| capitalize(w)).collect::<Vec<_>>().join(" "))
+        .collect()
 }
 
 fn count(classes: &[Vec<(usize, &str)>]) -> PhraseCounts {
@@ -427,6 +444,19 @@ mod tests {
         assert!(seen.contains(&"dense prediction".to_string()));
         assert!(!seen.iter().any(|p| p.split(' ').any(|w| w == "for")));
         assert!(!seen.contains(&"prediction survey".to_string()), "no phrase crosses punctuation");
+    }
+
+    #[test]
+    fn title_phrases_end_in_their_head_word() {
+        assert_eq!(
+            title_phrases("Efficient Detection of LLM-generated Texts with a Bayesian Surrogate Model"),
+            ["Efficient Detection", "LLM-generated Texts", "Bayesian Surrogate Model"]
+        );
+        assert_eq!(
+            title_phrases("In-context retrieval-augmented language models"),
+            ["Retrieval-augmented Language Models"]
+        );
+        assert!(title_phrases("Attention").is_empty());
     }
 
     #[test]
