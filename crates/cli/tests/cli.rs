@@ -452,7 +452,13 @@ fn map_places_every_paper_once_deterministically_and_renders() {
     let line = data.lines().find(|l| l.contains("\"id\": 28")).unwrap();
     let input = dir.path().join("instance.jsonl");
     std::fs::write(&input, format!("{line}\n")).unwrap();
-    let run = |name: &str| {
+    // The same instance with its papers in reverse order (the file lists them in the expert
+    // taxonomy's order): the map must not change.
+    let mut reversed: serde_json::Value = serde_json::from_str(line).unwrap();
+    reversed["pdfs"].as_array_mut().unwrap().reverse();
+    let reversed_input = dir.path().join("reversed.jsonl");
+    std::fs::write(&reversed_input, format!("{reversed}\n")).unwrap();
+    let run = |name: &str, input: &std::path::Path| {
         let out_json = dir.path().join(format!("{name}.json"));
         let out_html = dir.path().join(format!("{name}.html"));
         let out_md = dir.path().join(format!("{name}.md"));
@@ -461,7 +467,7 @@ fn map_places_every_paper_once_deterministically_and_renders() {
             "--topic",
             "Uncertainty quantification of large language models",
             "--papers",
-            path(&input),
+            path(input),
             "--model",
             &model,
             "--out",
@@ -478,9 +484,11 @@ fn map_places_every_paper_once_deterministically_and_renders() {
             std::fs::read_to_string(&out_md).unwrap(),
         )
     };
-    let (first, html, markdown) = run("a");
-    let (second, _, _) = run("b");
+    let (first, html, markdown) = run("a", &input);
+    let (second, _, _) = run("b", &input);
     assert_eq!(first, second, "same input, same map, byte for byte");
+    let (reordered, _, _) = run("c", &reversed_input);
+    assert_eq!(first, reordered, "the papers' order does not change the map");
     let map: serde_json::Value = serde_json::from_slice(&first).unwrap();
     let mut ids = Vec::new();
     fn collect(node: &serde_json::Value, ids: &mut Vec<String>) {
