@@ -246,9 +246,10 @@ fn run_map_filter(args: MapFilterArgs) -> Result<()> {
     let topics = map_filter::survey_topics(&crate::defaults::datasets()?.join("litbench"))?;
     let embed = |texts: &[String]| encoder.embed(texts);
     let bar = crate::progress::spinner(&format!("retrieving and organizing {} topics", topics.len()));
+    let corpus = super::map::CorpusDocs::open(&dir, &encoder)?;
     let mut cells = Vec::new();
     for topic in &topics {
-        let docs = super::map::docs_from_corpus(&dir, &topic.title, args.k, &encoder)?;
+        let docs = corpus.for_topic(&topic.title, args.k)?;
         let topic_vector = encoder.embed(&[topic.title.as_str()]).pop().unwrap_or_default();
         let options = litnav_organize::Options::default();
         cells.extend(map_filter::measure(topic, &topic_vector, &docs, &embed, &args.thresholds, options));
@@ -363,7 +364,8 @@ fn run_organize(args: OrganizeArgs) -> Result<()> {
     if args.bloom {
         let bar = crate::progress::spinner("organizing the litbench Bloom-Eval topics");
         let dir = crate::defaults::corpus(None)?;
-        let docs_for = |ids: &[String]| super::map::docs_for_ids(&dir, ids, &encoder).unwrap_or_default();
+        let corpus = super::map::CorpusDocs::open(&dir, &encoder)?;
+        let docs_for = |ids: &[String]| corpus.for_ids(ids);
         let topics = litnav_bench::organize::bloom_topics(&crate::defaults::datasets()?.join("litbench"), &docs_for)?;
         let bloom = litnav_bench::organize::run_bloom(&topics, &encoder, options);
         report.rows.extend(bloom.rows);

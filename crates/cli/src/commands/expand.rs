@@ -1,14 +1,11 @@
 //! `litnav expand`: grow one subtopic of a map with new papers and organize it into its own map.
 
-use super::embed::{ModelArgs, ensure_vectors};
+use super::embed::ModelArgs;
+use super::map::CorpusDocs;
 use anyhow::{Context, Result, anyhow};
-use litnav_corpus::{Corpus, Paper};
-use litnav_embed::cache::{VectorCache, corpus_cache_path};
 use litnav_llm::navigator;
 use litnav_llm::prompts::PaperText;
-use litnav_organize::{Doc, MapNode, Options, label, organize, render};
-use litnav_search::hybrid::Fusion;
-use litnav_search::{Mode, Retriever, SearchQuery};
+use litnav_organize::{MapNode, Options, label, organize, render};
 use std::collections::HashSet;
 use std::path::PathBuf;
 
@@ -60,15 +57,12 @@ pub fn run(args: Args) -> Result<()> {
     let node = map.find(&args.subtopic).ok_or_else(|| anyhow!("the map has no node with id {:?}", args.subtopic))?;
     let dir = crate::defaults::corpus(args.corpus.as_deref())?;
     let encoder = args.model.load()?;
-    ensure_vectors(&dir, &encoder)?;
-    let corpus = Corpus::open(&dir)?;
-    let by_id: std::collections::HashMap<&str, &Paper> = corpus.papers().iter().map(|p| (p.id.as_str(), p)).collect();
+    let corpus = CorpusDocs::open(&dir, &encoder)?;
     let inside: Vec<String> = node.all_paper_ids();
     let inside_set: HashSet<&str> = inside.iter().map(String::as_str).collect();
     let outside: Vec<String> = map.all_paper_ids().into_iter().filter(|id| !inside_set.contains(id.as_str())).collect();
-    let texts = |ids: &[String]| -> Vec<String> {
-        ids.iter().filter_map(|id| by_id.get(id.as_str())).map(|p| p.text()).collect()
-    };
+    let texts =
+        |ids: &[String]| -> Vec<String> { ids.iter().filter_map(|id| corpus.paper(id)).map(|p| p.text()).collect() };
     let (inside_texts, outside_texts) = (texts(&inside), texts(&outside));
     if inside_texts.is_empty() {
         return Err(anyhow!("none of {}'s papers are in the corpus at {}", args.subtopic, dir.display()));
@@ -77,7 +71,10 @@ pub fn run(args: Args) -> Result<()> {
         inside_texts.iter().enumerate().map(|(i, t)| (i, t.as_str())).collect(),
         outside_texts.iter().enumerate().map(|(i, t)| (inside_texts.len() + i, t.as_str())).collect(),
     ];
-    let centroid = mean_vector(&encoder.embed(&inside_texts));
+    // The subtopic's papers with their cached vectors: they start the sub-map, and their centroid
+    // ranks the key phrases.
+    let inside_docs = corpus.for_ids(&inside);
+    let centroid = mean_vector(&inside_docs.iter().map(|d| d.vector.clone()).collect::<Vec<_>>());
     let embed = |texts: &[String]| encoder.embed(texts);
     let phrases = label::key_phrases(&classes, &[centroid.clone(), centroid], &embed, 4, &map.name).swap_remove(0);
     let offline_query = query_of(&node.name, &phrases);
@@ -86,7 +83,7 @@ pub fn run(args: Args) -> Result<()> {
         Some(client) => {
             let papers: Vec<PaperText<'_>> = inside
                 .iter()
-                .filter_map(|id| by_id.get(id.as_str()))
+                .filter_map(|id| corpus.paper(id))
                 .take(args.llm.llm_papers.max(1))
                 .map(|p| PaperText { title: &p.title, abstract_text: p.abstract_text.as_deref() })
                 .collect();
@@ -101,28 +98,10 @@ pub fn run(args: Args) -> Result<()> {
         }
     };
     eprintln!("expansion query: {query}");
-    let retriever = Retriever::open(&dir, Some(encoder.clone()))?;
-    let hits = retriever
-        .search(&SearchQuery { k: args.k, ..SearchQuery::new(query.clone()) }, Mode::Hybrid(Fusion::default()))?;
-    let cache = VectorCache::open(&corpus_cache_path(&dir), encoder.dim())?;
-    let mut seen = HashSet::new();
-    let docs: Vec<Doc> = inside
-        .iter()
-        .cloned()
-        .chain(hits.into_iter().map(|h| h.id))
-        .filter(|id| seen.insert(id.clone()))
-        .filter_map(|id| {
-            let paper = by_id.get(id.as_str())?;
-            let vector = cache.get(&VectorCache::key(litnav_embed::MODEL_NAME, &paper.text()))?.to_vec();
-            Some(Doc {
-                id,
-                title: paper.title.clone(),
-                year: paper.year,
-                abstract_text: paper.abstract_text.clone(),
-                vector,
-            })
-        })
-        .collect();
+    let retrieved: Vec<String> =
+        corpus.search(&query, args.k)?.into_iter().filter(|id| !inside_set.contains(id.as_str())).collect();
+    let mut docs = inside_docs;
+    docs.extend(corpus.for_ids(&retrieved));
     let topic_vector = encoder.embed(&[node.name.as_str()]).pop().unwrap_or_default();
     let options = Options { seed: args.seed, min_relevance: args.min_relevance, ..Options::default() };
     let mut sub_map = organize(&node.name, &topic_vector, &docs, &embed, options);

@@ -164,27 +164,60 @@ fn to_doc(paper: &Paper, vector: Vec<f32>) -> Doc {
 
 /// The topic's top-k papers by hybrid retrieval, with their corpus vectors.
 pub fn docs_from_corpus(dir: &Path, topic: &str, k: usize, encoder: &litnav_embed::Encoder) -> Result<Vec<Doc>> {
-    ensure_vectors(dir, encoder)?;
-    let retriever = Retriever::open(dir, Some(encoder.clone()))?;
-    let hits = retriever.search(&SearchQuery { k, ..SearchQuery::new(topic) }, Mode::Hybrid(Fusion::default()))?;
-    let ids: Vec<String> = hits.into_iter().map(|hit| hit.id).collect();
-    docs_for_ids(dir, &ids, encoder)
+    CorpusDocs::open(dir, encoder)?.for_topic(topic, k)
 }
 
-/// The corpus papers with these ids (in this order; unknown ids skipped), with their vectors.
-pub fn docs_for_ids(dir: &Path, ids: &[String], encoder: &litnav_embed::Encoder) -> Result<Vec<Doc>> {
-    ensure_vectors(dir, encoder)?;
-    let corpus = Corpus::open(dir)?;
-    let cache = VectorCache::open(&corpus_cache_path(dir), encoder.dim())?;
-    let by_id: std::collections::HashMap<&str, &Paper> = corpus.papers().iter().map(|p| (p.id.as_str(), p)).collect();
-    Ok(ids
-        .iter()
-        .filter_map(|id| {
-            let paper = by_id.get(id.as_str())?;
-            let vector = cache.get(&VectorCache::key(litnav_embed::MODEL_NAME, &paper.text()))?.to_vec();
-            Some(to_doc(paper, vector))
+/// A corpus opened once for many lookups of documents with vectors: by topic (hybrid retrieval)
+/// or by id. Benchmarks that visit many topics open it once, not per topic.
+pub struct CorpusDocs {
+    corpus: Corpus,
+    /// Position of each paper in `corpus.papers()`, by id.
+    index: std::collections::HashMap<String, usize>,
+    retriever: Retriever,
+    cache: VectorCache,
+}
+
+impl CorpusDocs {
+    /// Open the corpus at `dir`, computing its paper vectors first if they are missing.
+    pub fn open(dir: &Path, encoder: &litnav_embed::Encoder) -> Result<CorpusDocs> {
+        ensure_vectors(dir, encoder)?;
+        let corpus = Corpus::open(dir)?;
+        let index = corpus.papers().iter().enumerate().map(|(i, p)| (p.id.clone(), i)).collect();
+        Ok(CorpusDocs {
+            corpus,
+            index,
+            retriever: Retriever::open(dir, Some(encoder.clone()))?,
+            cache: VectorCache::open(&corpus_cache_path(dir), encoder.dim())?,
         })
-        .collect())
+    }
+
+    /// Ids of the query's top-k papers by hybrid retrieval.
+    pub fn search(&self, query: &str, k: usize) -> Result<Vec<String>> {
+        let hits =
+            self.retriever.search(&SearchQuery { k, ..SearchQuery::new(query) }, Mode::Hybrid(Fusion::default()))?;
+        Ok(hits.into_iter().map(|hit| hit.id).collect())
+    }
+
+    /// The topic's top-k papers by hybrid retrieval.
+    pub fn for_topic(&self, topic: &str, k: usize) -> Result<Vec<Doc>> {
+        Ok(self.for_ids(&self.search(topic, k)?))
+    }
+
+    /// The corpus paper with this id.
+    pub fn paper(&self, id: &str) -> Option<&Paper> {
+        self.index.get(id).map(|&i| &self.corpus.papers()[i])
+    }
+
+    /// The papers with these ids (in this order; unknown ids and papers without a vector skipped).
+    pub fn for_ids(&self, ids: &[String]) -> Vec<Doc> {
+        ids.iter()
+            .filter_map(|id| {
+                let paper = self.paper(id)?;
+                let vector = self.cache.get(&VectorCache::key(litnav_embed::MODEL_NAME, &paper.text()))?.to_vec();
+                Some(to_doc(paper, vector))
+            })
+            .collect()
+    }
 }
 
 /// Every paper of a file, embedded through litnav's paper-vector cache.
