@@ -139,11 +139,7 @@ pub fn summarize(cells: &[Cell], thresholds: &[f64]) -> Vec<Summary> {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-
-    fn unit(v: [f32; 2]) -> Vec<f32> {
-        let n = (v[0] * v[0] + v[1] * v[1]).sqrt();
-        vec![v[0] / n, v[1] / n]
-    }
+    use crate::organize::tests::unit;
 
     #[test]
     fn a_far_cluster_is_filtered_and_counted_out() {

@@ -220,7 +220,7 @@ fn llm_trees(
         // The model sees the papers by id (a hash of the title), never in the file's order:
         // TaxoBench's files list an instance's papers in the order of the expert taxonomy, and
         // cutting that list into k contiguous runs alone scores ARI 0.44.
-        let mut docs = docs.to_vec();
+        let mut docs: Vec<&Doc> = docs.iter().collect();
         docs.sort_by(|a, b| a.id.cmp(&b.id));
         let papers: Vec<litnav_llm::prompts::PaperText<'_>> =
             docs.iter().map(|d| litnav_llm::prompts::PaperText { title: &d.title, abstract_text: None }).collect();
@@ -490,10 +490,11 @@ pub fn run_bloom(topics: &[BloomTopic], encoder: &Encoder, options: Options) -> 
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn unit(v: [f32; 2]) -> Vec<f32> {
+    /// A 2-D vector scaled to unit length (also used by the map filter's tests).
+    pub(crate) fn unit(v: [f32; 2]) -> Vec<f32> {
         let n = (v[0] * v[0] + v[1] * v[1]).sqrt();
         vec![v[0] / n, v[1] / n]
     }

@@ -2,7 +2,8 @@
 //! organizer. Each validates meaning, not only syntax: a name is not the topic, relatedness and
 //! verdict agree, every numbered item is placed exactly once. A partition the model still gets
 //! wrong after the repair round-trip is fixed deterministically by litnav (first placement kept,
-//! unknown numbers dropped, missing ones gathered under "Other …") and the fix is reported.
+//! unknown numbers dropped, missing ones gathered under "Other …"; Bottom-Up places papers by
+//! their vectors instead when the caller gives them) and the fix is reported.
 
 use crate::client::Client;
 use crate::prompts::{self, PaperText};
@@ -157,6 +158,11 @@ pub fn check_partition(groups: &[Vec<i64>], count: usize) -> std::result::Result
     Ok(())
 }
 
+/// The 0-based index of a model's 1-based item number, when it names one of `count` items.
+fn item_index(number: i64, count: usize) -> Option<usize> {
+    (number >= 1 && number as usize <= count).then(|| number as usize - 1)
+}
+
 /// Make `groups` a partition of 0..count: first placement kept, unknown numbers dropped, empty
 /// groups removed; the numbers never placed are returned (0-based) for an extra group.
 pub fn fix_partition(groups: &[Vec<i64>], count: usize) -> (Vec<Option<Vec<usize>>>, Vec<usize>) {
@@ -166,8 +172,7 @@ pub fn fix_partition(groups: &[Vec<i64>], count: usize) -> (Vec<Option<Vec<usize
         .map(|group| {
             let kept: Vec<usize> = group
                 .iter()
-                .filter(|&&n| n >= 1 && n as usize <= count)
-                .map(|&n| n as usize - 1)
+                .filter_map(|&n| item_index(n, count))
                 .filter(|&i| !std::mem::replace(&mut placed[i], true))
                 .collect();
             (!kept.is_empty()).then_some(kept)
@@ -189,8 +194,8 @@ pub struct Content<'a> {
 /// Papers-to-groups like [`fix_partition`], deciding by content instead of by order: a paper
 /// listed in several groups goes to the one it is closest to, and a paper listed nowhere joins
 /// the closest group. Closeness to a group is the cosine between the paper's vector and the
-/// group's name plus its mean cosine to the papers listed only in that group (the second term is
-/// left out when there are none); ties go to the earlier group. `names` holds one unit vector per
+/// group's name plus its mean cosine to the papers listed only in that group (a group with no such
+/// paper counts its name's cosine twice); ties go to the earlier group. `names` holds one unit vector per
 /// group. Returns the groups (`None` when left empty) and the papers that could not be placed
 /// (only when there is no group).
 pub fn place_by_content(
@@ -203,8 +208,7 @@ pub fn place_by_content(
     let listed: Vec<Vec<usize>> = groups
         .iter()
         .map(|group| {
-            let mut papers: Vec<usize> =
-                group.iter().filter(|&&n| n >= 1 && n as usize <= count).map(|&n| n as usize - 1).collect();
+            let mut papers: Vec<usize> = group.iter().filter_map(|&n| item_index(n, count)).collect();
             papers.sort_unstable();
             papers.dedup();
             papers

@@ -465,9 +465,7 @@ impl Namer<'_> {
         }
         nodes
     }
-}
 
-impl Namer<'_> {
     /// Name-like phrases of paper `paper`'s title, those whose words the most papers of `members`
     /// mention first (ties in title order).
     fn title_phrases(&self, paper: usize, members: &[usize]) -> Vec<String> {
@@ -620,6 +618,20 @@ mod tests {
         texts.iter().map(|t| unit(&[1.0, t.len() as f32 / 100.0, 0.1])).collect()
     }
 
+    /// No two nodes of `map` share a name, ignoring case.
+    fn assert_distinct_names(map: &MapNode) {
+        fn names(node: &MapNode, out: &mut Vec<String>) {
+            out.push(node.name.to_lowercase());
+            node.subtopics.iter().for_each(|c| names(c, out));
+        }
+        let mut all = Vec::new();
+        names(map, &mut all);
+        let count = all.len();
+        all.sort();
+        all.dedup();
+        assert_eq!(all.len(), count, "no two nodes share a name: {all:?}");
+    }
+
     fn docs() -> Vec<Doc> {
         let mut docs = Vec::new();
         for i in 0..6 {
@@ -711,16 +723,7 @@ mod tests {
                 .flat_map(|s| &s.subtopics)
                 .all(|c| c.id.starts_with(&format!("{}.", c.id.split('.').next().unwrap())))
         );
-        fn names(node: &MapNode, out: &mut Vec<String>) {
-            out.push(node.name.to_lowercase());
-            node.subtopics.iter().for_each(|c| names(c, out));
-        }
-        let mut all = Vec::new();
-        names(&deep, &mut all);
-        let count = all.len();
-        all.sort();
-        all.dedup();
-        assert_eq!(all.len(), count, "deeper levels do not repeat a name of the map");
+        assert_distinct_names(&deep);
     }
 
     #[test]
@@ -780,15 +783,6 @@ mod tests {
             });
         }
         let map = organize("molecules", &topic, &docs, &fake_embed, Options::default());
-        fn names(node: &MapNode, out: &mut Vec<String>) {
-            out.push(node.name.to_lowercase());
-            node.subtopics.iter().for_each(|c| names(c, out));
-        }
-        let mut all = Vec::new();
-        names(&map, &mut all);
-        let count = all.len();
-        all.sort();
-        all.dedup();
-        assert_eq!(all.len(), count, "{all:?}");
+        assert_distinct_names(&map);
     }
 }
