@@ -60,3 +60,46 @@ pub fn run(index: &DenseIndex, queries: &[Vec<f32>], options: IvfOptions) -> Res
         ivf_p50_ms: percentile(&ivf_ms, 50.0),
     })
 }
+
+impl std::fmt::Display for Report {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "{} papers, IVF {} lists / {} probes (built in {:.2} s): recall@10 {:.3} over {} queries; p50 exact {:.3} ms, IVF {:.3} ms",
+            self.papers,
+            self.lists,
+            self.probes,
+            self.build_seconds,
+            self.recall_at_10,
+            self.queries,
+            self.exact_p50_ms,
+            self.ivf_p50_ms
+        )
+    }
+}
+
+/// IVF against exact search on a session's paper vectors, with `queries` titles sampled evenly
+/// from the corpus as queries; `lists` and `probes` override the defaults for its size.
+pub fn run_session(
+    workspace: &litnav_app::Workspace,
+    session: &litnav_app::CorpusSession,
+    queries: usize,
+    lists: Option<usize>,
+    probes: Option<usize>,
+) -> Result<Report> {
+    let encoder = workspace.encoder(&litnav_app::Quiet)?;
+    let retriever = session.dense(encoder, &litnav_app::Quiet)?;
+    let index = retriever.dense_index().ok_or_else(|| crate::Error::Empty("no paper vectors".into()))?;
+    let papers = session.papers();
+    let step = (papers.len() / queries.max(1)).max(1);
+    let titles: Vec<&str> = papers.iter().step_by(step).take(queries).map(|p| p.title.as_str()).collect();
+    let query_vectors = encoder.embed(&titles);
+    let mut options = IvfOptions::for_size(index.len());
+    if let Some(lists) = lists {
+        options = IvfOptions::with_lists(lists);
+    }
+    if let Some(probes) = probes {
+        options.probes = probes;
+    }
+    run(index, &query_vectors, options)
+}

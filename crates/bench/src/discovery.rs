@@ -123,3 +123,61 @@ pub fn run(retriever: &Retriever, topics: &[Topic], modes: &[(String, Mode)]) ->
         (0..modes.len()).map(|m| Scores::mean(&results.iter().map(|r| r.scores[m]).collect::<Vec<_>>())).collect();
     Ok(Report { modes: modes.iter().map(|(n, _)| n.clone()).collect(), topics: results, mean })
 }
+
+impl std::fmt::Display for Report {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "discovery scoreboard: {} topics, query = survey title, non-surveys before the survey, top 100",
+            self.topics.len()
+        )?;
+        writeln!(
+            f,
+            "{:<16} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}",
+            "mode (mean)", "R@10", "R@100", "P@10", "P@100", "nDCG@10", "nDCG@30", "nDCG@100", "MRR"
+        )?;
+        for (name, s) in self.modes.iter().zip(&self.mean) {
+            writeln!(
+                f,
+                "{:<16} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3}",
+                name,
+                s.recall_10,
+                s.recall_100,
+                s.precision_10,
+                s.precision_100,
+                s.ndcg_10,
+                s.ndcg_30,
+                s.ndcg_100,
+                s.mrr
+            )?;
+        }
+        writeln!(f)?;
+        writeln!(f, "per topic: R@100 / nDCG@10")?;
+        let header: Vec<String> = self.modes.iter().map(|m| format!("{m:>17}")).collect();
+        writeln!(f, "{:<13} {:>5}{}", "topic", "refs", header.join(""))?;
+        for t in &self.topics {
+            let cells: Vec<String> =
+                t.scores.iter().map(|s| format!("{:>17}", format!("{:.3} / {:.3}", s.recall_100, s.ndcg_10))).collect();
+            writeln!(f, "{:<13} {:>5}{}", t.topic, t.relevant, cells.join(""))?;
+        }
+        Ok(())
+    }
+}
+
+/// The modes the scoreboard compares, with their column names.
+pub fn default_modes() -> Vec<(String, Mode)> {
+    use litnav_search::hybrid::Fusion;
+    vec![
+        ("bm25".to_string(), Mode::Bm25),
+        ("dense".to_string(), Mode::Dense),
+        ("hybrid-rrf".to_string(), Mode::Hybrid(Fusion::Rrf(60.0))),
+        ("hybrid-weighted".to_string(), Mode::Hybrid(Fusion::Weighted(0.5))),
+    ]
+}
+
+/// The scoreboard over a session's topics, every default mode (paper vectors computed if missing).
+pub fn run_session(workspace: &litnav_app::Workspace, session: &litnav_app::CorpusSession) -> Result<Report> {
+    let encoder = workspace.encoder(&litnav_app::Quiet)?;
+    let retriever = session.dense(encoder, &litnav_app::Quiet)?;
+    run(retriever, session.topics(), &default_modes())
+}

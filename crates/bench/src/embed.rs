@@ -35,7 +35,7 @@ pub struct Workload {
     pub name: String,
     /// Texts encoded per repetition.
     pub texts: usize,
-    /// Mean tokens per text (including [CLS] and [SEP]).
+    /// Mean tokens per text (including `[CLS]` and `[SEP]`).
     pub mean_tokens: f64,
     /// litnav texts per second (median run).
     pub litnav_per_second: f64,
@@ -175,4 +175,33 @@ struct PeerReport {
 struct PeerWorkload {
     texts_per_second: f64,
     sample_vectors: Vec<Vec<f32>>,
+}
+
+impl std::fmt::Display for Report {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "sentence encoder benchmark ({} threads; litnav loads the model in {:.2} s)",
+            self.threads, self.litnav_load_seconds
+        )?;
+        if let Some((library, load)) = &self.peer {
+            writeln!(f, "peer: {library} (loads in {load:.2} s)")?;
+        }
+        writeln!(
+            f,
+            "{:<10} {:>6} {:>8} {:>12} {:>12} {:>9} {:>12}",
+            "workload", "texts", "tokens", "litnav /s", "peer /s", "speed-up", "max |diff|"
+        )?;
+        for w in &self.workloads {
+            let peer = w.peer_per_second.map_or_else(|| "-".into(), |p| format!("{p:.1}"));
+            let speedup = w.speedup.map_or_else(|| "-".into(), |s| format!("{s:.2}x"));
+            let diff = w.max_abs_difference.map_or_else(|| "-".into(), |d| format!("{d:.1e}"));
+            writeln!(
+                f,
+                "{:<10} {:>6} {:>8.1} {:>12.1} {:>12} {:>9} {:>12}",
+                w.name, w.texts, w.mean_tokens, w.litnav_per_second, peer, speedup, diff
+            )?;
+        }
+        Ok(())
+    }
 }

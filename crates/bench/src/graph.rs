@@ -208,3 +208,49 @@ pub fn peak_memory_mib() -> Option<f64> {
     let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib / 1024.0)
 }
+
+/// The graph benchmark: AAN against the peer, and the synthetic graph.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    /// AAN.
+    pub aan: CorpusReport,
+    /// The synthetic graph, when it ran.
+    pub synthetic: Option<SyntheticReport>,
+    /// Null graphs of novelty on the synthetic graph.
+    #[serde(skip)]
+    pub synthetic_nulls: usize,
+}
+
+impl std::fmt::Display for Report {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let a = &self.aan;
+        writeln!(f, "AAN: {} papers, {} edges; graph built in {:.3} s", a.papers, a.edges, a.build_seconds)?;
+        writeln!(
+            f,
+            "  CD for every paper: {:.4} s on 1 thread, {:.4} s on all; {} papers have a value",
+            a.cd_seconds_one_thread, a.cd_seconds_all_threads, a.cd_defined
+        )?;
+        writeln!(f, "  novelty (10 null graphs): {:.3} s", a.novelty_seconds)?;
+        if let (Some(peer), Some(one), Some(all)) = (&a.peer, a.speedup_one_thread, a.speedup_all_threads) {
+            writeln!(
+                f,
+                "  Python dict-of-sets: {:.3} s for CD (same values); litnav {one:.0}x faster on 1 thread, {all:.0}x on all",
+                peer.cd_seconds
+            )?;
+        }
+        if let Some(s) = &self.synthetic {
+            writeln!(f, "synthetic: {} papers, {} edges, generated in {:.2} s", s.papers, s.edges, s.generate_seconds)?;
+            writeln!(f, "  CD for every paper: {:.2} s ({:.0} papers/s)", s.cd_seconds, s.cd_papers_per_second)?;
+            if let Some(mib) = s.peak_memory_mib_after_cd {
+                writeln!(f, "  peak memory of the process after CD: {mib:.0} MiB")?;
+            }
+            if let Some(seconds) = s.novelty_seconds {
+                writeln!(f, "  novelty ({} null graphs, references as units): {seconds:.2} s", self.synthetic_nulls)?;
+            }
+            if let Some(mib) = s.peak_memory_mib_after_novelty {
+                writeln!(f, "  peak memory after novelty: {mib:.0} MiB")?;
+            }
+        }
+        Ok(())
+    }
+}

@@ -32,6 +32,9 @@ pub enum Error {
     /// The peer (reference implementation) could not run.
     #[error("{0}")]
     Peer(String),
+    /// An application operation failed.
+    #[error(transparent)]
+    App(#[from] litnav_app::Error),
     /// The input holds nothing to benchmark.
     #[error("{0}")]
     Empty(String),

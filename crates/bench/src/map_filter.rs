@@ -135,6 +135,52 @@ pub fn summarize(cells: &[Cell], thresholds: &[f64]) -> Vec<Summary> {
         .collect()
 }
 
+/// The map-filter benchmark's report.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    /// Papers retrieved per topic.
+    pub k: usize,
+    /// Means per threshold.
+    pub summary: Vec<Summary>,
+    /// Every topic at every threshold.
+    pub topics: Vec<Cell>,
+}
+
+/// Retrieve each survey topic's top `k` papers from the session's corpus, organize them as
+/// `litnav map` does, and measure the filter at every threshold.
+pub fn run(
+    workspace: &litnav_app::Workspace,
+    session: &litnav_app::CorpusSession,
+    litbench: &Path,
+    k: usize,
+    thresholds: &[f64],
+) -> Result<Report> {
+    let progress = litnav_app::Quiet;
+    let encoder = workspace.encoder(&progress)?;
+    let embed = |texts: &[String]| encoder.embed(texts);
+    let mut cells = Vec::new();
+    for topic in &survey_topics(litbench)? {
+        let ids = session.hybrid_ids(&topic.title, k, litnav_search::Filter::default(), encoder, &progress)?;
+        let docs = session.docs(&ids, encoder, &progress)?;
+        let topic_vector = encoder.embed(&[topic.title.as_str()]).pop().unwrap_or_default();
+        let options = Options { seed: workspace.settings().seed, ..Options::default() };
+        cells.extend(measure(topic, &topic_vector, &docs, &embed, thresholds, options));
+    }
+    Ok(Report { k, summary: summarize(&cells, thresholds), topics: cells })
+}
+
+impl std::fmt::Display for Report {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let topics = self.topics.iter().map(|c| c.topic.as_str()).collect::<std::collections::HashSet<_>>().len();
+        writeln!(f, "{topics} litbench topics, top {} papers each; relevant = the survey's references", self.k)?;
+        writeln!(f, "{:>9}  {:>11}  {:>9}  {:>6}", "threshold", "kept papers", "precision", "recall")?;
+        for row in &self.summary {
+            writeln!(f, "{:>9.2}  {:>11.1}  {:>9.3}  {:>6.3}", row.threshold, row.kept, row.precision, row.recall)?;
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {

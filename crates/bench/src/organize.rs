@@ -3,10 +3,13 @@
 //! side with the LLM-built trees shipped in `predictions_example.jsonl`.
 
 use crate::peer::run_python;
-use crate::taxobench::{Embedded, pair_files, read_instances};
 use crate::{Error, Result};
+use litnav_app::score::similarity::Embedded;
+use litnav_app::score::taxobench::{pair_files, read_instances};
+use litnav_app::{Quiet, Workspace};
 use litnav_embed::Encoder;
-use litnav_eval::taxobench::{InstanceScores, Tree, normalize_title, score_instance};
+use litnav_eval::taxobench::{InstanceScores, score_instance};
+use litnav_eval::tree::{Tree, normalize_title};
 use litnav_organize::{Doc, MapNode, Method, Options, organize};
 use serde::Serialize;
 use serde_json::Value;
@@ -90,7 +93,7 @@ fn pair_auc(vectors: &[Vec<f32>], placed: &[(usize, usize)]) -> f64 {
     let mut pairs: Vec<(f32, bool)> = Vec::new();
     for (a, &(i, leaf_i)) in placed.iter().enumerate() {
         for &(j, leaf_j) in &placed[a + 1..] {
-            pairs.push((litnav_search::dense::dot(&vectors[i], &vectors[j]), leaf_i == leaf_j));
+            pairs.push((litnav_core::vector::dot(&vectors[i], &vectors[j]), leaf_i == leaf_j));
         }
     }
     pairs.sort_by(|x, y| x.0.total_cmp(&y.0));
@@ -126,15 +129,6 @@ pub struct Row {
     pub papers: usize,
     /// Seconds to organize (0 for precomputed trees).
     pub seconds: f64,
-}
-
-/// A map as a TaxoBench tree (names, children, paper titles).
-pub fn map_to_tree(map: &MapNode) -> Tree {
-    Tree {
-        name: map.name.clone(),
-        children: map.subtopics.iter().map(map_to_tree).collect(),
-        papers: map.papers.clone(),
-    }
 }
 
 /// The papers of a TaxoBench `data.jsonl` line (`pdfs: [{title, abs}]`).
@@ -211,7 +205,7 @@ fn llm_trees(
         let name = "litnav + LLM: average linkage + Cluster Reader + Themes";
         let started = Instant::now();
         litnav_organize::llm::refine(offline_map, topic, llm.client, llm.papers_per_cluster)
-            .map(|(refined, _)| (name.to_string(), map_to_tree(&refined), started.elapsed().as_secs_f64()))
+            .map(|(refined, _)| (name.to_string(), Tree::from(&refined), started.elapsed().as_secs_f64()))
             .map_err(|e| format!("{name}: {e}"))
     };
     let bottom_up_row = {
@@ -222,16 +216,14 @@ fn llm_trees(
         // cutting that list into k contiguous runs alone scores ARI 0.44.
         let mut docs: Vec<&Doc> = docs.iter().collect();
         docs.sort_by(|a, b| a.id.cmp(&b.id));
-        let papers: Vec<litnav_llm::prompts::PaperText<'_>> =
-            docs.iter().map(|d| litnav_llm::prompts::PaperText { title: &d.title, abstract_text: None }).collect();
+        let papers: Vec<litnav_core::PaperText<'_>> =
+            docs.iter().map(|d| litnav_core::PaperText { title: &d.title, abstract_text: None }).collect();
         let titles: Vec<&str> = docs.iter().map(|d| d.title.as_str()).collect();
         // A paper the model places twice or never is placed by its vector's closeness.
         let vectors: Vec<Vec<f32>> = docs.iter().map(|d| d.vector.clone()).collect();
         let content = litnav_llm::navigator::Content { vectors: &vectors, embed };
         litnav_llm::navigator::bottom_up(llm.client, topic, &papers, Some(&content))
-            .map_err(|e| e.to_string())
-            .and_then(|taxonomy| Tree::from_json(&taxonomy.to_taxobench(topic, &titles)).map_err(|e| e.to_string()))
-            .map(|tree| (name.to_string(), tree, started.elapsed().as_secs_f64()))
+            .map(|taxonomy| (name.to_string(), taxonomy.to_tree(topic, &titles), started.elapsed().as_secs_f64()))
             .map_err(|e| format!("{name}: {e}"))
     };
     vec![refined_row, bottom_up_row]
@@ -240,13 +232,15 @@ fn llm_trees(
 /// Run the benchmark on TaxoBench files; with `llm`, also litnav's LLM stage on the default method's map
 /// (Cluster Reader + Thematic Organizer) and TaxoBench's one-call Bottom-Up LLM organizer.
 pub fn run(
+    workspace: &Workspace,
     data: &Path,
     predictions: &Path,
-    encoder: &Encoder,
     options: Options,
     llm: Option<LlmStage<'_>>,
 ) -> Result<Report> {
-    let cache = litnav_embed::install::litnav_home().join("cache").join("papers.bin");
+    let encoder = workspace.encoder(&Quiet)?;
+    let cache = workspace.settings().vector_cache("papers");
+    let labels = workspace.settings().vector_cache("labels");
     let text =
         std::fs::read_to_string(data).map_err(|e| Error::Input(format!("cannot read {}: {e}", data.display())))?;
     let lines: Vec<&str> = text.lines().collect();
@@ -265,7 +259,7 @@ pub fn run(
         let embed = |texts: &[String]| encoder.embed(texts);
         let mut built = Vec::new();
         for (method, name, map, seconds) in offline_maps(&topic, &topic_vector, &docs, &embed, options) {
-            built.push((name, map_to_tree(&map), seconds));
+            built.push((name, Tree::from(&map), seconds));
             if let Some(stage) = llm.filter(|_| method == Method::default()) {
                 for row in llm_trees(stage, &topic, map, &docs, &embed) {
                     match row {
@@ -281,7 +275,7 @@ pub fn run(
         if let Some(p) = &llm {
             trees.push(p);
         }
-        let sim = Embedded::new(encoder, &trees);
+        let sim = Embedded::new(encoder, &trees, &labels);
         for (name, tree, seconds) in &built {
             report.rows.push(Row {
                 suite: "taxobench".into(),
@@ -369,7 +363,7 @@ pub fn speed(
                 docs.iter().map(|d| format!("{}. {}", d.title, d.abstract_text.as_deref().unwrap_or(""))).collect();
             let job = serde_json::json!({
                 "vectors": path, "n": docs.len(), "dim": docs.first().map_or(0, |d| d.vector.len()),
-                "texts": texts, "seed": 42,
+                "texts": texts, "seed": litnav_core::DEFAULT_SEED,
             });
             Some(run_python(python, SPEED_PEER, &job, "pip install umap-learn scikit-learn")?)
         }
@@ -462,7 +456,9 @@ fn outline_tree(name: &str, node: &Value, path: &[String], placements: &[(Vec<St
 
 /// Organize every Bloom-Eval topic's references with each offline method and score the maps
 /// against the outlines (TaxoBench's metrics; NSR is the heading soft recall).
-pub fn run_bloom(topics: &[BloomTopic], encoder: &Encoder, options: Options) -> Report {
+pub fn run_bloom(topics: &[BloomTopic], workspace: &Workspace, options: Options) -> Result<Report> {
+    let encoder = workspace.encoder(&Quiet)?;
+    let labels = workspace.settings().vector_cache("labels");
     let mut report = Report::default();
     for topic in topics {
         report.ceilings.push(ceiling("bloom-eval", &topic.id, &topic.docs, &topic.truth));
@@ -470,11 +466,11 @@ pub fn run_bloom(topics: &[BloomTopic], encoder: &Encoder, options: Options) -> 
         let embed = |texts: &[String]| encoder.embed(texts);
         let built: Vec<(String, Tree, f64)> = offline_maps(&topic.title, &topic_vector, &topic.docs, &embed, options)
             .into_iter()
-            .map(|(_, name, map, seconds)| (name, map_to_tree(&map), seconds))
+            .map(|(_, name, map, seconds)| (name, Tree::from(&map), seconds))
             .collect();
         let mut trees: Vec<&Tree> = vec![&topic.truth];
         trees.extend(built.iter().map(|(_, t, _)| t));
-        let sim = Embedded::new(encoder, &trees);
+        let sim = Embedded::new(encoder, &trees, &labels);
         for (name, tree, seconds) in &built {
             report.rows.push(Row {
                 suite: "bloom-eval".into(),
@@ -486,7 +482,163 @@ pub fn run_bloom(topics: &[BloomTopic], encoder: &Encoder, options: Options) -> 
             });
         }
     }
-    report
+    Ok(report)
+}
+
+impl std::fmt::Display for Report {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "Bottom-Up organization: TaxoBench instances (truth: expert taxonomies) and, with --bloom, litbench"
+        )?;
+        writeln!(
+            f,
+            "Bloom-Eval topics (truth: survey outlines, references at their primary sections). NSR = heading soft recall."
+        )?;
+        let line =
+            |f: &mut std::fmt::Formatter<'_>, id: &str, method: &str, papers: String, s: [f64; 5], seconds: String| {
+                writeln!(
+                    f,
+                    "{id:<6} {method:<46} {papers:>6} {:>7.3} {:>7.3} {:>9.3} {:>8.3} {:>6.3} {seconds:>8}",
+                    s[0], s[1], s[2], s[3], s[4]
+                )
+            };
+        let values = |r: &Row| {
+            [
+                r.scores.leaf.ari,
+                r.scores.leaf.v_measure,
+                r.scores.sem_path.unwrap_or(0.0),
+                r.scores.us_nted,
+                r.scores.nsr,
+            ]
+        };
+        let mut suites: Vec<&str> = self.rows.iter().map(|r| r.suite.as_str()).collect();
+        suites.dedup();
+        for suite in suites {
+            writeln!(f, "\n{suite}")?;
+            writeln!(
+                f,
+                "{:<6} {:<46} {:>6} {:>7} {:>7} {:>9} {:>8} {:>6} {:>8}",
+                "id", "method", "papers", "ARI", "V", "Sem-Path", "US-NTED", "NSR", "seconds"
+            )?;
+            let mine: Vec<&Row> = self.rows.iter().filter(|r| r.suite == suite).collect();
+            for r in &mine {
+                line(f, &r.id, &r.method, r.papers.to_string(), values(r), format!("{:.2}", r.seconds))?;
+            }
+            let mut methods: Vec<&str> = mine.iter().map(|r| r.method.as_str()).collect();
+            methods.sort_unstable();
+            methods.dedup();
+            for method in methods {
+                let of: Vec<&&Row> = mine.iter().filter(|r| r.method == method).collect();
+                let mut mean = [0.0; 5];
+                for r in &of {
+                    mean.iter_mut().zip(values(r)).for_each(|(m, v)| *m += v / of.len() as f64);
+                }
+                line(f, "mean", method, String::new(), mean, String::new())?;
+            }
+        }
+        write_ceilings(f, &self.ceilings)?;
+        if !self.failures.is_empty() {
+            writeln!(f, "\nRows not produced:")?;
+            for failure in &self.failures {
+                writeln!(f, "  {failure}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The diagnostic table: how well the paper vectors alone separate the truth's leaves.
+fn write_ceilings(f: &mut std::fmt::Formatter<'_>, ceilings: &[Ceiling]) -> std::fmt::Result {
+    writeln!(f, "\nCeiling of the representation (uses the truth: a diagnostic, not a method). Pair AUC: how well")?;
+    writeln!(f, "cosine tells same-leaf from different-leaf pairs (0.5 = chance); oracle ARI: the best cut of the")?;
+    writeln!(f, "default method's dendrogram, k chosen with the truth; order ARI: the input list cut into as many")?;
+    writeln!(f, "contiguous runs as the truth has leaves (above 0: the file's order leaks the truth to any system")?;
+    writeln!(f, "that reads it in order; litnav's organizer ignores it).")?;
+    writeln!(
+        f,
+        "{:<11} {:<6} {:>14} {:>19} {:>11} {:>9} {:>10}",
+        "suite", "id", "pair AUC raw", "pair AUC centered", "oracle ARI", "oracle k", "order ARI"
+    )?;
+    let mut suites: Vec<&str> = ceilings.iter().map(|c| c.suite.as_str()).collect();
+    suites.dedup();
+    for suite in suites {
+        let of: Vec<&Ceiling> = ceilings.iter().filter(|c| c.suite == suite).collect();
+        for c in &of {
+            writeln!(
+                f,
+                "{suite:<11} {:<6} {:>14.3} {:>19.3} {:>11.3} {:>9} {:>10.3}",
+                c.id, c.pair_auc_raw, c.pair_auc_centered, c.oracle_ari, c.oracle_k, c.order_ari
+            )?;
+        }
+        let mean = |g: fn(&Ceiling) -> f64| of.iter().map(|c| g(c)).sum::<f64>() / of.len() as f64;
+        writeln!(
+            f,
+            "{suite:<11} {:<6} {:>14.3} {:>19.3} {:>11.3} {:>9} {:>10.3}",
+            "mean",
+            mean(|c| c.pair_auc_raw),
+            mean(|c| c.pair_auc_centered),
+            mean(|c| c.oracle_ari),
+            "",
+            mean(|c| c.order_ari)
+        )?;
+    }
+    Ok(())
+}
+
+/// The organizer speed benchmark's report.
+#[derive(Debug, Clone, Serialize)]
+pub struct SpeedReport {
+    /// The topic whose papers were organized.
+    #[serde(skip)]
+    pub topic: String,
+    /// Papers organized.
+    pub papers: usize,
+    /// litnav's methods.
+    pub litnav: Vec<Timing>,
+    /// The Python pipeline, when it ran.
+    pub python: Option<PeerTiming>,
+}
+
+/// The topic's top `k` papers from the session's corpus (vectors cached), organized by every
+/// offline method, and by the Python pipeline with `python`.
+pub fn speed_suite(
+    workspace: &Workspace,
+    session: &litnav_app::CorpusSession,
+    topic: &str,
+    k: usize,
+    python: Option<&Path>,
+) -> Result<SpeedReport> {
+    let encoder = workspace.encoder(&Quiet)?;
+    let ids = session.hybrid_ids(topic, k, litnav_search::Filter::default(), encoder, &Quiet)?;
+    let docs = session.docs(&ids, encoder, &Quiet)?;
+    let topic_vector = encoder.embed(&[topic]).pop().unwrap_or_default();
+    let embed = |texts: &[String]| encoder.embed(texts);
+    let (litnav, python) = speed(topic, &topic_vector, &docs, &embed, python)?;
+    Ok(SpeedReport { topic: topic.to_string(), papers: docs.len(), litnav, python })
+}
+
+impl std::fmt::Display for SpeedReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "organizing {} litbench papers for {:?} (vectors cached):", self.papers, self.topic)?;
+        for t in &self.litnav {
+            writeln!(f, "  litnav {:<24} {:>7.2} s  {} subtopics", t.method, t.seconds, t.subtopics)?;
+        }
+        if let Some(p) = &self.python {
+            writeln!(
+                f,
+                "  Python UMAP + HDBSCAN + c-TF-IDF {:>7.2} s  ({:.2} UMAP, {:.2} HDBSCAN, {:.2} c-TF-IDF; imports {:.1} s more), {} clusters, {} outliers",
+                p.umap_seconds + p.hdbscan_seconds + p.ctfidf_seconds,
+                p.umap_seconds,
+                p.hdbscan_seconds,
+                p.ctfidf_seconds,
+                p.imports_seconds,
+                p.clusters,
+                p.outliers
+            )?;
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

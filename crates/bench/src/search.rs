@@ -230,3 +230,38 @@ fn run_peer(
         crate::peer::run_python(std::path::Path::new("python3"), PEER_SCRIPT, &job, "pip install bm25s PyStemmer")?;
     Ok((report.library, report.corpora))
 }
+
+impl std::fmt::Display for Report {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "lexical search benchmark (k = {}, {} indexing threads)", self.k, self.threads)?;
+        writeln!(
+            f,
+            "{:<10} {:>8} {:>10} {:>12} {:>8} {:>9} {:>9}",
+            "corpus", "papers", "build s", "papers/s", "queries", "p50 ms", "p99 ms"
+        )?;
+        let row = |name: &str, m: &Measurement| {
+            format!(
+                "{:<10} {:>8} {:>10.3} {:>12.0} {:>8} {:>9.3} {:>9.3}",
+                name, m.papers, m.build_seconds, m.docs_per_second, m.queries, m.p50_ms, m.p99_ms
+            )
+        };
+        for c in &self.corpora {
+            writeln!(f, "{}", row(&c.name, &c.litnav))?;
+        }
+        if let Some(library) = &self.peer_library {
+            writeln!(f, "peer: {library} (Python), same corpora and queries")?;
+            for c in &self.corpora {
+                if let Some(p) = &c.peer {
+                    writeln!(
+                        f,
+                        "{}   litnav is {:.1}x faster to build, {:.1}x faster per query (p50)",
+                        row(&c.name, &p.measured),
+                        p.build_speedup,
+                        p.p50_speedup
+                    )?;
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,9 +1,10 @@
-//! `litnav`: the command-line face of litnav. Thin by design: parse flags, call the library
-//! crates, print. Errors print as one readable message (with its causes) and exit 1; a closed
-//! pipe (`litnav search ... | head`) exits quietly.
+//! `litnav`: the command-line face of litnav. Thin by design: parse flags, call the application
+//! layer (`litnav-app`), print. Errors print as one readable message with its causes (and, where
+//! it helps, the flag or command that fixes it) and exit 1; a closed pipe (`litnav search … |
+//! head`) exits quietly.
 
 mod commands;
-mod defaults;
+mod hints;
 mod progress;
 
 use clap::Parser;
@@ -24,10 +25,7 @@ fn main() {
         if is_broken_pipe(&error) {
             std::process::exit(0);
         }
-        eprintln!("error: {error}");
-        for cause in error.chain().skip(1) {
-            eprintln!("  caused by: {cause}");
-        }
+        eprint!("{}", hints::explain(&error));
         std::process::exit(1);
     }
 }

@@ -119,7 +119,7 @@ impl Catalog {
             return Some(index);
         }
         let lower = reference.to_ascii_lowercase();
-        let doi = crate::readers::clean_doi(reference);
+        let doi = crate::normalize::clean_doi(reference);
         if doi.starts_with("10.") {
             return self.by_external.get(&("doi".to_string(), doi)).copied();
         }

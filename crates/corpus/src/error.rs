@@ -1,6 +1,7 @@
 //! Errors of the corpus crate. User errors (a bad input file, a corpus of another format version, a
 //! corpus locked by another writer) are kept apart from internal ones (I/O that should not fail).
 
+use litnav_core::ErrorKind;
 use std::path::PathBuf;
 
 /// Result alias for the corpus crate.
@@ -71,10 +72,19 @@ pub enum Error {
         dir: PathBuf,
         /// What is missing or damaged.
         message: String,
+        /// True when there is no corpus there at all (no directory, or no manifest), false when
+        /// what is there is damaged.
+        missing: bool,
     },
     /// Another process holds the corpus write lock.
     #[error("{dir}: another litnav process is writing this corpus; wait for it to finish", dir = dir.display())]
     Locked {
+        /// The corpus directory.
+        dir: PathBuf,
+    },
+    /// Writers kept replacing the generation a reader was about to open.
+    #[error("{dir}: the corpus kept changing while it was being opened; try again", dir = dir.display())]
+    Busy {
         /// The corpus directory.
         dir: PathBuf,
     },
@@ -96,11 +106,16 @@ pub enum Error {
     },
 }
 
-impl Error {
-    /// True when the error is the user's to fix (bad input, wrong version, lock held), false for
-    /// internal failures such as I/O errors.
-    pub fn is_user_error(&self) -> bool {
-        !matches!(self, Error::Io { .. } | Error::Artifact { .. })
+impl litnav_core::HasKind for Error {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            Error::BadRecord { .. } | Error::BadFile { .. } | Error::Version { .. } => ErrorKind::Input,
+            Error::NotACorpus { missing: true, .. } => ErrorKind::NotFound,
+            Error::NotACorpus { .. } => ErrorKind::Input,
+            Error::Locked { .. } | Error::Busy { .. } => ErrorKind::Conflict,
+            Error::Artifact { .. } => ErrorKind::Internal,
+            Error::Io { source, .. } => litnav_core::io_kind(source),
+        }
     }
 }
 

@@ -20,7 +20,6 @@ mod json;
 pub mod normalize;
 pub mod paper;
 pub mod readers;
-pub mod rng;
 pub mod store;
 
 pub use catalog::{Catalog, MergeReport};
@@ -28,7 +27,7 @@ pub use error::{Error, Location, Result};
 pub use normalize::{title_id, title_key};
 pub use paper::{IdOrigin, Paper, Topic, looks_like_survey};
 pub use readers::{Format, ReadOptions};
-pub use store::{Corpus, FORMAT_VERSION, Manifest, Writer};
+pub use store::{Corpus, FORMAT_VERSION, Lease, Manifest, Writer};
 
 use std::path::{Path, PathBuf};
 
@@ -43,15 +42,28 @@ pub struct IngestOutcome {
     pub files: Vec<(PathBuf, Format, Vec<Error>)>,
 }
 
-/// Read `files`, merge them into the corpus at `dir` (creating it if needed) and commit a new
-/// generation. `build_artifacts` is called with the staging directory and the final papers, and
-/// returns the names of the artifacts it wrote there (the search index, for instance); if it
-/// fails, nothing is committed and the corpus stays as it was.
+/// Where [`ingest_files`]' artifact builder writes, and what it may carry over.
+#[derive(Debug, Clone, Copy)]
+pub struct Staging<'a> {
+    /// The directory the next generation is built in.
+    pub dir: &'a Path,
+    /// The current generation's directory (`None` for a new corpus). It is read under the write
+    /// lock, so artifacts carried over from it (citation contexts, say) cannot be lost to a
+    /// concurrent ingest.
+    pub previous: Option<&'a Path>,
+}
+
+/// Read `files`, merge them into the corpus at `dir` (creating it if needed; waiting while another
+/// process writes it) and commit a new generation. `build_artifacts` is called, under the corpus's
+/// write lock, with the staging
+/// directory (and the current generation's) and the final papers, and returns the names of the
+/// artifacts it wrote there (the search index, for instance); if it fails, nothing is committed
+/// and the corpus stays as it was.
 pub fn ingest_files(
     dir: &Path,
     files: &[PathBuf],
     options: ReadOptions,
-    build_artifacts: impl FnOnce(&Path, &[Paper]) -> Result<Vec<String>>,
+    build_artifacts: impl FnOnce(Staging<'_>, &[Paper]) -> Result<Vec<String>>,
 ) -> Result<IngestOutcome> {
     // Read everything before taking the lock: a bad file fails fast and touches nothing.
     let mut items = Vec::new();
@@ -67,14 +79,16 @@ pub fn ingest_files(
         readers::Item::Edge(_) => 1,
         readers::Item::Topic(_) => 2,
     });
-    let (mut writer, previous) = Writer::begin(dir)?;
+    // Another ingest into the same corpus finishes first; this one then builds on its result.
+    let (mut writer, previous) = Writer::begin_waiting(dir)?;
     let (papers, topics) = previous.map(Corpus::into_parts).unwrap_or_default();
     let mut catalog = Catalog::new(papers, topics);
     let mut report = MergeReport::default();
     catalog.merge(items, &mut report);
     let (papers, topics) = catalog.into_parts();
     writer.write_records(&papers, &topics)?;
-    for artifact in build_artifacts(writer.staging_dir(), &papers)? {
+    let staging = Staging { dir: writer.staging_dir(), previous: writer.previous_dir() };
+    for artifact in build_artifacts(staging, &papers)? {
         writer.add_artifact(&artifact);
     }
     let manifest = writer.commit(&papers, &topics)?;

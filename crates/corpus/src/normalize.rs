@@ -51,9 +51,26 @@ pub(crate) fn hashed_id(text: &str) -> String {
     format!("p{}", &digest[..12])
 }
 
+/// `https://doi.org/10.7717/PeerJ.4375` → `10.7717/peerj.4375` (DOIs are case-insensitive).
+pub fn clean_doi(doi: &str) -> String {
+    let doi = doi.trim();
+    let lower = doi.to_ascii_lowercase();
+    let start = ["https://doi.org/", "http://doi.org/", "https://dx.doi.org/", "http://dx.doi.org/", "doi:"]
+        .iter()
+        .find_map(|prefix| lower.starts_with(prefix).then_some(prefix.len()))
+        .unwrap_or(0);
+    lower[start..].trim().to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn doi_cleanup() {
+        assert_eq!(clean_doi("https://doi.org/10.7717/PeerJ.4375"), "10.7717/peerj.4375");
+        assert_eq!(clean_doi("doi:10.1/X"), "10.1/x");
+    }
 
     #[test]
     fn key_folds_case_accents_punctuation_and_symbols() {

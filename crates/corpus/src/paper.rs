@@ -71,13 +71,12 @@ impl Paper {
     /// Title and abstract joined as one passage (`"Title. Abstract"`; no extra period when the
     /// title already ends in punctuation): the text litnav embeds.
     pub fn text(&self) -> String {
-        match &self.abstract_text {
-            Some(abstract_text) if !abstract_text.is_empty() => {
-                let separator = if self.title.ends_with(['.', '?', '!', ':']) { " " } else { ". " };
-                format!("{}{separator}{abstract_text}", self.title)
-            }
-            _ => self.title.clone(),
-        }
+        self.as_text().passage()
+    }
+
+    /// The paper as title and abstract, the view prompts and organizers read.
+    pub fn as_text(&self) -> litnav_core::PaperText<'_> {
+        litnav_core::PaperText::new(&self.title, self.abstract_text.as_deref())
     }
 }
 

@@ -13,8 +13,16 @@
 //! A write builds the next generation in `gen-NNNNNN.staging/`, syncs it, renames it into place,
 //! then atomically replaces `manifest.json` (write to a temporary file, sync, rename). Whatever
 //! instant a writer is killed at, `manifest.json` names a complete generation: the previous one
-//! or the new one. Leftover staging directories and superseded generations are removed by the
-//! next writer.
+//! or the new one.
+//!
+//! **Readers keep their generation.** Every generation holds a `.lease` file; a reader ([`Corpus`])
+//! holds a shared `flock` on it for as long as it lives, so a long-running reader (a server, a
+//! benchmark) keeps reading the generation it opened, whole, while writers commit newer ones — as
+//! tantivy keeps segment files alive for open searchers. Superseded generations are collected by
+//! writers (after each commit and when the next write begins) only when no reader holds them: the
+//! collector takes the lease exclusively, renames the directory away (so no reader can open it
+//! any more) and deletes it. A reader that lost the race to a collector finds its generation gone
+//! once it gets the lock, and opens the current one instead.
 
 use crate::error::{Error, Result, io_at};
 use crate::paper::{Paper, Topic};
@@ -30,6 +38,9 @@ const FORMAT_NAME: &str = "litnav-corpus";
 const MANIFEST: &str = "manifest.json";
 const PAPERS: &str = "papers.jsonl";
 const TOPICS: &str = "topics.jsonl";
+const LEASE: &str = ".lease";
+/// How often a reader re-reads the manifest when collectors keep removing the generation it named.
+const OPEN_ATTEMPTS: usize = 8;
 
 /// `manifest.json`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -55,13 +66,70 @@ pub struct Manifest {
     pub artifacts: Vec<String>,
 }
 
-/// A corpus loaded from its directory.
+/// A corpus loaded from its directory. It holds a [`Lease`] on its generation for as long as it
+/// lives.
 #[derive(Debug)]
 pub struct Corpus {
     dir: PathBuf,
     manifest: Manifest,
     papers: Vec<Paper>,
     topics: Vec<Topic>,
+    lease: Lease,
+}
+
+/// A reader's hold on one generation: while any clone lives, writers do not delete the
+/// generation's directory. Artifacts read lazily (the citation graph, say) come from the leased
+/// generation, so a reader never mixes two generations.
+#[derive(Debug, Clone)]
+pub struct Lease {
+    _file: std::sync::Arc<File>,
+    generation: u64,
+    dir: PathBuf,
+}
+
+impl Lease {
+    /// Take a lease on the current generation of the corpus at `dir`, and return it with the
+    /// manifest that names it.
+    pub fn acquire(dir: &Path) -> Result<(Lease, Manifest)> {
+        for _ in 0..OPEN_ATTEMPTS {
+            let (manifest, generation) = Corpus::locate(dir)?;
+            let path = generation.join(LEASE);
+            // Generations written before leases existed get their file now.
+            let file = match File::options().read(true).write(true).create(true).truncate(false).open(&path) {
+                Ok(file) => file,
+                // The generation was collected between reading the manifest and opening the file.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(io_at(&path)(e)),
+            };
+            file.lock_shared().map_err(io_at(&path))?;
+            if same_file(&file, &path) {
+                return Ok((
+                    Lease { _file: std::sync::Arc::new(file), generation: manifest.generation, dir: generation },
+                    manifest,
+                ));
+            }
+        }
+        Err(Error::Busy { dir: dir.to_path_buf() })
+    }
+
+    /// The leased generation's number.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// The leased generation's directory (where its artifacts are).
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+}
+
+/// Whether the open `file` is still the one at `path` (a collector may have removed it).
+fn same_file(file: &File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), fs::metadata(path)) {
+        (Ok(open), Ok(named)) => open.ino() == named.ino() && open.dev() == named.dev(),
+        _ => false,
+    }
 }
 
 impl Corpus {
@@ -71,24 +139,29 @@ impl Corpus {
         let manifest = read_manifest(dir)?;
         let generation = generation_dir(dir, manifest.generation);
         if !generation.is_dir() {
-            return Err(Error::NotACorpus {
-                dir: dir.to_path_buf(),
-                message: format!(
-                    "manifest.json names generation {} but {} is missing",
-                    manifest.generation,
-                    generation.display()
-                ),
-            });
+            let message = format!(
+                "manifest.json names generation {} but {} is missing",
+                manifest.generation,
+                generation.display()
+            );
+            return Err(damaged(dir, message));
         }
         Ok((manifest, generation))
     }
 
-    /// Load a corpus: manifest, papers and topics.
+    /// Load a corpus: manifest, papers and topics of the current generation, which stays on disk
+    /// for as long as the returned value (or a clone of its [`Lease`]) lives.
     pub fn open(dir: &Path) -> Result<Corpus> {
-        let (manifest, generation) = Self::locate(dir)?;
-        let papers = read_jsonl(&generation.join(PAPERS))?;
-        let topics = read_jsonl(&generation.join(TOPICS))?;
-        Ok(Corpus { dir: dir.to_path_buf(), manifest, papers, topics })
+        let (lease, manifest) = Lease::acquire(dir)?;
+        let papers = read_jsonl(&lease.dir().join(PAPERS))?;
+        let topics = read_jsonl(&lease.dir().join(TOPICS))?;
+        Ok(Corpus { dir: dir.to_path_buf(), manifest, papers, topics, lease })
+    }
+
+    /// The lease on this corpus's generation (clone it to keep the generation while reading its
+    /// artifacts after the records are dropped).
+    pub fn lease(&self) -> &Lease {
+        &self.lease
     }
 
     /// The corpus directory.
@@ -101,9 +174,9 @@ impl Corpus {
         &self.manifest
     }
 
-    /// The current generation's directory.
+    /// This corpus's generation directory (the one it was read from, kept while it lives).
     pub fn generation_dir(&self) -> PathBuf {
-        generation_dir(&self.dir, self.manifest.generation)
+        self.lease.dir().to_path_buf()
     }
 
     /// Papers in ingest order.
@@ -134,18 +207,32 @@ pub struct Writer {
     _lock: File,
     generation: u64,
     staging: PathBuf,
+    previous: Option<PathBuf>,
     artifacts: Vec<String>,
 }
 
 impl Writer {
     /// Lock `dir` (creating it if needed) and prepare the next generation. Returns the corpus as
-    /// it is now, if there is one.
+    /// it is now, if there is one. Fails with [`Error::Locked`] when another writer holds the
+    /// lock.
     pub fn begin(dir: &Path) -> Result<(Writer, Option<Corpus>)> {
+        Self::begin_with(dir, false)
+    }
+
+    /// [`Writer::begin`], waiting for another writer to finish instead of failing: two ingests
+    /// into one corpus then run one after the other, the second building on the first's result.
+    pub fn begin_waiting(dir: &Path) -> Result<(Writer, Option<Corpus>)> {
+        Self::begin_with(dir, true)
+    }
+
+    fn begin_with(dir: &Path, wait: bool) -> Result<(Writer, Option<Corpus>)> {
         fs::create_dir_all(dir).map_err(io_at(dir))?;
         let lock_path = dir.join(".lock");
         let lock =
             File::options().create(true).truncate(false).write(true).open(&lock_path).map_err(io_at(&lock_path))?;
-        if lock.try_lock().is_err() {
+        if wait {
+            lock.lock().map_err(io_at(&lock_path))?;
+        } else if lock.try_lock().is_err() {
             return Err(Error::Locked { dir: dir.to_path_buf() });
         }
         let previous = if exists(dir) {
@@ -156,14 +243,12 @@ impl Writer {
                 let name = e.file_name().to_string_lossy().to_string();
                 name != ".lock"
                     && !name.starts_with("manifest.tmp")
-                    && !(name.starts_with("gen-") && name.ends_with(".staging"))
+                    && !(name.starts_with("gen-") && (name.ends_with(".staging") || name.ends_with(".trash")))
             });
             if foreign {
-                return Err(Error::NotACorpus {
-                    dir: dir.to_path_buf(),
-                    message: "is not empty and holds no litnav corpus (no manifest.json); use a new or empty directory"
-                        .into(),
-                });
+                let message =
+                    "is not empty and holds no litnav corpus (no manifest.json); use a new or empty directory";
+                return Err(Error::NotACorpus { dir: dir.to_path_buf(), message: message.into(), missing: false });
             }
             None
         };
@@ -171,12 +256,29 @@ impl Writer {
         let generation = previous.as_ref().map_or(1, |c| c.manifest.generation + 1);
         let staging = dir.join(format!("{}.staging", generation_name(generation)));
         fs::create_dir_all(&staging).map_err(io_at(&staging))?;
-        Ok((Writer { dir: dir.to_path_buf(), _lock: lock, generation, staging, artifacts: Vec::new() }, previous))
+        let lease = staging.join(LEASE);
+        File::create(&lease).map_err(io_at(&lease))?;
+        let previous_dir = previous.as_ref().map(Corpus::generation_dir);
+        let writer = Writer {
+            dir: dir.to_path_buf(),
+            _lock: lock,
+            generation,
+            staging,
+            previous: previous_dir,
+            artifacts: Vec::new(),
+        };
+        Ok((writer, previous))
     }
 
     /// The directory the next generation is built in; artifact writers put their files here.
     pub fn staging_dir(&self) -> &Path {
         &self.staging
+    }
+
+    /// The current generation's directory, whose artifacts (read under this writer's lock) the
+    /// next generation may carry over; `None` for a new corpus.
+    pub fn previous_dir(&self) -> Option<&Path> {
+        self.previous.as_deref()
     }
 
     /// Record that an artifact (a subdirectory of the staging directory) was written.
@@ -228,22 +330,14 @@ fn generation_dir(dir: &Path, generation: u64) -> PathBuf {
 fn read_manifest(dir: &Path) -> Result<Manifest> {
     let path = dir.join(MANIFEST);
     if !path.is_file() {
-        let message = if dir.is_dir() {
-            "is not a litnav corpus (no manifest.json); create one with `litnav ingest --corpus DIR FILE...`"
-                .to_string()
-        } else {
-            "does not exist; create a corpus with `litnav ingest --corpus DIR FILE...`".to_string()
-        };
-        return Err(Error::NotACorpus { dir: dir.to_path_buf(), message });
+        let message = if dir.is_dir() { "is not a litnav corpus (no manifest.json)" } else { "does not exist" };
+        return Err(Error::NotACorpus { dir: dir.to_path_buf(), message: message.into(), missing: true });
     }
     let text = fs::read_to_string(&path).map_err(io_at(&path))?;
-    let value: serde_json::Value = serde_json::from_str(&text)
-        .map_err(|e| Error::NotACorpus { dir: dir.to_path_buf(), message: format!("manifest.json is damaged: {e}") })?;
+    let value: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| damaged(dir, format!("manifest.json is damaged: {e}")))?;
     if value.get("format").and_then(|f| f.as_str()) != Some(FORMAT_NAME) {
-        return Err(Error::NotACorpus {
-            dir: dir.to_path_buf(),
-            message: "manifest.json does not describe a litnav corpus".into(),
-        });
+        return Err(damaged(dir, "manifest.json does not describe a litnav corpus".into()));
     }
     let version = value.get("version").and_then(|v| v.as_u64()).unwrap_or(0) as u32;
     if version != FORMAT_VERSION {
@@ -254,8 +348,12 @@ fn read_manifest(dir: &Path) -> Result<Manifest> {
         };
         return Err(Error::Version { dir: dir.to_path_buf(), found: version, supported: FORMAT_VERSION, advice });
     }
-    serde_json::from_value(value)
-        .map_err(|e| Error::NotACorpus { dir: dir.to_path_buf(), message: format!("manifest.json is damaged: {e}") })
+    serde_json::from_value(value).map_err(|e| damaged(dir, format!("manifest.json is damaged: {e}")))
+}
+
+/// A corpus directory (or a file in it) whose contents cannot be read as litnav wrote them.
+fn damaged(dir: &Path, message: String) -> Error {
+    Error::NotACorpus { dir: dir.to_path_buf(), message, missing: false }
 }
 
 fn read_jsonl<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>> {
@@ -266,10 +364,8 @@ fn read_jsonl<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>> {
         if line.is_empty() {
             continue;
         }
-        let record = serde_json::from_str(&line).map_err(|e| Error::NotACorpus {
-            dir: path.to_path_buf(),
-            message: format!("line {} is damaged: {e}", i + 1),
-        })?;
+        let record =
+            serde_json::from_str(&line).map_err(|e| damaged(path, format!("line {} is damaged: {e}", i + 1)))?;
         out.push(record);
     }
     Ok(out)
@@ -315,21 +411,42 @@ fn sync_tree(dir: &Path) -> Result<()> {
     sync_dir(dir)
 }
 
-/// Remove staging directories and generations other than `keep` (call only under the lock).
+/// Remove leftovers (temporary manifests, staging directories, half-deleted generations) and
+/// the generations other than `keep` that no reader holds (call only under the write lock). A
+/// generation a reader still leases stays, to be collected by a later writer.
 fn remove_stale(dir: &Path, keep: Option<u64>) -> Result<()> {
     let keep = keep.map(generation_name);
     for entry in fs::read_dir(dir).map_err(io_at(dir))? {
         let entry = entry.map_err(io_at(dir))?;
         let name = entry.file_name().to_string_lossy().to_string();
-        let stale_tmp = name.starts_with("manifest.tmp");
-        let stale_generation = name.starts_with("gen-") && Some(&name) != keep.as_ref();
-        if stale_tmp {
-            fs::remove_file(entry.path()).map_err(io_at(entry.path()))?;
-        } else if stale_generation {
-            fs::remove_dir_all(entry.path()).map_err(io_at(entry.path()))?;
+        let path = entry.path();
+        if name.starts_with("manifest.tmp") {
+            fs::remove_file(&path).map_err(io_at(&path))?;
+        } else if name.starts_with("gen-") && (name.ends_with(".staging") || name.ends_with(".trash")) {
+            fs::remove_dir_all(&path).map_err(io_at(&path))?;
+        } else if name.starts_with("gen-") && Some(&name) != keep.as_ref() {
+            collect_generation(&path)?;
         }
     }
     Ok(())
+}
+
+/// Delete a superseded generation unless a reader leases it.
+fn collect_generation(path: &Path) -> Result<()> {
+    let lease_path = path.join(LEASE);
+    let lease = match File::options().read(true).write(true).create(true).truncate(false).open(&lease_path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(io_at(&lease_path)(e)),
+    };
+    if lease.try_lock().is_err() {
+        return Ok(()); // a reader holds it
+    }
+    // Renamed away first, under the exclusive lock: a reader that opened the lease file before
+    // this point finds it gone once it gets its lock, and no reader can open it after.
+    let trash = path.with_extension("trash");
+    fs::rename(path, &trash).map_err(io_at(path))?;
+    fs::remove_dir_all(&trash).map_err(io_at(&trash))
 }
 
 fn internal(path: &Path, e: impl std::fmt::Display) -> Error {

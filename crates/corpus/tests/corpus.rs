@@ -7,9 +7,7 @@ use litnav_corpus::{Corpus, Error, Format, IngestOutcome, ReadOptions, ingest_fi
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-fn datasets() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/datasets")
-}
+use litnav_testkit::datasets;
 
 fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
@@ -27,6 +25,7 @@ fn temp_file(dir: &Path, name: &str, content: &[u8]) -> PathBuf {
 }
 
 #[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn litbench_ingests_completely() {
     let dir = tempfile::tempdir().unwrap();
     let litbench = datasets().join("litbench");
@@ -51,6 +50,7 @@ fn litbench_ingests_completely() {
 }
 
 #[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn taxobench_papers_merge_into_litbench_by_title() {
     let dir = tempfile::tempdir().unwrap();
     let taxobench = datasets().join("taxobench/data.jsonl");
@@ -72,6 +72,7 @@ fn taxobench_papers_merge_into_litbench_by_title() {
 }
 
 #[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn aan_counts_come_out_exactly() {
     let dir = tempfile::tempdir().unwrap();
     let aan = datasets().join("citations/aan");
@@ -91,6 +92,7 @@ fn aan_counts_come_out_exactly() {
 }
 
 #[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn citeseer_counts() {
     let dir = tempfile::tempdir().unwrap();
     let citeseer = datasets().join("citations/citeseer");
@@ -198,6 +200,7 @@ fn bibtex_is_read_and_merges_with_openalex() {
 }
 
 #[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn ingest_is_deterministic() {
     let a = tempfile::tempdir().unwrap();
     let b = tempfile::tempdir().unwrap();
@@ -415,4 +418,46 @@ fn atomic_writes_accept_bare_file_names() {
     std::env::set_current_dir(previous).unwrap();
     result.unwrap();
     assert_eq!(std::fs::read(dir.path().join("out.json")).unwrap(), b"{}");
+}
+
+#[test]
+fn a_reader_keeps_its_generation_through_commits() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus_dir = dir.path().join("c");
+    let file = |name: &str, id: &str| {
+        temp_file(dir.path(), name, format!("{{\"id\": \"{id}\", \"title\": \"Paper {id}\"}}").as_bytes())
+    };
+    ingest(&corpus_dir, &[file("a.jsonl", "a")]).unwrap();
+    let reader = Corpus::open(&corpus_dir).unwrap();
+    let leased = reader.generation_dir();
+    // Two commits while the reader holds generation 1: it stays, whole, and readable.
+    ingest(&corpus_dir, &[file("b.jsonl", "b")]).unwrap();
+    ingest(&corpus_dir, &[file("c.jsonl", "c")]).unwrap();
+    assert!(leased.join("papers.jsonl").is_file(), "a leased generation is not collected");
+    assert_eq!(std::fs::read_to_string(leased.join("papers.jsonl")).unwrap().lines().count(), 1);
+    assert_eq!(reader.papers().len(), 1);
+    let current = Corpus::open(&corpus_dir).unwrap();
+    assert_eq!((current.manifest().generation, current.papers().len()), (3, 3));
+    assert!(!corpus_dir.join("gen-000002").exists(), "an unleased old generation is collected");
+    // Once the reader is gone, the next writer collects its generation.
+    drop(reader);
+    drop(current);
+    ingest(&corpus_dir, &[file("d.jsonl", "d")]).unwrap();
+    let generations: Vec<String> = std::fs::read_dir(&corpus_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into())
+        .filter(|n: &String| n.starts_with("gen-"))
+        .collect();
+    assert_eq!(generations, ["gen-000004"]);
+}
+
+#[test]
+fn errors_say_what_kind_they_are() {
+    use litnav_core::{ErrorKind, HasKind};
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(Corpus::open(&dir.path().join("none")).unwrap_err().kind(), ErrorKind::NotFound);
+    let bad = temp_file(dir.path(), "bad.jsonl", b"{\"id\": 1}\n");
+    assert_eq!(ingest(&dir.path().join("c"), &[bad]).unwrap_err().kind(), ErrorKind::Input);
+    let (_writer, _) = litnav_corpus::Writer::begin(&dir.path().join("w")).unwrap();
+    assert_eq!(litnav_corpus::Writer::begin(&dir.path().join("w")).unwrap_err().kind(), ErrorKind::Conflict);
 }

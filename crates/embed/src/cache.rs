@@ -1,4 +1,5 @@
-//! The on-disk vector cache: content-addressed, append-only, crash-tolerant.
+//! The on-disk vector cache: content-addressed, append-only, crash-tolerant, shared safely by
+//! concurrent processes.
 //!
 //! A corpus keeps its paper vectors in `DIR/vectors/all-MiniLM-L6-v2.bin`, outside the corpus
 //! generations, so re-ingesting (which writes a new generation) never throws vectors away: a
@@ -6,15 +7,21 @@
 //!
 //! File layout: a 16-byte header (`litnavv1`, dimension as u32 LE, 4 reserved bytes), then
 //! records of a 16-byte key (the first 16 bytes of SHA-256 of the model name, a NUL and the text)
-//! followed by `dim` little-endian f32. Appends are flushed and synced per chunk; a crash can only
-//! leave a partial last record, which opening truncates away, so an interrupted `litnav embed
-//! --corpus` resumes where it stopped.
+//! followed by `dim` little-endian f32.
+//!
+//! Concurrency: appenders hold an exclusive `flock` on the file while they write, readers a shared
+//! one while they read it. Before appending, a writer first reads the records other processes added
+//! since it last looked (so no key is written twice), and only then — holding the exclusive lock,
+//! so no live writer can be mid-append — cuts off a partial last record, which can only be the
+//! leftover of a writer that was killed. Opening never truncates: a reader ignores a partial tail.
+//! Each append is synced before the lock is released, so an interrupted `litnav embed --corpus`
+//! resumes where it stopped.
 
 use crate::{Error, Result};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::fs::File;
-use std::io::{Read, Write};
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"litnavv1";
@@ -34,6 +41,8 @@ pub struct VectorCache {
     dim: usize,
     index: HashMap<Key, usize>,
     vectors: Vec<f32>,
+    /// Bytes of the file read so far (header and complete records).
+    read_to: u64,
 }
 
 impl VectorCache {
@@ -55,42 +64,71 @@ impl VectorCache {
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(|e| bad(format!("cannot create the cache directory: {e}")))?;
         }
-        let mut cache = VectorCache { path: path.to_path_buf(), dim, index: HashMap::new(), vectors: Vec::new() };
-        if !path.exists() {
-            let mut file = File::create(path).map_err(|e| bad(format!("cannot create: {e}")))?;
-            let mut header = MAGIC.to_vec();
-            header.extend_from_slice(&(dim as u32).to_le_bytes());
-            header.extend_from_slice(&[0; 4]);
-            file.write_all(&header).and_then(|_| file.sync_all()).map_err(|e| bad(format!("cannot write: {e}")))?;
-            return Ok(cache);
+        let mut cache =
+            VectorCache { path: path.to_path_buf(), dim, index: HashMap::new(), vectors: Vec::new(), read_to: 0 };
+        let mut file = File::options()
+            .read(true)
+            .append(true)
+            .create(true)
+            .open(path)
+            .map_err(|e| bad(format!("cannot open: {e}")))?;
+        file.lock_shared().map_err(|e| bad(format!("cannot lock: {e}")))?;
+        if file.metadata().map_err(|e| bad(format!("cannot read: {e}")))?.len() == 0 {
+            // A new file: write the header, under the exclusive lock (two processes may race here).
+            file.unlock().map_err(|e| bad(format!("cannot unlock: {e}")))?;
+            file.lock().map_err(|e| bad(format!("cannot lock: {e}")))?;
+            if file.metadata().map_err(|e| bad(format!("cannot read: {e}")))?.len() == 0 {
+                let mut header = MAGIC.to_vec();
+                header.extend_from_slice(&(dim as u32).to_le_bytes());
+                header.extend_from_slice(&[0; 4]);
+                file.write_all(&header).and_then(|_| file.sync_all()).map_err(|e| bad(format!("cannot write: {e}")))?;
+            }
         }
+        cache.catch_up(&mut file)?;
+        Ok(cache)
+    }
+
+    /// Index the complete records written since `read_to` (the caller holds a lock on `file`).
+    /// Returns the file's length, which may end in a partial record.
+    fn catch_up(&mut self, file: &mut File) -> Result<u64> {
+        let bad = |message: String| Error::model(&self.path, message);
         let mut bytes = Vec::new();
-        File::open(path).and_then(|mut f| f.read_to_end(&mut bytes)).map_err(|e| bad(format!("cannot read: {e}")))?;
-        if bytes.len() < HEADER || &bytes[..8] != MAGIC {
-            return Err(bad("is not a litnav vector cache; delete it to rebuild".into()));
+        file.seek(SeekFrom::Start(self.read_to))
+            .and_then(|_| file.read_to_end(&mut bytes))
+            .map_err(|e| bad(format!("cannot read: {e}")))?;
+        let length = self.read_to + bytes.len() as u64;
+        let mut records = &bytes[..];
+        if self.read_to == 0 {
+            if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+                return Err(bad("is not a litnav vector cache; delete it to rebuild".into()));
+            }
+            let stored_dim = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize;
+            if stored_dim != self.dim {
+                return Err(bad(format!(
+                    "holds {stored_dim}-dimensional vectors, the model makes {}; delete it to rebuild",
+                    self.dim
+                )));
+            }
+            records = &bytes[HEADER..];
+            self.read_to = HEADER as u64;
         }
-        let stored_dim = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize;
-        if stored_dim != dim {
-            return Err(bad(format!(
-                "holds {stored_dim}-dimensional vectors, the model makes {dim}; delete it to rebuild"
-            )));
-        }
-        let record = 16 + dim * 4;
-        let complete = (bytes.len() - HEADER) / record;
-        if HEADER + complete * record != bytes.len() {
-            // A crash during an append: drop the partial record.
-            let file = File::options().write(true).open(path).map_err(|e| bad(format!("cannot repair: {e}")))?;
-            file.set_len((HEADER + complete * record) as u64).map_err(|e| bad(format!("cannot repair: {e}")))?;
-        }
-        cache.vectors.reserve(complete * dim);
-        for chunk in bytes[HEADER..HEADER + complete * record].chunks_exact(record) {
+        let record = self.record_len();
+        let complete = records.len() / record;
+        self.vectors.reserve(complete * self.dim);
+        for chunk in records[..complete * record].chunks_exact(record) {
             let mut key = [0u8; 16];
             key.copy_from_slice(&chunk[..16]);
-            let slot = cache.vectors.len() / dim;
-            cache.vectors.extend(chunk[16..].chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])));
-            cache.index.insert(key, slot);
+            let slot = self.vectors.len() / self.dim;
+            self.vectors.extend(chunk[16..].chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])));
+            // A key written twice (by a writer that did not see the other's records) keeps the first.
+            self.index.entry(key).or_insert(slot);
         }
-        Ok(cache)
+        self.read_to += (complete * record) as u64;
+        Ok(length)
+    }
+
+    fn record_len(&self) -> usize {
+        16 + self.dim * 4
     }
 
     /// Number of cached vectors.
@@ -108,9 +146,19 @@ impl VectorCache {
         self.index.get(key).map(|&slot| &self.vectors[slot * self.dim..(slot + 1) * self.dim])
     }
 
-    /// Append vectors and make them durable before returning.
+    /// Append vectors (those whose key is not cached yet, by this process or another) and make
+    /// them durable before returning.
     pub fn append(&mut self, entries: &[(Key, Vec<f32>)]) -> Result<()> {
-        let mut bytes = Vec::with_capacity(entries.len() * (16 + self.dim * 4));
+        let bad = |message: String| Error::model(&self.path, message);
+        let mut file =
+            File::options().read(true).append(true).open(&self.path).map_err(|e| bad(format!("cannot append: {e}")))?;
+        file.lock().map_err(|e| bad(format!("cannot lock: {e}")))?;
+        let length = self.catch_up(&mut file)?;
+        if length > self.read_to {
+            // Under the exclusive lock nobody is appending: this tail was left by a killed writer.
+            file.set_len(self.read_to).map_err(|e| Error::model(&self.path, format!("cannot repair: {e}")))?;
+        }
+        let mut bytes = Vec::with_capacity(entries.len() * self.record_len());
         for (key, vector) in entries {
             if self.index.contains_key(key) {
                 continue;
@@ -123,13 +171,11 @@ impl VectorCache {
             self.vectors.extend_from_slice(vector);
             self.index.insert(*key, slot);
         }
-        let mut file = File::options()
-            .append(true)
-            .open(&self.path)
-            .map_err(|e| Error::model(&self.path, format!("cannot append: {e}")))?;
         file.write_all(&bytes)
             .and_then(|_| file.sync_data())
-            .map_err(|e| Error::model(&self.path, format!("cannot append: {e}")))
+            .map_err(|e| Error::model(&self.path, format!("cannot append: {e}")))?;
+        self.read_to += bytes.len() as u64;
+        Ok(())
     }
 }
 
@@ -150,10 +196,33 @@ mod tests {
         // Tear the last record.
         let len = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
         File::options().write(true).open(&path).and_then(|f| f.set_len(len - 5)).unwrap_or_else(|e| panic!("{e}"));
-        let cache = VectorCache::open(&path, 3).unwrap_or_else(|e| panic!("{e}"));
+        let mut cache = VectorCache::open(&path, 3).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(cache.len(), 1);
         assert_eq!(cache.get(&k1), Some(&[1.0, 2.0, 3.0][..]));
         assert_eq!(cache.get(&k2), None);
+        assert_eq!(std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0), len - 5, "opening never truncates");
+        // The next append cuts the torn record off before writing.
+        cache.append(&[(k2, vec![7.0, 8.0, 9.0])]).unwrap_or_else(|e| panic!("{e}"));
+        let cache = VectorCache::open(&path, 3).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(cache.get(&k2), Some(&[7.0, 8.0, 9.0][..]));
+        assert_eq!(std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0), len);
         assert!(VectorCache::open(&path, 4).is_err(), "a dimension mismatch is refused");
+    }
+
+    #[test]
+    fn two_handles_append_without_writing_a_key_twice() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("v.bin");
+        let mut a = VectorCache::open(&path, 2).unwrap_or_else(|e| panic!("{e}"));
+        let mut b = VectorCache::open(&path, 2).unwrap_or_else(|e| panic!("{e}"));
+        let k = |t: &str| VectorCache::key("m", t);
+        a.append(&[(k("one"), vec![1.0, 0.0])]).unwrap_or_else(|e| panic!("{e}"));
+        // `b` has not seen "one": it catches up before appending and skips it.
+        b.append(&[(k("one"), vec![9.0, 9.0]), (k("two"), vec![0.0, 1.0])]).unwrap_or_else(|e| panic!("{e}"));
+        a.append(&[(k("three"), vec![1.0, 1.0])]).unwrap_or_else(|e| panic!("{e}"));
+        let all = VectorCache::open(&path, 2).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(all.len(), 3);
+        assert_eq!(all.get(&k("one")), Some(&[1.0, 0.0][..]));
+        assert_eq!(std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0), 16 + 3 * (16 + 8));
     }
 }

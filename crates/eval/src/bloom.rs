@@ -81,7 +81,7 @@ pub fn document_structure_integrity(headings: &[&str], required: &[&str]) -> f64
     let normalized: Vec<Vec<String>> = headings
         .iter()
         .map(|h| {
-            let text = crate::taxobench::normalize_title(h);
+            let text = crate::tree::normalize_title(h);
             text.split(' ').filter(|w| !w.chars().all(|c| c.is_ascii_digit())).map(str::to_string).collect()
         })
         .collect();

@@ -17,20 +17,8 @@
 //!   included, papers excluded; the reference's list is `A`, so NSR is coverage of the reference).
 
 use crate::assignment::min_cost_assignment;
-use crate::taxobench::{Tree, normalize_title};
+use crate::tree::{LabelSimilarity, Tree, normalize_title, preorder_labels};
 use std::collections::HashMap;
-
-/// Similarity of two labels, in [0, 1].
-pub trait LabelSimilarity {
-    /// `Sim(a, b)`.
-    fn similarity(&self, a: &str, b: &str) -> f64;
-}
-
-impl<F: Fn(&str, &str) -> f64> LabelSimilarity for F {
-    fn similarity(&self, a: &str, b: &str) -> f64 {
-        self(a, b)
-    }
-}
 
 /// Number of hierarchy nodes of a tree (root included).
 pub fn size(tree: &Tree) -> usize {
@@ -127,15 +115,6 @@ pub fn sem_path(
         }
     }
     Some(total / pairs.len() as f64)
-}
-
-/// Hierarchy labels in preorder (root included).
-pub fn preorder_labels(tree: &Tree) -> Vec<&str> {
-    let mut out = vec![tree.name.as_str()];
-    for child in &tree.children {
-        out.extend(preorder_labels(child));
-    }
-    out
 }
 
 /// Soft cardinality `c(A) = Σᵢ 1 / Σⱼ Sim(aᵢ, aⱼ)`.

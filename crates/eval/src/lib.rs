@@ -9,3 +9,4 @@ pub mod hierarchy;
 pub mod ordered;
 pub mod retrieval;
 pub mod taxobench;
+pub mod tree;

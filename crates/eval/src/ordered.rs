@@ -10,7 +10,7 @@
 //! - **Shape Consistency** (Bloom-Eval eq. 9–10): `√(DC · BC)` with DC and BC the min/max ratios of
 //!   the outlines' depths (root at depth 1) and node counts.
 
-use crate::taxobench::Tree;
+use crate::tree::Tree;
 
 /// Nodes in postorder with each node's leftmost-leaf index (0-based, postorder).
 struct Postorder<'a> {

@@ -22,52 +22,8 @@
 
 use crate::clustering::{adjusted_rand_index, homogeneity_completeness_v};
 use crate::difflib;
+use crate::tree::{Tree, normalize_title};
 use serde::Serialize;
-
-/// A taxonomy in TaxoBench's interchange shape: named nodes, child nodes, paper titles.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Tree {
-    /// Node name.
-    pub name: String,
-    /// Child nodes in order.
-    pub children: Vec<Tree>,
-    /// Paper titles placed at this node.
-    pub papers: Vec<String>,
-}
-
-impl Tree {
-    /// Every (paper title, node position in preorder) of the tree, in preorder; a title seen
-    /// again (after normalization) is skipped.
-    pub fn paper_nodes(&self) -> Vec<(String, usize)> {
-        let mut out = Vec::new();
-        let mut seen = std::collections::HashSet::new();
-        let mut position = 0;
-        self.walk(&mut position, &mut |node, at| {
-            for title in &node.papers {
-                if seen.insert(normalize_title(title)) {
-                    out.push((title.clone(), at));
-                }
-            }
-        });
-        out
-    }
-
-    fn walk(&self, position: &mut usize, visit: &mut impl FnMut(&Tree, usize)) {
-        let here = *position;
-        *position += 1;
-        visit(self, here);
-        for child in &self.children {
-            child.walk(position, visit);
-        }
-    }
-}
-
-/// TaxoBench's title normalization.
-pub fn normalize_title(title: &str) -> String {
-    let replaced: String =
-        title.to_lowercase().chars().map(|c| if c.is_alphanumeric() || c == '_' { c } else { ' ' }).collect();
-    replaced.split_whitespace().collect::<Vec<_>>().join(" ")
-}
 
 /// Similarity of two normalized titles.
 pub fn title_similarity(reference: &str, predicted: &str) -> f64 {
@@ -182,61 +138,6 @@ fn ratio(a: usize, b: usize) -> f64 {
     if b == 0 { 0.0 } else { a as f64 / b as f64 }
 }
 
-/// Deepest tree accepted from JSON (deeper input is an error, not a stack overflow).
-pub const MAX_DEPTH: usize = 256;
-
-impl Tree {
-    /// Parse TaxoBench's JSON shape: `{"name", "subtopics": [...], "papers": [...]}`, where a paper
-    /// is a title string or an object with a `title` (litbench's `{title, paper_id}`). Errors name
-    /// the path of the offending node (`subtopics[2].papers[0]`).
-    pub fn from_json(value: &serde_json::Value) -> Result<Tree, String> {
-        Self::parse(value, "", 0)
-    }
-
-    fn parse(value: &serde_json::Value, path: &str, depth: usize) -> Result<Tree, String> {
-        use serde_json::Value;
-        let here = if path.is_empty() { "the root".to_string() } else { format!("`{path}`") };
-        if depth > MAX_DEPTH {
-            return Err(format!("the tree is deeper than {MAX_DEPTH} levels at {here}"));
-        }
-        let Value::Object(node) = value else { return Err(format!("{here} is not an object")) };
-        let name = match node.get("name") {
-            Some(Value::String(name)) => name.clone(),
-            Some(Value::Null) | None => String::new(),
-            Some(_) => return Err(format!("the name of {here} is not a string")),
-        };
-        let mut tree = Tree { name, ..Tree::default() };
-        let field = |key: &str| -> Result<&[Value], String> {
-            match node.get(key).or_else(|| if key == "subtopics" { node.get("children") } else { None }) {
-                None | Some(Value::Null) => Ok(&[]),
-                Some(Value::Array(items)) => Ok(items),
-                Some(_) => Err(format!("`{key}` of {here} is not an array")),
-            }
-        };
-        for (i, child) in field("subtopics")?.iter().enumerate() {
-            let child_path = if path.is_empty() { format!("subtopics[{i}]") } else { format!("{path}.subtopics[{i}]") };
-            tree.children.push(Self::parse(child, &child_path, depth + 1)?);
-        }
-        for (i, paper) in field("papers")?.iter().enumerate() {
-            let title = match paper {
-                Value::String(title) => title.clone(),
-                Value::Object(object) => match object.get("title") {
-                    Some(Value::String(title)) => title.clone(),
-                    _ => return Err(format!("paper {i} of {here} has no title")),
-                },
-                _ => return Err(format!("paper {i} of {here} is neither a title nor an object with one")),
-            };
-            tree.papers.push(title);
-        }
-        Ok(tree)
-    }
-
-    /// Every node name (root first, preorder).
-    pub fn labels(&self) -> Vec<&str> {
-        crate::hierarchy::preorder_labels(self)
-    }
-}
-
 /// Everything `litnav eval taxobench` reports for one instance, under TaxoBench's key names.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct InstanceScores {
@@ -263,7 +164,7 @@ pub fn score_instance(
     predicted: &Tree,
     threshold: f64,
     lambda: f64,
-    sim: &dyn crate::hierarchy::LabelSimilarity,
+    sim: &dyn crate::tree::LabelSimilarity,
 ) -> InstanceScores {
     use crate::hierarchy::{nsr_nsp_soft_f1, sem_path, us_nted, us_ted};
     let leaf = leaf_scores(reference, predicted, threshold);

@@ -4,12 +4,13 @@
 #![allow(clippy::unwrap_used)] // Tests fail loudly by design.
 
 use litnav_eval::difflib::ratio;
-use litnav_eval::taxobench::{Tree, leaf_scores};
+use litnav_eval::taxobench::leaf_scores;
+use litnav_eval::tree::Tree;
 use serde_json::Value;
 use std::path::PathBuf;
 
 fn shared() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared")
+    litnav_testkit::datasets().join("..")
 }
 
 #[test]
@@ -42,6 +43,7 @@ fn jsonl(path: PathBuf) -> Vec<Value> {
 }
 
 #[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn leaf_and_retrieval_metrics_reproduce_the_reference_to_1e9() {
     let data = jsonl(shared().join("datasets/taxobench/data.jsonl"));
     let predictions = jsonl(shared().join("datasets/taxobench/predictions_example.jsonl"));
@@ -67,9 +69,9 @@ fn leaf_and_retrieval_metrics_reproduce_the_reference_to_1e9() {
 /// Clipped-cosine similarity of MiniLM embeddings, computed once for every label.
 struct Embedded(std::collections::HashMap<String, Vec<f32>>);
 
-impl litnav_eval::hierarchy::LabelSimilarity for Embedded {
+impl litnav_eval::tree::LabelSimilarity for Embedded {
     fn similarity(&self, a: &str, b: &str) -> f64 {
-        f64::from(litnav_embed::cosine(&self.0[a], &self.0[b])).max(0.0)
+        f64::from(litnav_core::vector::cosine(&self.0[a], &self.0[b])).max(0.0)
     }
 }
 
@@ -81,6 +83,7 @@ fn labels(tree: &Tree, out: &mut Vec<String>) {
 }
 
 #[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn hierarchy_metrics_reproduce_the_reference_to_1e4() {
     use litnav_eval::hierarchy::{nsr_nsp_soft_f1, sem_path, us_nted, us_ted};
     use litnav_eval::taxobench::align;
@@ -89,9 +92,7 @@ fn hierarchy_metrics_reproduce_the_reference_to_1e4() {
     let reference: Value =
         serde_json::from_str(&std::fs::read_to_string(shared().join("reference/taxobench_examples.json")).unwrap())
             .unwrap();
-    let model = litnav_embed::install::default_model_dir();
-    litnav_embed::install::install(&model).unwrap();
-    let encoder = litnav_embed::Encoder::load(&model).unwrap();
+    let encoder = litnav_testkit::encoder();
     for expected in reference["per_instance"].as_array().unwrap() {
         let id = &expected["id"];
         let gt = tree(&data.iter().find(|d| &d["id"] == id).unwrap()["gt"]);
@@ -137,12 +138,11 @@ fn reversed(tree: &Tree) -> Tree {
 }
 
 #[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn laws_on_the_real_expert_trees() {
     use litnav_eval::taxobench::score_instance;
     let data = jsonl(shared().join("datasets/taxobench/data.jsonl"));
-    let model = litnav_embed::install::default_model_dir();
-    litnav_embed::install::install(&model).unwrap();
-    let encoder = litnav_embed::Encoder::load(&model).unwrap();
+    let encoder = litnav_testkit::encoder();
     let trees: Vec<Tree> = data.iter().map(|d| tree(&d["gt"])).collect();
     let mut all = Vec::new();
     for t in &trees {

@@ -8,21 +8,10 @@
 //! (`positive`, `neutral`, `negative`) is optional — a judge (the LLM layer) can fill it later.
 
 use crate::{Error, Result};
+pub use litnav_core::Sentiment;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
-
-/// How a citation speaks of the cited work.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Sentiment {
-    /// Builds on it, praises it, confirms it.
-    Positive,
-    /// Mentions it.
-    Neutral,
-    /// Criticizes it or reports a failure of it.
-    Negative,
-}
 
 /// One mention of a cited paper in a citing paper's text.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]

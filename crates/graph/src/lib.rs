@@ -53,6 +53,22 @@ pub enum Error {
     /// A citation-context file has a bad record.
     #[error("{0}")]
     Input(String),
+    /// The corpus holding the graph could not be read.
+    #[error(transparent)]
+    Corpus(#[from] litnav_corpus::Error),
+}
+
+impl litnav_core::HasKind for Error {
+    fn kind(&self) -> litnav_core::ErrorKind {
+        use litnav_core::ErrorKind;
+        match self {
+            Error::UnknownPaper(_) => ErrorKind::NotFound,
+            Error::Damaged { .. } => ErrorKind::Internal,
+            Error::Io { source, .. } => litnav_core::io_kind(source),
+            Error::Input(_) => ErrorKind::Input,
+            Error::Corpus(e) => e.kind(),
+        }
+    }
 }
 
 /// Result alias for the graph crate.

@@ -27,7 +27,7 @@
 //!   NumPy's default.
 
 use crate::{Graph, Node};
-use litnav_corpus::rng::SplitMix64;
+use litnav_core::rng::SplitMix64;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -57,7 +57,7 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { units: Units::Venues, nulls: 10, swaps_per_edge: 5, seed: 42 }
+        Options { units: Units::Venues, nulls: 10, swaps_per_edge: 5, seed: litnav_core::DEFAULT_SEED }
     }
 }
 

@@ -11,7 +11,7 @@
 use crate::contexts::CitationContext;
 use crate::{Csr, Error, Graph, Node, Result};
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The artifact's directory name inside a corpus generation.
 pub const ARTIFACT: &str = "graph";
@@ -55,27 +55,6 @@ pub fn load_contexts(dir: &Path) -> Result<Vec<CitationContext>> {
 
 fn io(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
     move |source| Error::Io { path: path.to_path_buf(), source }
-}
-
-/// The graph artifact directory of the corpus at `corpus_dir`, if its current generation has one.
-pub fn artifact_dir(corpus_dir: &Path) -> Result<Option<PathBuf>> {
-    let (manifest, generation) = litnav_corpus::Corpus::locate(corpus_dir)
-        .map_err(|e| Error::Input(format!("{}: {e}", corpus_dir.display())))?;
-    Ok(manifest.artifacts.iter().any(|a| a == ARTIFACT).then(|| generation.join(ARTIFACT)))
-}
-
-/// The graph and citation contexts of the corpus at `corpus_dir`: the saved artifact when its
-/// current generation has one; otherwise (a corpus written before graphs were saved) the graph is
-/// built from the papers' references, without contexts.
-pub fn open_corpus(corpus_dir: &Path) -> Result<(Graph, Vec<CitationContext>)> {
-    match artifact_dir(corpus_dir)? {
-        Some(dir) => Ok((load(&dir)?, load_contexts(&dir)?)),
-        None => {
-            let corpus = litnav_corpus::Corpus::open(corpus_dir)
-                .map_err(|e| Error::Input(format!("{}: {e}", corpus_dir.display())))?;
-            Ok((Graph::from_papers(corpus.papers()), Vec::new()))
-        }
-    }
 }
 
 fn encode(graph: &Graph) -> Vec<u8> {

@@ -1,7 +1,7 @@
 //! Synthetic citation graphs for benchmarks and property tests.
 
 use crate::{Graph, Node, NodeInfo};
-use litnav_corpus::rng::SplitMix64;
+use litnav_core::rng::SplitMix64;
 use std::collections::HashMap;
 
 /// A preferential-attachment citation graph in time order: paper `i` (id `S` + 8 digits, so id

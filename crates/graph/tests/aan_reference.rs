@@ -7,11 +7,11 @@ use litnav_corpus::{ReadOptions, ingest_files};
 use litnav_graph::disruption::{Scratch, disruption, disruption_all};
 use litnav_graph::paths::{self, DEFAULT_MAX_HOPS};
 use litnav_graph::{Graph, store};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::OnceLock;
 
 fn shared() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared")
+    litnav_testkit::datasets().join("..")
 }
 
 /// AAN ingested once (papers + citation CSV) into a temporary corpus, and its graph.
@@ -38,6 +38,7 @@ fn reference() -> serde_json::Value {
 }
 
 #[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn graph_has_the_reference_size() {
     let reference = reference();
     let g = aan();
@@ -48,6 +49,7 @@ fn graph_has_the_reference_size() {
 }
 
 #[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn every_sampled_cd_value_is_reproduced_exactly() {
     let reference = reference();
     let g = aan();
@@ -70,6 +72,7 @@ fn every_sampled_cd_value_is_reproduced_exactly() {
 }
 
 #[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn every_reference_max_citation_path_is_reproduced_exactly() {
     let reference = reference();
     let g = aan();
@@ -90,6 +93,7 @@ fn every_reference_max_citation_path_is_reproduced_exactly() {
 }
 
 #[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn cd_stays_in_bounds_on_the_whole_corpus_with_and_without_a_window() {
     let g = aan();
     for window in [None, Some(5)] {
@@ -105,6 +109,7 @@ fn cd_stays_in_bounds_on_the_whole_corpus_with_and_without_a_window() {
 }
 
 #[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn the_saved_artifact_loads_back_identical() {
     let g = aan();
     let dir = tempfile::tempdir().unwrap();

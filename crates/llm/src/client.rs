@@ -51,43 +51,11 @@ impl Default for Config {
             backoff: Duration::from_millis(500),
             concurrency: 2,
             temperature: 0.0,
-            seed: 42,
+            seed: litnav_core::DEFAULT_SEED,
             max_tokens: 2048,
             offline: false,
             cache_dir: None,
         }
-    }
-}
-
-impl Config {
-    /// Defaults overridden by the environment: `LITNAV_LLM_URL`, `LITNAV_LLM_MODEL`,
-    /// `LITNAV_LLM_API_KEY` (or `OPENAI_API_KEY`), `LITNAV_LLM_TIMEOUT` (seconds),
-    /// `LITNAV_LLM_CONCURRENCY`, `LITNAV_LLM_OFFLINE` (1/true).
-    pub fn from_env() -> Result<Config> {
-        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
-        let mut config = Config::default();
-        if let Some(url) = var("LITNAV_LLM_URL") {
-            config.base_url = url;
-        }
-        if let Some(model) = var("LITNAV_LLM_MODEL") {
-            config.model = model;
-        }
-        config.api_key = var("LITNAV_LLM_API_KEY").or_else(|| var("OPENAI_API_KEY"));
-        if let Some(seconds) = var("LITNAV_LLM_TIMEOUT") {
-            let seconds: f64 = seconds.parse().map_err(|_| {
-                Error::Config(format!("LITNAV_LLM_TIMEOUT must be a number of seconds, not `{seconds}`"))
-            })?;
-            config.timeout = Duration::from_secs_f64(seconds);
-        }
-        if let Some(n) = var("LITNAV_LLM_CONCURRENCY") {
-            config.concurrency = n.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
-                Error::Config(format!("LITNAV_LLM_CONCURRENCY must be a positive integer, not `{n}`"))
-            })?;
-        }
-        if let Some(flag) = var("LITNAV_LLM_OFFLINE") {
-            config.offline = matches!(flag.as_str(), "1" | "true" | "yes");
-        }
-        Ok(config)
     }
 }
 

@@ -4,8 +4,9 @@
 
 use crate::Result;
 use crate::client::Client;
-use crate::prompts::{self, PaperText};
+use crate::prompts;
 use crate::structured::{Task, ask};
+use litnav_core::{PaperText, Sentiment};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -186,8 +187,8 @@ pub fn judge_path(client: &Client, papers: &[PaperText<'_>]) -> Result<PathJudge
 /// How a citing passage speaks of the cited work.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CitationSentiment {
-    /// `positive`, `neutral` or `negative`.
-    pub sentiment: String,
+    /// The label.
+    pub sentiment: Sentiment,
     /// Why, quoting the passage.
     pub reason: String,
 }
@@ -200,12 +201,6 @@ pub fn citation_sentiment(client: &Client, cited_title: &str, passage: &str) -> 
         schema: prompts::citation_sentiment_schema(),
         max_tokens: 200,
     };
-    Ok(ask(client, &task, |j: &CitationSentiment| {
-        if ["positive", "neutral", "negative"].contains(&j.sentiment.as_str()) {
-            Ok(())
-        } else {
-            Err(format!("sentiment \"{}\" is not positive, neutral or negative", j.sentiment))
-        }
-    })?
-    .value)
+    // A label outside the three fails to parse and is repaired like any malformed answer.
+    Ok(ask(client, &task, |_: &CitationSentiment| Ok(()))?.value)
 }

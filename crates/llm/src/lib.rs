@@ -16,7 +16,9 @@ pub mod cache;
 pub mod client;
 pub mod fake;
 pub mod judges;
+mod names;
 pub mod navigator;
+mod partition;
 pub mod prompts;
 pub mod structured;
 
@@ -26,9 +28,7 @@ pub use client::{Client, Config, Message, Usage};
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// Offline mode is on and the answer is not in the cache.
-    #[error(
-        "offline mode: no cached answer for this request and network calls are refused (unset LITNAV_LLM_OFFLINE or drop --offline)"
-    )]
+    #[error("offline mode: no cached answer for this request, and network calls are refused")]
     Offline,
     /// The endpoint could not be reached or did not answer in time, after the retry.
     #[error("LLM endpoint {url}: {message}")]
@@ -80,6 +80,20 @@ pub enum Error {
         /// What failed.
         message: String,
     },
+}
+
+impl litnav_core::HasKind for Error {
+    fn kind(&self) -> litnav_core::ErrorKind {
+        use litnav_core::ErrorKind;
+        match self {
+            Error::Offline | Error::Transport { .. } | Error::Protocol { .. } => ErrorKind::Unavailable,
+            Error::Status { status, .. } if (400..500).contains(status) && *status != 429 => ErrorKind::Input,
+            Error::Status { .. } => ErrorKind::Unavailable,
+            Error::Invalid { .. } => ErrorKind::Unavailable,
+            Error::Config(_) => ErrorKind::Input,
+            Error::Cache { .. } => ErrorKind::Internal,
+        }
+    }
 }
 
 /// Result alias for the LLM layer.

@@ -6,94 +6,17 @@
 //! their vectors instead when the caller gives them) and the fix is reported.
 
 use crate::client::Client;
-use crate::prompts::{self, PaperText};
+use crate::names::check_name;
+pub use crate::names::tidy_name;
+pub use crate::partition::{Content, check_partition, fix_partition, place_by_content};
+use crate::prompts;
 use crate::structured::{Answer, Task, ask, extract_json};
 use crate::{Error, Result};
+use litnav_core::PaperText;
 use serde::{Deserialize, Serialize};
 
 /// Characters of each abstract shown to the model.
 pub const ABSTRACT_CHARS: usize = 300;
-
-fn normalized(text: &str) -> String {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// The topic without a survey title's opening ("A Comprehensive Survey on …", "A Review of …"):
-/// benchmark topics are often survey titles, and names are compared with what the survey is about.
-fn topic_core(topic: &str) -> String {
-    const OPENING: [&str; 11] =
-        ["a", "an", "the", "comprehensive", "systematic", "survey", "review", "overview", "on", "of", "to"];
-    let normalized = normalized(topic);
-    let words: Vec<&str> = normalized.split(' ').collect();
-    let start = words.iter().position(|w| !OPENING.contains(w)).unwrap_or(0);
-    words[start..].join(" ")
-}
-
-/// Content words of a text, lowercased, a final plural "s" dropped ("models" = "model"), "LLM"
-/// spelled out.
-fn content_words(text: &str) -> Vec<String> {
-    const FUNCTION: [&str; 12] = ["a", "an", "the", "and", "or", "of", "in", "on", "for", "to", "with", "via"];
-    normalized(text)
-        .split(' ')
-        .filter(|w| !w.is_empty() && !FUNCTION.contains(w))
-        .flat_map(|w| match w {
-            "llm" | "llms" => vec!["large", "language", "model"],
-            _ if w.len() > 3 && w.ends_with('s') && !w.ends_with("ss") => vec![&w[..w.len() - 1]],
-            _ => vec![w],
-        })
-        .map(str::to_string)
-        .collect()
-}
-
-/// A name that says little beyond the topic: three quarters or more of its content words are the
-/// topic's ("Uncertainty Quantification in Large Language Models" under "A Survey on Uncertainty
-/// Quantification of Large Language Models").
-fn restates_topic(name: &str, topic: &str) -> bool {
-    let topic_words = content_words(&topic_core(topic));
-    let words = content_words(name);
-    let shared = words.iter().filter(|w| topic_words.contains(w)).count();
-    !words.is_empty() && shared * 4 >= words.len() * 3
-}
-
-/// A name without a leading copy of the topic: models often write "Topic: Specific Part"; the
-/// specific part is the name. Anything else is returned trimmed, unchanged.
-pub fn tidy_name(name: &str, topic: &str) -> String {
-    let name = name.trim();
-    let topic = topic_core(topic);
-    let topic_words: Vec<String> = topic.split(' ').map(str::to_string).collect();
-    let words: Vec<&str> = name.split_whitespace().collect();
-    if topic_words.is_empty() || words.len() <= topic_words.len() {
-        return name.to_string();
-    }
-    let leading: Vec<String> = words[..topic_words.len()].iter().map(|w| normalized(w)).collect();
-    if leading != topic_words {
-        return name.to_string();
-    }
-    let rest = words[topic_words.len()..].join(" ");
-    let rest = rest.trim_start_matches([':', '-', '—', '–', ',', ' ']);
-    let rest =
-        ["for ", "in ", "of ", "with ", "and "].iter().find_map(|joiner| rest.strip_prefix(joiner)).unwrap_or(rest);
-    if rest.split_whitespace().count() == 0 { name.to_string() } else { rest.trim().to_string() }
-}
-
-/// A usable section name: non-empty, at most 10 words, and more than a restatement of the topic.
-fn check_name(name: &str, topic: &str) -> std::result::Result<(), String> {
-    let words = name.split_whitespace().count();
-    if words == 0 {
-        return Err("a name is empty".into());
-    }
-    if words > 10 {
-        return Err(format!("the name \"{name}\" is too long ({words} words; use 2 to 8)"));
-    }
-    if restates_topic(name, topic) {
-        return Err(format!("the name \"{name}\" only repeats the topic; name what is specific to these papers"));
-    }
-    Ok(())
-}
 
 /// What the Cluster Reader says about one cluster.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -134,125 +57,6 @@ pub fn read_cluster(client: &Client, topic: &str, papers: &[PaperText<'_>]) -> R
     })?;
     answer.value.name = tidy_name(&answer.value.name, topic);
     Ok(answer)
-}
-
-/// Check that `groups` (1-based numbers) place every number 1..=count exactly once.
-pub fn check_partition(groups: &[Vec<i64>], count: usize) -> std::result::Result<(), String> {
-    let mut seen = vec![0usize; count + 1];
-    for &number in groups.iter().flatten() {
-        if number < 1 || number as usize > count {
-            return Err(format!("number {number} does not exist (use 1 to {count})"));
-        }
-        seen[number as usize] += 1;
-    }
-    if let Some(twice) = (1..=count).find(|&i| seen[i] > 1) {
-        return Err(format!("number {twice} is placed more than once"));
-    }
-    let missing: Vec<String> = (1..=count).filter(|&i| seen[i] == 0).map(|i| i.to_string()).collect();
-    if !missing.is_empty() {
-        return Err(format!("numbers {} are not placed", missing.join(", ")));
-    }
-    if groups.iter().any(Vec::is_empty) {
-        return Err("a group is empty".into());
-    }
-    Ok(())
-}
-
-/// The 0-based index of a model's 1-based item number, when it names one of `count` items.
-fn item_index(number: i64, count: usize) -> Option<usize> {
-    (number >= 1 && number as usize <= count).then(|| number as usize - 1)
-}
-
-/// Make `groups` a partition of 0..count: first placement kept, unknown numbers dropped, empty
-/// groups removed; the numbers never placed are returned (0-based) for an extra group.
-pub fn fix_partition(groups: &[Vec<i64>], count: usize) -> (Vec<Option<Vec<usize>>>, Vec<usize>) {
-    let mut placed = vec![false; count];
-    let fixed = groups
-        .iter()
-        .map(|group| {
-            let kept: Vec<usize> = group
-                .iter()
-                .filter_map(|&n| item_index(n, count))
-                .filter(|&i| !std::mem::replace(&mut placed[i], true))
-                .collect();
-            (!kept.is_empty()).then_some(kept)
-        })
-        .collect();
-    let missing = (0..count).filter(|&i| !placed[i]).collect();
-    (fixed, missing)
-}
-
-/// What litnav knows of the papers' content, to fix a placement the model got wrong: each paper's
-/// unit vector (in the order the papers were given) and the encoder that made them, for names.
-pub struct Content<'a> {
-    /// Unit vector of each paper.
-    pub vectors: &'a [Vec<f32>],
-    /// Unit vectors of short texts, from the same encoder.
-    pub embed: &'a dyn Fn(&[String]) -> Vec<Vec<f32>>,
-}
-
-/// Papers-to-groups like [`fix_partition`], deciding by content instead of by order: a paper
-/// listed in several groups goes to the one it is closest to, and a paper listed nowhere joins
-/// the closest group. Closeness to a group is the cosine between the paper's vector and the
-/// group's name plus its mean cosine to the papers listed only in that group (a group with no such
-/// paper counts its name's cosine twice); ties go to the earlier group. `names` holds one unit vector per
-/// group. Returns the groups (`None` when left empty) and the papers that could not be placed
-/// (only when there is no group).
-pub fn place_by_content(
-    groups: &[Vec<i64>],
-    vectors: &[Vec<f32>],
-    names: &[Vec<f32>],
-) -> (Vec<Option<Vec<usize>>>, Vec<usize>) {
-    let count = vectors.len();
-    let cosine = |a: &[f32], b: &[f32]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f32>();
-    let listed: Vec<Vec<usize>> = groups
-        .iter()
-        .map(|group| {
-            let mut papers: Vec<usize> = group.iter().filter_map(|&n| item_index(n, count)).collect();
-            papers.sort_unstable();
-            papers.dedup();
-            papers
-        })
-        .collect();
-    let mut listings = vec![0usize; count];
-    listed.iter().flatten().for_each(|&i| listings[i] += 1);
-    let own: Vec<Vec<usize>> =
-        listed.iter().map(|papers| papers.iter().copied().filter(|&i| listings[i] == 1).collect()).collect();
-    let closeness = |paper: usize, group: usize| -> f32 {
-        let name = names.get(group).map_or(0.0, |n| cosine(&vectors[paper], n));
-        let members = own[group].iter().map(|&j| cosine(&vectors[paper], &vectors[j])).sum::<f32>();
-        name + if own[group].is_empty() { name } else { members / own[group].len() as f32 }
-    };
-    let mut placed: Vec<Vec<usize>> = vec![Vec::new(); groups.len()];
-    let mut unplaced = Vec::new();
-    for (paper, &times) in listings.iter().enumerate() {
-        let candidates: Vec<usize> = match times {
-            0 => (0..groups.len()).collect(),
-            _ => (0..groups.len()).filter(|&g| listed[g].contains(&paper)).collect(),
-        };
-        let closest = candidates.iter().map(|&g| (g, closeness(paper, g))).fold(
-            None,
-            |best: Option<(usize, f32)>, (g, score)| match best {
-                Some((_, top)) if top >= score => best,
-                _ => Some((g, score)),
-            },
-        );
-        match closest {
-            Some((group, _)) => placed[group].push(paper),
-            None => unplaced.push(paper),
-        }
-    }
-    // Within a group, papers keep the order the model listed them in; the forgotten ones follow.
-    let ordered = groups
-        .iter()
-        .zip(placed)
-        .map(|(group, mut papers)| {
-            let rank = |i: &usize| group.iter().position(|&n| n == *i as i64 + 1).unwrap_or(usize::MAX);
-            papers.sort_by_key(|i| (rank(i), *i));
-            (!papers.is_empty()).then_some(papers)
-        })
-        .collect();
-    (ordered, unplaced)
 }
 
 /// A theme of the map: a name and the (0-based) subtopics under it.
@@ -402,22 +206,23 @@ pub struct Taxonomy {
 }
 
 impl Taxonomy {
-    /// As a TaxoBench tree (`name`, `subtopics`, `papers` by title).
-    pub fn to_taxobench(&self, topic: &str, titles: &[&str]) -> serde_json::Value {
-        let categories: Vec<serde_json::Value> = self
+    /// As a tree: the topic, its categories, their subcategories holding paper titles.
+    pub fn to_tree(&self, topic: &str, titles: &[&str]) -> litnav_eval::tree::Tree {
+        use litnav_eval::tree::Tree;
+        let categories = self
             .categories
             .iter()
             .map(|(name, subs)| {
-                let subtopics: Vec<serde_json::Value> = subs
+                let leaves = subs
                     .iter()
                     .map(|(sub, papers)| {
-                        serde_json::json!({"name": sub, "papers": papers.iter().map(|&i| titles[i]).collect::<Vec<_>>()})
+                        Tree::leaf(sub.clone(), papers.iter().map(|&i| titles[i].to_string()).collect())
                     })
                     .collect();
-                serde_json::json!({"name": name, "subtopics": subtopics})
+                Tree::node(name.clone(), leaves)
             })
             .collect();
-        serde_json::json!({"name": topic, "subtopics": categories})
+        Tree::node(topic, categories)
     }
 }
 

@@ -2,19 +2,11 @@
 //! messages of one request; the JSON schema of its answer sits beside it.
 
 use crate::client::Message;
+use litnav_core::PaperText;
 use serde_json::{Value, json};
 
 const SYSTEM: &str = "You help researchers map scientific literature. You answer with one JSON object that \
 matches the requested schema and nothing else.";
-
-/// A paper as a prompt shows it.
-#[derive(Debug, Clone)]
-pub struct PaperText<'a> {
-    /// Title.
-    pub title: &'a str,
-    /// Abstract, when known.
-    pub abstract_text: Option<&'a str>,
-}
 
 /// Papers as a numbered list; abstracts cut to `abstract_chars` characters.
 pub fn paper_list(papers: &[PaperText<'_>], abstract_chars: usize) -> String {
@@ -347,7 +339,7 @@ pub fn citation_sentiment_schema() -> Value {
     json!({
         "type": "object",
         "properties": {
-            "sentiment": {"type": "string", "enum": ["positive", "neutral", "negative"]},
+            "sentiment": {"type": "string", "enum": litnav_core::Sentiment::ALL.map(|s| s.name())},
             "reason": {"type": "string", "maxLength": 200}
         },
         "required": ["sentiment", "reason"],

@@ -3,9 +3,9 @@
 
 #![allow(clippy::unwrap_used)]
 
+use litnav_core::PaperText;
 use litnav_llm::fake::{self, Behaviour, FakeServer};
 use litnav_llm::navigator::{self, ClusterReading};
-use litnav_llm::prompts::PaperText;
 use litnav_llm::{Client, Config, Error, judges};
 use serde_json::json;
 use std::time::{Duration, Instant};
@@ -205,7 +205,7 @@ fn bottom_up_places_every_paper_once() {
     let server = serve(vec![Behaviour::Answer(answer)]);
     let taxonomy = navigator::bottom_up(&client(&server, None), TOPIC, &papers(), None).unwrap();
     assert!(taxonomy.fixed_by_litnav.is_some());
-    let tree = taxonomy.to_taxobench(TOPIC, &["A", "B"]);
+    let tree = taxonomy.to_tree(TOPIC, &["A", "B"]).to_json();
     assert_eq!(tree["subtopics"][0]["subtopics"][0]["papers"], json!(["A"]));
     assert_eq!(tree["subtopics"][1]["subtopics"][0]["papers"], json!(["B"]));
     // With the papers' vectors, both go to the subcategory whose name is closer to them.
@@ -215,7 +215,7 @@ fn bottom_up_places_every_paper_once() {
     };
     let content = navigator::Content { vectors: &vectors, embed: &embed };
     let taxonomy = navigator::bottom_up(&client(&server, None), TOPIC, &papers(), Some(&content)).unwrap();
-    let tree = taxonomy.to_taxobench(TOPIC, &["A", "B"]);
+    let tree = taxonomy.to_tree(TOPIC, &["A", "B"]).to_json();
     assert_eq!(tree["subtopics"].as_array().unwrap().len(), 1, "nothing left unplaced");
     assert_eq!(tree["subtopics"][0]["subtopics"][0]["name"], "Sampling");
     assert_eq!(tree["subtopics"][0]["subtopics"][0]["papers"], json!(["A", "B"]));

@@ -11,28 +11,13 @@
 
 #![allow(clippy::unwrap_used)]
 
-use litnav_llm::prompts::PaperText;
+use litnav_core::PaperText;
 use litnav_llm::{Client, Config, Error, judges, navigator};
 use serde_json::Value;
-use std::path::PathBuf;
-use std::sync::OnceLock;
 use std::time::Duration;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// The server's base URL, starting it if needed (idempotent; the first run on a machine builds
-/// llama.cpp, ~10 minutes on 2 cores).
 fn server() -> &'static str {
-    static URL: OnceLock<String> = OnceLock::new();
-    URL.get_or_init(|| {
-        let script = root().join("scripts/llm-server.sh");
-        let status = std::process::Command::new("bash").arg(&script).arg("start").status().unwrap();
-        assert!(status.success(), "scripts/llm-server.sh start failed");
-        let url = std::process::Command::new("bash").arg(&script).arg("url").output().unwrap();
-        String::from_utf8(url.stdout).unwrap().trim().to_string()
-    })
+    litnav_testkit::llm_server()
 }
 
 fn client() -> Client {
@@ -55,7 +40,7 @@ fn validated<T>(result: Result<T, Error>) -> Option<T> {
 }
 
 fn instance() -> Value {
-    let path = root().join("../shared/datasets/taxobench/data.jsonl");
+    let path = litnav_testkit::datasets().join("taxobench/data.jsonl");
     let line = std::fs::read_to_string(path).unwrap().lines().next().unwrap().to_string();
     serde_json::from_str(&line).unwrap()
 }
@@ -68,6 +53,7 @@ fn names(node: &Value, depth: usize, out: &mut Vec<(usize, String)>) {
 }
 
 #[test]
+#[cfg_attr(not(feature = "llm-server"), ignore = "needs the local llama.cpp server (tier `llm-server`)")]
 fn cluster_reader_reads_a_real_cluster() {
     let instance = instance();
     let pdfs = instance["pdfs"].as_array().unwrap();
@@ -88,6 +74,7 @@ fn cluster_reader_reads_a_real_cluster() {
 }
 
 #[test]
+#[cfg_attr(not(feature = "llm-server"), ignore = "needs the local llama.cpp server (tier `llm-server`)")]
 fn thematic_organizer_places_every_real_subtopic_once() {
     let instance = instance();
     let mut all = Vec::new();
@@ -104,6 +91,7 @@ fn thematic_organizer_places_every_real_subtopic_once() {
 }
 
 #[test]
+#[cfg_attr(not(feature = "llm-server"), ignore = "needs the local llama.cpp server (tier `llm-server`)")]
 fn tree_judge_scores_a_real_expert_taxonomy() {
     let instance = instance();
     let mut all = Vec::new();
@@ -119,6 +107,7 @@ fn tree_judge_scores_a_real_expert_taxonomy() {
 }
 
 #[test]
+#[cfg_attr(not(feature = "llm-server"), ignore = "needs the local llama.cpp server (tier `llm-server`)")]
 fn citation_sentiment_labels_a_real_passage() {
     let passage = "We evaluate with BLEU (Papineni et al., 2002), which correlates well with human judgments.";
     let c = client();
@@ -126,6 +115,8 @@ fn citation_sentiment_labels_a_real_passage() {
     else {
         return;
     };
-    assert!(["positive", "neutral", "negative"].contains(&judged.sentiment.as_str()));
+    // The label is typed (an out-of-vocabulary answer fails to parse and is repaired); the reason
+    // must be there.
+    assert!(!judged.reason.trim().is_empty(), "{judged:?}");
     assert!(c.usage().calls >= 1);
 }

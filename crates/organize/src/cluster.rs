@@ -1,12 +1,9 @@
 //! Clustering unit vectors: seeded spherical k-means (k-means++ initialization) with the number of
 //! clusters chosen by the silhouette score (cosine distance) over a range.
 
-use litnav_search::rng::SplitMix64;
+use litnav_core::rng::SplitMix64;
 
-/// Cosine similarity of unit vectors.
-fn dot(a: &[f32], b: &[f32]) -> f32 {
-    litnav_search::dense::dot(a, b)
-}
+use litnav_core::vector::dot;
 
 /// A clustering: one label per point, and unit centroids.
 #[derive(Debug, Clone)]

@@ -8,7 +8,7 @@
 //! the smaller k.
 
 use crate::cluster::silhouette_by;
-use litnav_search::rng::SplitMix64;
+use litnav_core::rng::SplitMix64;
 
 /// A fitted mixture.
 #[derive(Debug, Clone, PartialEq)]

@@ -407,7 +407,7 @@ pub fn key_phrases(
                 .zip(&vectors)
                 .map(|((_, w), v)| {
                     let weight = if hi > lo { (w - lo) / (hi - lo) } else { 1.0 };
-                    0.7 * weight + 0.3 * f64::from(litnav_search::dense::dot(v, centroid))
+                    0.7 * weight + 0.3 * f64::from(litnav_core::vector::dot(v, centroid))
                 })
                 .collect();
             let mut chosen: Vec<usize> = Vec::new();
@@ -417,7 +417,7 @@ pub fn key_phrases(
                     .map(|i| {
                         let redundancy = chosen
                             .iter()
-                            .map(|&j| f64::from(litnav_search::dense::dot(&vectors[i], &vectors[j])))
+                            .map(|&j| f64::from(litnav_core::vector::dot(&vectors[i], &vectors[j])))
                             .fold(0.0, f64::max);
                         (0.7 * score[i] - 0.3 * redundancy, i)
                     })

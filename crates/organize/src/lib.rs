@@ -30,61 +30,14 @@ pub mod cluster;
 pub mod gmm;
 pub mod label;
 pub mod llm;
+mod map;
+mod naming;
 pub mod render;
 pub mod umap;
 
-use serde::{Deserialize, Serialize};
-
-/// A paper to organize.
-#[derive(Debug, Clone)]
-pub struct Doc {
-    /// Corpus id.
-    pub id: String,
-    /// Title.
-    pub title: String,
-    /// Year.
-    pub year: Option<i32>,
-    /// Abstract.
-    pub abstract_text: Option<String>,
-    /// Unit vector of the paper's text.
-    pub vector: Vec<f32>,
-}
-
-/// A node of a map: TaxoBench's `name` / `subtopics` / `papers`, plus litnav's fields.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct MapNode {
-    /// Stable id within the map (`t2`, `t2.s1`).
-    pub id: String,
-    /// Display name.
-    pub name: String,
-    /// What the node covers.
-    pub description: String,
-    /// Cosine of the node's centroid to the topic (1 for the root).
-    pub relevance: f64,
-    /// Children (absent at leaves).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub subtopics: Vec<MapNode>,
-    /// Paper titles (leaves only).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub papers: Vec<String>,
-    /// Corpus ids, in the order of `papers`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub paper_ids: Vec<String>,
-    /// Soft assignments (Gaussian-mixture methods): each paper's probability of belonging to this
-    /// subtopic, in the order of `papers`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub paper_weights: Vec<f64>,
-    /// Years, in the order of `papers` (for display).
-    #[serde(skip)]
-    pub years: Vec<Option<i32>>,
-    /// Abstracts, in the order of `papers` (for display).
-    #[serde(skip)]
-    pub abstracts: Vec<Option<String>>,
-    /// Set on subtopics judged unrelated to the topic (kept, under the `filtered` node, with the
-    /// reason in the description).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub filtered: bool,
-}
+pub use map::{Doc, MapNode};
+use map::{assign_ids, fill_leaf, size, sort_by_size};
+use naming::{Namer, distinct_names};
 
 /// How papers are grouped into subtopics.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -126,7 +79,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            seed: 42,
+            seed: litnav_core::DEFAULT_SEED,
             method: Method::default(),
             max_subtopics: 24,
             themes: true,
@@ -349,46 +302,6 @@ fn filter_unrelated(root: &mut MapNode, threshold: f64) {
     root.subtopics.push(bucket);
 }
 
-impl MapNode {
-    /// A node with no children and no papers (the id is assigned once the tree is complete).
-    fn new(name: String, description: String, relevance: f64) -> MapNode {
-        MapNode {
-            id: String::new(),
-            name,
-            description,
-            relevance,
-            subtopics: Vec::new(),
-            papers: Vec::new(),
-            paper_ids: Vec::new(),
-            paper_weights: Vec::new(),
-            years: Vec::new(),
-            abstracts: Vec::new(),
-            filtered: false,
-        }
-    }
-
-    /// The node with this id, anywhere below (or at) this one.
-    pub fn find(&self, id: &str) -> Option<&MapNode> {
-        if self.id == id {
-            return Some(self);
-        }
-        self.subtopics.iter().find_map(|child| child.find(id))
-    }
-
-    /// Corpus ids of every paper at or below this node, in map order.
-    pub fn all_paper_ids(&self) -> Vec<String> {
-        let mut ids = self.paper_ids.clone();
-        for child in &self.subtopics {
-            ids.extend(child.all_paper_ids());
-        }
-        ids
-    }
-}
-
-fn size(node: &MapNode) -> usize {
-    node.paper_ids.len() + node.subtopics.iter().map(size).sum::<usize>()
-}
-
 fn groups(labels: &[usize], k: usize) -> Vec<Vec<usize>> {
     let mut groups = vec![Vec::new(); k];
     for (i, &l) in labels.iter().enumerate() {
@@ -397,216 +310,10 @@ fn groups(labels: &[usize], k: usize) -> Vec<Vec<usize>> {
     groups
 }
 
-/// What naming a group of papers needs besides the group.
-struct Namer<'a> {
-    topic: &'a str,
-    docs: &'a [Doc],
-    /// Each paper's text for key phrases (title twice, then the abstract).
-    texts: &'a [String],
-    topic_vector: &'a [f32],
-    embed: &'a dyn Fn(&[String]) -> Vec<Vec<f32>>,
-}
-
-impl Namer<'_> {
-    /// Leaf nodes for groups of documents, named from their own text, in group order (`None` for
-    /// an empty group). Larger groups choose first; a name already in `used` (lowercased) is not
-    /// taken again, and every chosen name is added to it.
-    fn name_groups(
-        &self,
-        members: &[Vec<usize>],
-        centroids: &[Vec<f32>],
-        used: &mut std::collections::HashSet<String>,
-    ) -> Vec<Option<MapNode>> {
-        let docs = self.docs;
-        let classes: Vec<Vec<(usize, &str)>> =
-            members.iter().map(|m| m.iter().map(|&i| (i, self.texts[i].as_str())).collect()).collect();
-        let phrases = label::key_phrases(&classes, centroids, self.embed, 6, self.topic);
-        let mut order: Vec<usize> = (0..members.len()).collect();
-        order.sort_by_key(|&g| std::cmp::Reverse(members[g].len()));
-        let mut nodes: Vec<Option<MapNode>> = vec![None; members.len()];
-        for g in order {
-            let (m, centroid) = (&members[g], &centroids[g]);
-            if m.is_empty() {
-                continue;
-            }
-            // Papers ordered by closeness to the centroid: the first are the most representative.
-            let mut ordered = m.clone();
-            ordered.sort_by(|&a, &b| {
-                let (sa, sb) = (
-                    litnav_search::dense::dot(&docs[a].vector, centroid),
-                    litnav_search::dense::dot(&docs[b].vector, centroid),
-                );
-                sb.total_cmp(&sa).then_with(|| docs[a].id.cmp(&docs[b].id))
-            });
-            // Only small groups fall back on a title: in larger ones the pair of key words says
-            // more of the whole group (TaxoBench NSR 0.763 against 0.775 with every group).
-            let from_title = if m.len() <= 3 { self.title_phrases(ordered[0], m) } else { Vec::new() };
-            let name = pick_name(&phrases[g], &from_title, used).unwrap_or_else(|| docs[ordered[0]].title.clone());
-            used.insert(name.to_lowercase());
-            let examples: Vec<String> = ordered
-                .iter()
-                .take(2)
-                .map(|&i| match docs[i].year {
-                    Some(year) => format!("{} ({year})", docs[i].title),
-                    None => docs[i].title.clone(),
-                })
-                .collect();
-            let shown = &phrases[g][..phrases[g].len().min(3)];
-            let description = format!(
-                "{} paper(s){}. Most representative: {}.",
-                m.len(),
-                if shown.is_empty() { String::new() } else { format!(" on {}", join_words(shown)) },
-                examples.join("; ")
-            );
-            let mut node =
-                MapNode::new(name, description, f64::from(litnav_search::dense::dot(centroid, self.topic_vector)));
-            fill_leaf(&mut node, docs, &ordered);
-            nodes[g] = Some(node);
-        }
-        nodes
-    }
-
-    /// Name-like phrases of paper `paper`'s title, those whose words the most papers of `members`
-    /// mention first (ties in title order).
-    fn title_phrases(&self, paper: usize, members: &[usize]) -> Vec<String> {
-        let texts: Vec<String> = members.iter().map(|&i| self.texts[i].to_lowercase()).collect();
-        let coverage = |phrase: &String| -> usize {
-            phrase.to_lowercase().split(' ').map(|w| texts.iter().filter(|t| t.contains(w)).count()).sum::<usize>()
-                / phrase.split(' ').count()
-        };
-        let mut phrases = label::title_phrases(&self.docs[paper].title);
-        phrases.sort_by_key(|p| std::cmp::Reverse(coverage(p)));
-        phrases
-    }
-}
-
-/// A name from a group's key phrases (best first) that is not taken: the best multi-word phrase,
-/// else one of `title_phrases` (from the group's most representative title), else the
-/// two best single words joined, else the best single word. A name is taken when its words all
-/// occur in one name of `used` (lowercased): "Language Inference" says nothing that "Natural
-/// Language Inference" did not.
-fn pick_name(phrases: &[String], title_phrases: &[String], used: &std::collections::HashSet<String>) -> Option<String> {
-    let free = |name: &String| {
-        let name = name.to_lowercase();
-        let words: Vec<&str> = name.split_whitespace().collect();
-        !used.iter().any(|taken| {
-            let taken: std::collections::HashSet<&str> = taken.split_whitespace().collect();
-            words.iter().all(|w| taken.contains(w))
-        })
-    };
-    let words: Vec<&String> = phrases.iter().filter(|p| !p.contains(' ')).collect();
-    let pairs = words.windows(2).map(|w| format!("{} and {}", w[0], w[1]));
-    phrases
-        .iter()
-        .filter(|p| p.contains(' '))
-        .chain(title_phrases)
-        .cloned()
-        .chain(pairs)
-        .chain(words.iter().map(|w| (*w).clone()))
-        .find(free)
-}
-
-/// Largest first, then by name.
-fn sort_by_size(nodes: &mut [MapNode]) {
-    nodes.sort_by(|a, b| size(b).cmp(&size(a)).then_with(|| a.name.cmp(&b.name)));
-}
-
-fn join_words(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.to_lowercase_first(),
-        [init @ .., last] => format!(
-            "{} and {}",
-            init.iter().map(|s| s.to_lowercase_first()).collect::<Vec<_>>().join(", "),
-            last.to_lowercase_first()
-        ),
-    }
-}
-
-trait LowerFirst {
-    fn to_lowercase_first(&self) -> String;
-}
-
-impl LowerFirst for String {
-    /// Lowercase a capitalized ordinary word, keep acronyms and mixed-case names.
-    fn to_lowercase_first(&self) -> String {
-        let mut words: Vec<String> = self.split(' ').map(str::to_string).collect();
-        for word in &mut words {
-            let rest_lower = word.chars().skip(1).all(|c| !c.is_uppercase());
-            if rest_lower {
-                *word = word.to_lowercase();
-            }
-        }
-        words.join(" ")
-    }
-}
-
-fn fill_leaf(node: &mut MapNode, docs: &[Doc], order: &[usize]) {
-    for &i in order {
-        node.papers.push(docs[i].title.clone());
-        node.paper_ids.push(docs[i].id.clone());
-        node.years.push(docs[i].year);
-        node.abstracts.push(docs[i].abstract_text.clone());
-    }
-}
-
-/// Make every name in the map distinct (ignoring case), the rule both the offline namer and the
-/// LLM stage end with. Walking in preorder, a node whose name an earlier node (or the root) has
-/// gets a qualifier in parentheses: `qualifier(node)` when given and free, else its parent theme's
-/// name, else the first free number from 2.
-pub(crate) fn distinct_names(root: &mut MapNode, qualifier: &dyn Fn(&MapNode) -> Option<String>) {
-    fn walk(
-        nodes: &mut [MapNode],
-        parent: Option<&str>,
-        used: &mut std::collections::HashSet<String>,
-        qualifier: &dyn Fn(&MapNode) -> Option<String>,
-    ) {
-        for node in nodes {
-            if used.contains(&node.name.to_lowercase()) {
-                node.name = qualified_name(node, parent, used, qualifier);
-            }
-            used.insert(node.name.to_lowercase());
-            let name = node.name.clone();
-            walk(&mut node.subtopics, Some(&name), used, qualifier);
-        }
-    }
-    let mut used = std::collections::HashSet::from([root.name.to_lowercase()]);
-    walk(&mut root.subtopics, None, &mut used, qualifier);
-}
-
-/// `node`'s name with the first qualifier that makes it free (see [`distinct_names`]).
-fn qualified_name(
-    node: &MapNode,
-    parent: Option<&str>,
-    used: &std::collections::HashSet<String>,
-    qualifier: &dyn Fn(&MapNode) -> Option<String>,
-) -> String {
-    let free = |name: &String| !used.contains(&name.to_lowercase());
-    let words = qualifier(node).into_iter().chain(parent.map(str::to_string));
-    if let Some(name) = words.map(|q| format!("{} ({q})", node.name)).find(free) {
-        return name;
-    }
-    let mut number = 2;
-    loop {
-        let name = format!("{} ({number})", node.name);
-        if free(&name) {
-            return name;
-        }
-        number += 1;
-    }
-}
-
-fn assign_ids(nodes: &mut [MapNode], prefix: &str) {
-    for (i, node) in nodes.iter_mut().enumerate() {
-        node.id = if prefix.is_empty() { format!("t{}", i + 1) } else { format!("{prefix}.s{}", i + 1) };
-        let id = node.id.clone();
-        assign_ids(&mut node.subtopics, &id);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::naming::pick_name;
 
     fn unit(v: &[f32]) -> Vec<f32> {
         let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();

@@ -5,8 +5,8 @@
 //! offline name, and the trace says why; a network failure stops the run with the endpoint's error.
 
 use crate::{MapNode, assign_ids, distinct_names};
+use litnav_core::PaperText;
 use litnav_llm::navigator::{self, ClusterReading};
-use litnav_llm::prompts::PaperText;
 use litnav_llm::{Client, Error, Usage};
 use serde::Serialize;
 
@@ -48,9 +48,47 @@ pub fn refine(
     papers_per_cluster: usize,
 ) -> Result<(MapNode, Trace), Error> {
     let mut root = map;
-    let (mut leaves, mut filtered) = take_leaves(&mut root);
-    // One Cluster Reader call per subtopic, in parallel up to the client's concurrency limit.
-    let readings: Vec<Result<litnav_llm::structured::Answer<ClusterReading>, Error>> = std::thread::scope(|scope| {
+    let (leaves, mut filtered) = take_leaves(&mut root);
+    let readings = read_clusters(&leaves, topic, client, papers_per_cluster);
+    // Offline names by each subtopic's first paper: they tell apart subtopics the LLM named alike.
+    let offline_names: std::collections::HashMap<String, String> =
+        leaves.iter().filter_map(|leaf| Some((leaf.paper_ids.first()?.clone(), leaf.name.clone()))).collect();
+    let mut traces = Vec::new();
+    let mut kept = Vec::new();
+    for (leaf, reading) in leaves.into_iter().zip(readings) {
+        let (leaf, trace) = apply_reading(leaf, reading)?;
+        traces.push(trace);
+        if leaf.filtered { filtered.push(leaf) } else { kept.push(leaf) }
+    }
+    let grouped = group_into_themes(kept, topic, client)?;
+    root.subtopics = grouped.nodes;
+    if let Some(bucket) = filtered_bucket(filtered) {
+        root.subtopics.push(bucket);
+    }
+    distinct_names(&mut root, &|node| {
+        let offline = offline_names.get(node.paper_ids.first()?)?;
+        (!offline.eq_ignore_ascii_case(&node.name)).then(|| offline.clone())
+    });
+    for theme in root.subtopics.iter_mut().filter(|n| !n.filtered && !n.subtopics.is_empty()) {
+        let names: Vec<&str> = theme.subtopics.iter().map(|c| c.name.as_str()).collect();
+        theme.description = format!("Theme of {}.", names.join("; "));
+    }
+    assign_ids(&mut root.subtopics, "");
+    let trace = Trace {
+        subtopics: traces,
+        themes_repaired: grouped.repaired,
+        themes_fixed_by_litnav: grouped.fixed_by_litnav,
+        themes_error: grouped.error,
+        usage: client.usage(),
+    };
+    Ok((root, trace))
+}
+
+type Reading = Result<litnav_llm::structured::Answer<ClusterReading>, Error>;
+
+/// One Cluster Reader call per subtopic, in parallel up to the client's concurrency limit.
+fn read_clusters(leaves: &[MapNode], topic: &str, client: &Client, papers_per_cluster: usize) -> Vec<Reading> {
+    std::thread::scope(|scope| {
         let handles: Vec<_> = leaves
             .iter()
             .map(|leaf| {
@@ -68,106 +106,91 @@ pub fn refine(
             .into_iter()
             .map(|h| h.join().unwrap_or_else(|_| Err(Error::Config("a Cluster Reader thread panicked".into()))))
             .collect()
-    });
-    let mut traces = Vec::new();
-    let mut kept = Vec::new();
-    // Offline names by each subtopic's first paper: they tell apart subtopics the LLM named alike.
-    let mut offline_names = std::collections::HashMap::new();
-    for (mut leaf, reading) in leaves.drain(..).zip(readings) {
-        let offline_name = leaf.name.clone();
-        if let Some(first) = leaf.paper_ids.first() {
-            offline_names.insert(first.clone(), offline_name.clone());
-        }
-        match reading {
-            Ok(answer) => {
-                let reading = answer.value;
-                leaf.name = reading.name.trim().to_string();
-                leaf.description = format!("{} (relatedness {}/5)", reading.description.trim(), reading.relatedness);
-                let related = reading.related;
-                traces.push(SubtopicTrace {
-                    offline_name,
-                    reading: Some(reading),
-                    repaired: answer.repaired,
-                    error: None,
-                });
-                if related {
-                    kept.push(leaf);
-                } else {
-                    leaf.filtered = true;
-                    leaf.description.push_str(" Filtered by the Cluster Reader: not related to the topic.");
-                    filtered.push(leaf);
-                }
+    })
+}
+
+/// A subtopic renamed and described by its reading (and marked filtered when the reader judged it
+/// unrelated), or kept as it was when the answer stayed invalid; a failing endpoint is an error.
+fn apply_reading(mut leaf: MapNode, reading: Reading) -> Result<(MapNode, SubtopicTrace), Error> {
+    let offline_name = leaf.name.clone();
+    match reading {
+        Ok(answer) => {
+            let reading = answer.value;
+            leaf.name = reading.name.trim().to_string();
+            leaf.description = format!("{} (relatedness {}/5)", reading.description.trim(), reading.relatedness);
+            if !reading.related {
+                leaf.filtered = true;
+                leaf.description.push_str(" Filtered by the Cluster Reader: not related to the topic.");
             }
-            Err(e @ Error::Invalid { .. }) => {
-                traces.push(SubtopicTrace { offline_name, reading: None, repaired: true, error: Some(e.to_string()) });
-                kept.push(leaf);
-            }
-            Err(e) => return Err(e),
+            let trace = SubtopicTrace { offline_name, reading: Some(reading), repaired: answer.repaired, error: None };
+            Ok((leaf, trace))
         }
+        Err(e @ Error::Invalid { .. }) => {
+            Ok((leaf, SubtopicTrace { offline_name, reading: None, repaired: true, error: Some(e.to_string()) }))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The kept subtopics under the Thematic Organizer's themes, and how that went.
+struct Grouped {
+    nodes: Vec<MapNode>,
+    repaired: bool,
+    fixed_by_litnav: Option<String>,
+    error: Option<String>,
+}
+
+/// Group the kept subtopics into themes (four or more subtopics; otherwise, or when the answer is
+/// unusable or one theme would hold everything, they stay flat). A theme of one subtopic is
+/// replaced by the subtopic.
+fn group_into_themes(kept: Vec<MapNode>, topic: &str, client: &Client) -> Result<Grouped, Error> {
+    let flat = |nodes, repaired, fixed_by_litnav, error| Grouped { nodes, repaired, fixed_by_litnav, error };
+    if kept.len() < 4 {
+        return Ok(flat(kept, false, None, None));
     }
     let listing: Vec<(String, String)> = kept.iter().map(|n| (n.name.clone(), n.description.clone())).collect();
-    let themes = if kept.len() >= 4 { Some(navigator::organize_themes(client, topic, &listing)) } else { None };
-    let mut themes_error = None;
-    let (themes_repaired, themes_fixed_by_litnav) = match themes {
-        Some(Err(e @ Error::Invalid { .. })) => {
-            themes_error = Some(e.to_string());
-            root.subtopics = kept;
-            (true, None)
-        }
-        Some(Err(e)) => return Err(e),
-        // One theme holding everything adds a level and no information: keep the subtopics flat.
-        Some(Ok(themes)) if themes.themes.len() < 2 => {
-            root.subtopics = kept;
-            (themes.repaired, themes.fixed_by_litnav)
-        }
-        None => {
-            root.subtopics = kept;
-            (false, None)
-        }
-        Some(Ok(themes)) => {
-            let mut slots: Vec<Option<MapNode>> = kept.into_iter().map(Some).collect();
-            root.subtopics = themes
-                .themes
-                .iter()
-                .filter_map(|theme| {
-                    let mut children: Vec<MapNode> = theme.subtopics.iter().filter_map(|&i| slots[i].take()).collect();
-                    // A theme of one subtopic would only repeat it: the subtopic stands alone.
-                    if children.len() < 2 {
-                        return children.pop();
-                    }
-                    // Described once the names are final (below).
-                    let relevance = children.iter().map(|c| c.relevance).fold(0.0, f64::max);
-                    let mut node = MapNode::new(theme.name.clone(), String::new(), relevance);
-                    node.subtopics = children;
-                    Some(node)
-                })
-                .collect();
-            (themes.repaired, themes.fixed_by_litnav)
-        }
+    let themes = match navigator::organize_themes(client, topic, &listing) {
+        Ok(themes) => themes,
+        Err(e @ Error::Invalid { .. }) => return Ok(flat(kept, true, None, Some(e.to_string()))),
+        Err(e) => return Err(e),
     };
-    if !filtered.is_empty() {
-        let count: usize = filtered.iter().map(|n| n.paper_ids.len()).sum();
-        let mut bucket = MapNode::new(
-            "Filtered: unrelated to the topic".into(),
-            format!("{count} paper(s) in subtopics judged unrelated to the topic; kept for inspection."),
-            0.0,
-        );
-        bucket.filtered = true;
-        bucket.subtopics = filtered;
-        root.subtopics.push(bucket);
+    // One theme holding everything adds a level and no information.
+    if themes.themes.len() < 2 {
+        return Ok(flat(kept, themes.repaired, themes.fixed_by_litnav, None));
     }
-    distinct_names(&mut root, &|node| {
-        let offline = offline_names.get(node.paper_ids.first()?)?;
-        (!offline.eq_ignore_ascii_case(&node.name)).then(|| offline.clone())
-    });
-    for theme in root.subtopics.iter_mut().filter(|n| !n.filtered && !n.subtopics.is_empty()) {
-        let names: Vec<&str> = theme.subtopics.iter().map(|c| c.name.as_str()).collect();
-        theme.description = format!("Theme of {}.", names.join("; "));
+    let mut slots: Vec<Option<MapNode>> = kept.into_iter().map(Some).collect();
+    let nodes = themes
+        .themes
+        .iter()
+        .filter_map(|theme| {
+            let mut children: Vec<MapNode> = theme.subtopics.iter().filter_map(|&i| slots[i].take()).collect();
+            if children.len() < 2 {
+                return children.pop();
+            }
+            // Described once the names are final.
+            let relevance = children.iter().map(|c| c.relevance).fold(0.0, f64::max);
+            let mut node = MapNode::new(theme.name.clone(), String::new(), relevance);
+            node.subtopics = children;
+            Some(node)
+        })
+        .collect();
+    Ok(flat(nodes, themes.repaired, themes.fixed_by_litnav, None))
+}
+
+/// The map's last node, holding the subtopics judged unrelated (none when there are none).
+fn filtered_bucket(filtered: Vec<MapNode>) -> Option<MapNode> {
+    if filtered.is_empty() {
+        return None;
     }
-    assign_ids(&mut root.subtopics, "");
-    let trace =
-        Trace { subtopics: traces, themes_repaired, themes_fixed_by_litnav, themes_error, usage: client.usage() };
-    Ok((root, trace))
+    let count: usize = filtered.iter().map(|n| n.paper_ids.len()).sum();
+    let mut bucket = MapNode::new(
+        "Filtered: unrelated to the topic".into(),
+        format!("{count} paper(s) in subtopics judged unrelated to the topic; kept for inspection."),
+        0.0,
+    );
+    bucket.filtered = true;
+    bucket.subtopics = filtered;
+    Some(bucket)
 }
 
 /// Every subtopic holding papers, in map order, split into (kept, already filtered); the root is

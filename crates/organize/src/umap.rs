@@ -15,7 +15,7 @@
 //! points, 200 above; every random draw comes from one seeded SplitMix64 stream, processed in a
 //! fixed order, so the same input and seed give the same coordinates on every machine.
 
-use litnav_search::rng::SplitMix64;
+use litnav_core::rng::SplitMix64;
 
 /// UMAP parameters.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -47,7 +47,7 @@ impl Default for UmapOptions {
             spread: 1.0,
             negative_sample_rate: 5,
             epochs: 0,
-            seed: 42,
+            seed: litnav_core::DEFAULT_SEED,
         }
     }
 }
@@ -82,7 +82,7 @@ pub fn fuzzy_graph(points: &[Vec<f32>], k: usize) -> Vec<(usize, usize, f64)> {
     for i in 0..n {
         let mut distances: Vec<(f64, usize)> = (0..n)
             .filter(|&j| j != i)
-            .map(|j| ((1.0 - f64::from(litnav_search::dense::dot(&points[i], &points[j]))).max(0.0), j))
+            .map(|j| ((1.0 - f64::from(litnav_core::vector::dot(&points[i], &points[j]))).max(0.0), j))
             .collect();
         distances.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
         distances.truncate(k);

@@ -2,6 +2,7 @@
 //! (vectors are unit length, so cosine is the dot product), top-k by a partial selection.
 
 use crate::{Error, Filter, Hit, Result};
+use litnav_core::vector::dot;
 use litnav_corpus::Paper;
 use litnav_embed::MODEL_NAME;
 use litnav_embed::cache::VectorCache;
@@ -118,17 +119,4 @@ impl DenseIndex {
             })
             .collect()
     }
-}
-
-/// Dot product with eight accumulators (vectorizes).
-pub fn dot(a: &[f32], b: &[f32]) -> f32 {
-    let mut lanes = [0.0f32; 8];
-    let chunks = a.len() / 8;
-    for c in 0..chunks {
-        for l in 0..8 {
-            lanes[l] += a[c * 8 + l] * b[c * 8 + l];
-        }
-    }
-    let tail: f32 = a[chunks * 8..].iter().zip(&b[chunks * 8..]).map(|(x, y)| x * y).sum();
-    lanes.iter().sum::<f32>() + tail
 }

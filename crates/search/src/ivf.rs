@@ -6,9 +6,10 @@
 //! every document is then assigned to its nearest centroid. Defaults: `lists = ⌈2·√n⌉`,
 //! `probes = max(8, lists / 8)`; `litnav bench dense` measures its recall@10 against exact search.
 
-use crate::dense::{DenseIndex, dot};
-use crate::rng::{SplitMix64, shuffle};
+use crate::dense::DenseIndex;
 use crate::{Filter, Hit};
+use litnav_core::rng::{SplitMix64, shuffle};
+use litnav_core::vector::dot;
 
 /// At most this many vectors train the centroids.
 pub const TRAINING_SAMPLE: usize = 20_000;
@@ -33,7 +34,7 @@ impl IvfOptions {
 
     /// `lists` clusters with the default probes for them, `max(8, lists / 8)` (at most `lists`).
     pub fn with_lists(lists: usize) -> IvfOptions {
-        IvfOptions { lists, probes: (lists / 8).max(8).min(lists), seed: 42 }
+        IvfOptions { lists, probes: (lists / 8).max(8).min(lists), seed: litnav_core::DEFAULT_SEED }
     }
 }
 

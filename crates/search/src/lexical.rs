@@ -125,7 +125,8 @@ fn register_analyzer(index: &Index) {
     index.tokenizers().register(ANALYZER, crate::analyzer::english());
 }
 
-/// A BM25 index over a corpus's titles and abstracts.
+/// A BM25 index over a corpus's titles and abstracts. Clones share the index.
+#[derive(Clone)]
 pub struct LexicalIndex {
     dir: PathBuf,
     index: Index,

@@ -9,7 +9,6 @@ pub mod hybrid;
 pub mod ivf;
 pub mod lexical;
 pub mod retriever;
-pub use litnav_corpus::rng;
 
 pub use dense::DenseIndex;
 pub use lexical::{BuildOptions, BuildStats, LexicalIndex, SearchQuery};
@@ -53,17 +52,30 @@ impl Filter {
     }
 }
 
+impl litnav_core::HasKind for Error {
+    fn kind(&self) -> litnav_core::ErrorKind {
+        use litnav_core::ErrorKind;
+        match self {
+            Error::MissingIndex { .. } | Error::MissingVectors { .. } => ErrorKind::NotFound,
+            Error::EmptyQuery { .. } => ErrorKind::Input,
+            Error::Corpus(e) => e.kind(),
+            Error::Embed(e) => e.kind(),
+            Error::Engine { .. } => ErrorKind::Internal,
+        }
+    }
+}
+
 /// Errors of the search crate.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// The corpus has no lexical index (it was written by a build that did not index).
-    #[error("{dir}: the corpus has no lexical index; re-run `litnav ingest` to build it", dir = dir.display())]
+    #[error("{dir}: the corpus has no lexical index; ingest its files again to build it", dir = dir.display())]
     MissingIndex {
         /// The corpus generation directory.
         dir: PathBuf,
     },
     /// Papers lack vectors for dense retrieval.
-    #[error("{missing} of {papers} papers have no vector yet; run `litnav embed --corpus {dir}` first", dir = dir.display())]
+    #[error("{missing} of {papers} papers of {dir} have no vector yet", dir = dir.display())]
     MissingVectors {
         /// The corpus directory.
         dir: PathBuf,

@@ -22,7 +22,7 @@ pub enum Mode {
 /// Candidates each side contributes to a hybrid ranking (at least k).
 pub const HYBRID_CANDIDATES: usize = 100;
 
-/// Lexical and (when an encoder is given) dense retrieval over one corpus.
+/// Lexical and (when dense parts are given) dense retrieval over one corpus.
 pub struct Retriever {
     lexical: LexicalIndex,
     dense: Option<(DenseIndex, Encoder)>,
@@ -30,7 +30,7 @@ pub struct Retriever {
 
 impl Retriever {
     /// Open the corpus at `dir`. With an encoder, dense and hybrid modes become available; every
-    /// paper must then have a vector (`litnav embed --corpus DIR`).
+    /// paper must then have a vector in the corpus's vector cache.
     pub fn open(dir: &Path, encoder: Option<Encoder>) -> Result<Retriever> {
         let lexical = LexicalIndex::open_corpus(dir)?;
         let dense = match encoder {
@@ -42,6 +42,17 @@ impl Retriever {
             }
         };
         Ok(Retriever { lexical, dense })
+    }
+
+    /// A retriever over an opened lexical index, and dense parts when given (the paper vectors
+    /// and the encoder of queries).
+    pub fn from_parts(lexical: LexicalIndex, dense: Option<(DenseIndex, Encoder)>) -> Retriever {
+        Retriever { lexical, dense }
+    }
+
+    /// The dense index, when the retriever has one.
+    pub fn dense_index(&self) -> Option<&DenseIndex> {
+        self.dense.as_ref().map(|(index, _)| index)
     }
 
     /// The lexical index.

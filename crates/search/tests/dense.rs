@@ -4,13 +4,12 @@
 
 use litnav_corpus::{Corpus, ReadOptions, ingest_files};
 use litnav_embed::cache::{VectorCache, corpus_cache_path};
-use litnav_embed::{Encoder, embed_into_cache, install};
+use litnav_embed::{Encoder, embed_into_cache};
 use litnav_eval::retrieval::{ndcg_at, recall_at};
 use litnav_search::hybrid::Fusion;
 use litnav_search::ivf::{IvfIndex, IvfOptions};
 use litnav_search::{BuildOptions, DenseIndex, Filter, LexicalIndex, Mode, Retriever, SearchQuery, lexical};
 use std::collections::HashSet;
-use std::path::PathBuf;
 use std::sync::OnceLock;
 
 struct Fixture {
@@ -25,19 +24,17 @@ struct Fixture {
 fn litbench() -> &'static Fixture {
     static FIXTURE: OnceLock<Fixture> = OnceLock::new();
     FIXTURE.get_or_init(|| {
-        let datasets = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/datasets/litbench");
+        let datasets = litnav_testkit::datasets().join("litbench");
         let dir = tempfile::tempdir().unwrap();
         let files = [datasets.join("corpus.jsonl"), datasets.join("topics.jsonl")];
         ingest_files(dir.path(), &files, ReadOptions::default(), |staging, papers| {
-            LexicalIndex::build(&staging.join(lexical::ARTIFACT), papers, BuildOptions::default()).unwrap();
+            LexicalIndex::build(&staging.dir.join(lexical::ARTIFACT), papers, BuildOptions::default()).unwrap();
             Ok(vec![lexical::ARTIFACT.into()])
         })
         .unwrap();
         let corpus = Corpus::open(dir.path()).unwrap();
-        let model = install::default_model_dir();
-        install::install(&model).unwrap();
-        let encoder = Encoder::load(&model).unwrap();
-        let shared = install::litnav_home().join("test-cache").join("litbench-vectors.bin");
+        let encoder = litnav_testkit::encoder().clone();
+        let shared = litnav_testkit::home().join("test-cache").join("litbench-vectors.bin");
         let mut cache = VectorCache::open(&shared, encoder.dim()).unwrap();
         let texts: Vec<String> = corpus.papers().iter().map(|p| p.text()).collect();
         embed_into_cache(&encoder, &mut cache, &texts, |_, _| {}).unwrap();
@@ -68,6 +65,7 @@ fn discovery(mode: Mode) -> (f64, f64) {
 }
 
 #[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn dense_and_hybrid_beat_their_measured_floors() {
     let (bm25_recall, bm25_ndcg) = discovery(Mode::Bm25);
     let (dense_recall, dense_ndcg) = discovery(Mode::Dense);
@@ -83,6 +81,7 @@ fn dense_and_hybrid_beat_their_measured_floors() {
 }
 
 #[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn dense_hits_respect_filters_and_are_sorted() {
     let fixture = litbench();
     let surveys: HashSet<&str> =
@@ -108,10 +107,11 @@ fn dense_hits_respect_filters_and_are_sorted() {
 }
 
 #[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn ivf_recall_at_default_settings() {
     let fixture = litbench();
     let dir = fixture.dir.path();
-    let encoder = Encoder::load(&install::default_model_dir()).unwrap();
+    let encoder: &Encoder = litnav_testkit::encoder();
     let cache = VectorCache::open(&corpus_cache_path(dir), encoder.dim()).unwrap();
     let index = DenseIndex::from_cache(fixture.corpus.papers(), &cache, dir).unwrap();
     let ivf = IvfIndex::build(&index, IvfOptions::for_size(index.len()));

@@ -4,13 +4,9 @@
 
 use litnav_corpus::{Catalog, MergeReport, Paper, ReadOptions, Topic, readers};
 use litnav_search::{BuildOptions, LexicalIndex, SearchQuery};
+use litnav_testkit::datasets;
 use std::collections::HashSet;
-use std::path::PathBuf;
 use std::sync::OnceLock;
-
-fn datasets() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/datasets")
-}
 
 struct Fixture {
     papers: Vec<Paper>,
@@ -62,6 +58,7 @@ const MEAN_FLOOR: f64 = 0.42;
 const LIFT_FLOOR: f64 = 3.0;
 
 #[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn every_topic_ranks_its_expert_references_far_above_chance() {
     let fixture = litbench();
     assert_eq!(fixture.topics.len(), 19);
@@ -83,6 +80,7 @@ fn every_topic_ranks_its_expert_references_far_above_chance() {
 }
 
 #[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn filters_hold_for_every_hit() {
     let fixture = litbench();
     let surveys: HashSet<&str> = fixture.papers.iter().filter(|p| p.is_survey).map(|p| p.id.as_str()).collect();
@@ -103,6 +101,7 @@ fn filters_hold_for_every_hit() {
 }
 
 #[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn ranking_is_sorted_deterministic_and_bounded_by_k() {
     let fixture = litbench();
     let query = SearchQuery { k: 25, ..SearchQuery::new("in-context learning with large language models") };
@@ -114,6 +113,7 @@ fn ranking_is_sorted_deterministic_and_bounded_by_k() {
 /// Indexing threads spread papers over segments differently from build to build; rankings must
 /// not change, ties at the k-th place included. Short generic queries produce many exact ties.
 #[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn rankings_do_not_depend_on_indexing_threads() {
     let fixture = litbench();
     let build = |threads| {
@@ -145,6 +145,7 @@ fn rankings_do_not_depend_on_indexing_threads() {
 }
 
 #[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn title_matches_outweigh_abstract_matches() {
     let fixture = litbench();
     let key = litnav_corpus::title_key("Attention is all you need");
@@ -155,6 +156,7 @@ fn title_matches_outweigh_abstract_matches() {
 }
 
 #[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn empty_and_stopword_queries_are_errors() {
     let fixture = litbench();
     for text in ["", "   ", "the of and", "?!"] {

@@ -1,7 +1,10 @@
 //! `litnav bench …`: benchmark suites.
 
+use super::{LlmArgs, ModelArgs, print_json};
+use crate::progress::Terminal;
 use anyhow::Result;
 use clap::Subcommand;
+use litnav_app::Progress;
 use litnav_bench::search;
 use std::path::PathBuf;
 
@@ -49,7 +52,7 @@ pub struct MapFilterArgs {
     #[arg(long, value_delimiter = ',', default_value = "0,0.3,0.35,0.4,0.45,0.5")]
     thresholds: Vec<f64>,
     #[command(flatten)]
-    model: super::embed::ModelArgs,
+    model: ModelArgs,
     /// Print every topic's counts as JSON.
     #[arg(long)]
     json: bool,
@@ -67,7 +70,7 @@ pub struct OrganizeSpeedArgs {
     #[arg(long, value_name = "PYTHON")]
     peer: Option<PathBuf>,
     #[command(flatten)]
-    model: super::embed::ModelArgs,
+    model: ModelArgs,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -94,9 +97,9 @@ pub struct GraphArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct OrganizeArgs {
-    /// Seed of the organizer.
-    #[arg(long, default_value_t = 42)]
-    seed: u64,
+    /// Seed of the organizer (default: the settings' seed, 42).
+    #[arg(long)]
+    seed: Option<u64>,
     /// Model directory (default: $LITNAV_MODEL or ~/.cache/litnav/models/all-MiniLM-L6-v2).
     #[arg(long, value_name = "DIR")]
     model: Option<PathBuf>,
@@ -109,7 +112,7 @@ pub struct OrganizeArgs {
     recurse_above: Option<usize>,
     /// With --llm: also the LLM stage on the default method's maps and the one-call Bottom-Up LLM organizer.
     #[command(flatten)]
-    llm: super::llm::LlmArgs,
+    llm: LlmArgs,
     /// Print the rows as JSON.
     #[arg(long)]
     json: bool,
@@ -152,7 +155,7 @@ pub struct DenseArgs {
     #[arg(long)]
     probes: Option<usize>,
     #[command(flatten)]
-    model: super::embed::ModelArgs,
+    model: ModelArgs,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -164,7 +167,7 @@ pub struct DiscoveryArgs {
     #[arg(long, value_name = "DIR")]
     corpus: Option<PathBuf>,
     #[command(flatten)]
-    model: super::embed::ModelArgs,
+    model: ModelArgs,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -229,389 +232,143 @@ pub fn run(suite: Suite) -> Result<()> {
     match suite {
         Suite::Search(args) => run_search(args),
         Suite::Embed(args) => run_embed(args),
-        Suite::Discovery(args) => run_discovery(args),
-        Suite::Dense(args) => run_dense(args),
+        Suite::Discovery(args) => {
+            let (workspace, session) = open(&args.model, args.corpus.as_deref())?;
+            let progress = Terminal::start("scoring every topic");
+            show(&litnav_bench::discovery::run_session(&workspace, &session)?, args.json, progress)
+        }
+        Suite::Dense(args) => {
+            let (workspace, session) = open(&args.model, args.corpus.as_deref())?;
+            let progress = Terminal::start("measuring IVF against exact search");
+            let report = litnav_bench::dense::run_session(&workspace, &session, args.queries, args.lists, args.probes)?;
+            show(&report, args.json, progress)
+        }
         Suite::Eval(args) => run_eval(args),
         Suite::Organize(args) => run_organize(args),
         Suite::Graph(args) => run_graph(args),
-        Suite::OrganizeSpeed(args) => run_organize_speed(args),
-        Suite::MapFilter(args) => run_map_filter(args),
+        Suite::OrganizeSpeed(args) => {
+            let (workspace, session) = open(&args.model, None)?;
+            let progress = Terminal::start(&format!("organizing the top {} papers", args.k));
+            let report =
+                litnav_bench::organize::speed_suite(&workspace, &session, &args.topic, args.k, args.peer.as_deref())?;
+            show(&report, args.json, progress)
+        }
+        Suite::MapFilter(args) => {
+            let (workspace, session) = open(&args.model, None)?;
+            let litbench = workspace.settings().datasets()?.join("litbench");
+            let progress = Terminal::start("retrieving and organizing every litbench topic");
+            let report = litnav_bench::map_filter::run(&workspace, &session, &litbench, args.k, &args.thresholds)?;
+            show(&report, args.json, progress)
+        }
     }
 }
 
-fn run_map_filter(args: MapFilterArgs) -> Result<()> {
-    use litnav_bench::map_filter;
-    let encoder = args.model.load()?;
-    let dir = crate::defaults::corpus(None)?;
-    let topics = map_filter::survey_topics(&crate::defaults::datasets()?.join("litbench"))?;
-    let embed = |texts: &[String]| encoder.embed(texts);
-    let bar = crate::progress::spinner(&format!("retrieving and organizing {} topics", topics.len()));
-    let corpus = super::map::CorpusDocs::open(&dir, &encoder)?;
-    let mut cells = Vec::new();
-    for topic in &topics {
-        let docs = corpus.for_topic(&topic.title, args.k)?;
-        let topic_vector = encoder.embed(&[topic.title.as_str()]).pop().unwrap_or_default();
-        let options = litnav_organize::Options::default();
-        cells.extend(map_filter::measure(topic, &topic_vector, &docs, &embed, &args.thresholds, options));
+/// The workspace of these model flags and a session on the corpus (default: built-in).
+fn open(
+    model: &ModelArgs,
+    corpus: Option<&std::path::Path>,
+) -> Result<(litnav_app::Workspace, litnav_app::CorpusSession)> {
+    let workspace = model.workspace()?;
+    let session = workspace.open(corpus, &Terminal::new())?;
+    Ok((workspace, session))
+}
+
+/// Print a report: as JSON, or as its table.
+fn show<T: serde::Serialize + std::fmt::Display>(report: &T, json: bool, progress: Terminal) -> Result<()> {
+    progress.finish();
+    if json {
+        return print_json(report);
     }
-    bar.finish_and_clear();
-    let summary = map_filter::summarize(&cells, &args.thresholds);
-    if args.json {
-        return super::print_json(&serde_json::json!({ "k": args.k, "summary": summary, "topics": cells }));
-    }
-    println!("{} litbench topics, top {} papers each; relevant = the survey's references", topics.len(), args.k);
-    println!("{:>9}  {:>11}  {:>9}  {:>6}", "threshold", "kept papers", "precision", "recall");
-    for row in &summary {
-        println!("{:>9.2}  {:>11.1}  {:>9.3}  {:>6.3}", row.threshold, row.kept, row.precision, row.recall);
-    }
+    print!("{report}");
     Ok(())
 }
 
-fn run_organize_speed(args: OrganizeSpeedArgs) -> Result<()> {
-    let encoder = args.model.load()?;
-    let dir = crate::defaults::corpus(None)?;
-    let docs = super::map::docs_from_corpus(&dir, &args.topic, args.k, &encoder)?;
-    let topic_vector = encoder.embed(&[args.topic.as_str()]).pop().unwrap_or_default();
-    let embed = |texts: &[String]| encoder.embed(texts);
-    let bar = crate::progress::spinner(&format!("organizing {} papers", docs.len()));
-    let report = litnav_bench::organize::speed(&args.topic, &topic_vector, &docs, &embed, args.peer.as_deref());
-    bar.finish_and_clear();
-    let (timings, peer) = report?;
-    if args.json {
-        return super::print_json(&serde_json::json!({ "papers": docs.len(), "litnav": timings, "python": peer }));
-    }
-    println!("organizing {} litbench papers for {:?} (vectors cached):", docs.len(), args.topic);
-    for t in &timings {
-        println!("  litnav {:<24} {:>7.2} s  {} subtopics", t.method, t.seconds, t.subtopics);
-    }
-    if let Some(p) = peer {
-        println!(
-            "  Python UMAP + HDBSCAN + c-TF-IDF {:>7.2} s  ({:.2} UMAP, {:.2} HDBSCAN, {:.2} c-TF-IDF; imports {:.1} s more), {} clusters, {} outliers",
-            p.umap_seconds + p.hdbscan_seconds + p.ctfidf_seconds,
-            p.umap_seconds,
-            p.hdbscan_seconds,
-            p.ctfidf_seconds,
-            p.imports_seconds,
-            p.clusters,
-            p.outliers
-        );
-    }
-    Ok(())
+fn datasets() -> Result<PathBuf> {
+    Ok(super::workspace()?.settings().datasets()?.to_path_buf())
 }
 
 fn run_graph(args: GraphArgs) -> Result<()> {
-    let aan = crate::defaults::datasets()?.join("citations/aan");
-    let bar = crate::progress::spinner("CD and novelty for every AAN paper");
+    let aan = datasets()?.join("citations/aan");
+    let progress = Terminal::start("CD and novelty for every AAN paper");
     let corpus =
-        litnav_bench::graph::corpus(&aan.join("papers.jsonl"), &aan.join("citations.csv"), args.peer.as_deref());
-    bar.finish_and_clear();
-    let corpus = corpus?;
+        litnav_bench::graph::corpus(&aan.join("papers.jsonl"), &aan.join("citations.csv"), args.peer.as_deref())?;
     let synthetic = (args.synthetic > 0).then(|| {
-        let bar = crate::progress::spinner(&format!("synthetic graph of {} papers", args.synthetic));
-        let report = litnav_bench::graph::synthetic(args.synthetic, args.refs, args.nulls, 42);
-        bar.finish_and_clear();
-        report
+        progress.stage(&format!("synthetic graph of {} papers", args.synthetic));
+        litnav_bench::graph::synthetic(args.synthetic, args.refs, args.nulls, litnav_core::DEFAULT_SEED)
     });
-    if args.json {
-        return super::print_json(&serde_json::json!({ "aan": corpus, "synthetic": synthetic }));
-    }
-    println!("AAN: {} papers, {} edges; graph built in {:.3} s", corpus.papers, corpus.edges, corpus.build_seconds);
-    println!(
-        "  CD for every paper: {:.4} s on 1 thread, {:.4} s on all; {} papers have a value",
-        corpus.cd_seconds_one_thread, corpus.cd_seconds_all_threads, corpus.cd_defined
-    );
-    println!("  novelty (10 null graphs): {:.3} s", corpus.novelty_seconds);
-    if let (Some(peer), Some(one), Some(all)) = (&corpus.peer, corpus.speedup_one_thread, corpus.speedup_all_threads) {
-        println!(
-            "  Python dict-of-sets: {:.3} s for CD (same values); litnav {one:.0}x faster on 1 thread, {all:.0}x on all",
-            peer.cd_seconds
-        );
-    }
-    if let Some(s) = synthetic {
-        println!("synthetic: {} papers, {} edges, generated in {:.2} s", s.papers, s.edges, s.generate_seconds);
-        println!("  CD for every paper: {:.2} s ({:.0} papers/s)", s.cd_seconds, s.cd_papers_per_second);
-        if let Some(mib) = s.peak_memory_mib_after_cd {
-            println!("  peak memory of the process after CD: {mib:.0} MiB");
-        }
-        if let Some(seconds) = s.novelty_seconds {
-            println!("  novelty ({} null graphs, references as units): {seconds:.2} s", args.nulls);
-        }
-        if let Some(mib) = s.peak_memory_mib_after_novelty {
-            println!("  peak memory after novelty: {mib:.0} MiB");
-        }
-    }
-    Ok(())
+    let report = litnav_bench::graph::Report { aan: corpus, synthetic, synthetic_nulls: args.nulls };
+    show(&report, args.json, progress)
 }
 
 fn run_organize(args: OrganizeArgs) -> Result<()> {
-    let taxobench = crate::defaults::datasets()?.join("taxobench");
-    let model = args.model.unwrap_or_else(litnav_embed::install::default_model_dir);
-    let encoder = litnav_embed::Encoder::load(&model)?;
-    let options = litnav_organize::Options { seed: args.seed, recurse_above: args.recurse_above, ..Default::default() };
-    let bar = crate::progress::spinner("organizing the TaxoBench instances");
-    let client = args.llm.client()?;
-    let report = litnav_bench::organize::run(
+    let workspace = match &args.model {
+        Some(dir) => super::workspace()?.with_model_dir(dir.clone()),
+        None => super::workspace()?,
+    };
+    let taxobench = workspace.settings().datasets()?.join("taxobench");
+    let options = litnav_organize::Options {
+        seed: args.seed.unwrap_or(workspace.settings().seed),
+        recurse_above: args.recurse_above,
+        ..Default::default()
+    };
+    let progress = Terminal::start("organizing the TaxoBench instances");
+    let client = args.llm.client(&workspace)?;
+    let stage = client
+        .as_ref()
+        .map(|client| litnav_bench::organize::LlmStage { client, papers_per_cluster: args.llm.llm_papers });
+    let mut report = litnav_bench::organize::run(
+        &workspace,
         &taxobench.join("data.jsonl"),
         &taxobench.join("predictions_example.jsonl"),
-        &encoder,
         options,
-        client
-            .as_ref()
-            .map(|client| litnav_bench::organize::LlmStage { client, papers_per_cluster: args.llm.llm_papers }),
-    );
-    bar.finish_and_clear();
-    let mut report = report?;
+        stage,
+    )?;
     if args.bloom {
-        let bar = crate::progress::spinner("organizing the litbench Bloom-Eval topics");
-        let dir = crate::defaults::corpus(None)?;
-        let corpus = super::map::CorpusDocs::open(&dir, &encoder)?;
-        let docs_for = |ids: &[String]| corpus.for_ids(ids);
-        let topics = litnav_bench::organize::bloom_topics(&crate::defaults::datasets()?.join("litbench"), &docs_for)?;
-        let bloom = litnav_bench::organize::run_bloom(&topics, &encoder, options);
+        progress.stage("organizing the litbench Bloom-Eval topics");
+        let session = workspace.open(None, &progress)?;
+        let encoder = workspace.encoder(&progress)?;
+        // Every paper's vector, computed (or found unreadable: an error) once, before any topic.
+        session.dense(encoder, &progress)?;
+        let docs_for = |ids: &[String]| session.docs(ids, encoder, &progress).unwrap_or_default();
+        let litbench = workspace.settings().datasets()?.join("litbench");
+        let topics = litnav_bench::organize::bloom_topics(&litbench, &docs_for)?;
+        let bloom = litnav_bench::organize::run_bloom(&topics, &workspace, options)?;
         report.rows.extend(bloom.rows);
         report.ceilings.extend(bloom.ceilings);
-        bar.finish_and_clear();
     }
-    if args.json {
-        return super::print_json(&report);
-    }
-    let rows = &report.rows;
-    println!("Bottom-Up organization: TaxoBench instances (truth: expert taxonomies) and, with --bloom, litbench");
-    println!(
-        "Bloom-Eval topics (truth: survey outlines, references at their primary sections). NSR = heading soft recall."
-    );
-    let header = || {
-        println!(
-            "{:<6} {:<46} {:>6} {:>7} {:>7} {:>9} {:>8} {:>6} {:>8}",
-            "id", "method", "papers", "ARI", "V", "Sem-Path", "US-NTED", "NSR", "seconds"
-        )
-    };
-    let line = |id: &str, method: &str, papers: String, s: [f64; 5], seconds: String| {
-        println!(
-            "{id:<6} {method:<46} {papers:>6} {:>7.3} {:>7.3} {:>9.3} {:>8.3} {:>6.3} {seconds:>8}",
-            s[0], s[1], s[2], s[3], s[4]
-        )
-    };
-    let values = |r: &litnav_bench::organize::Row| {
-        [r.scores.leaf.ari, r.scores.leaf.v_measure, r.scores.sem_path.unwrap_or(0.0), r.scores.us_nted, r.scores.nsr]
-    };
-    let mut suites: Vec<&str> = rows.iter().map(|r| r.suite.as_str()).collect();
-    suites.dedup();
-    for suite in suites {
-        println!("\n{suite}");
-        header();
-        let mine: Vec<_> = rows.iter().filter(|r| r.suite == suite).collect();
-        for r in &mine {
-            line(&r.id, &r.method, r.papers.to_string(), values(r), format!("{:.2}", r.seconds));
-        }
-        let mut methods: Vec<&str> = mine.iter().map(|r| r.method.as_str()).collect();
-        methods.sort_unstable();
-        methods.dedup();
-        for method in methods {
-            let of: Vec<_> = mine.iter().filter(|r| r.method == method).collect();
-            let mut mean = [0.0; 5];
-            for r in &of {
-                mean.iter_mut().zip(values(r)).for_each(|(m, v)| *m += v / of.len() as f64);
-            }
-            line("mean", method, String::new(), mean, String::new());
-        }
-    }
-    print_ceilings(&report.ceilings);
-    if !report.failures.is_empty() {
-        println!("\nRows not produced:");
-        for failure in &report.failures {
-            println!("  {failure}");
-        }
-    }
-    Ok(())
-}
-
-/// The diagnostic table: how well the paper vectors alone separate the truth's leaves.
-fn print_ceilings(ceilings: &[litnav_bench::organize::Ceiling]) {
-    println!("\nCeiling of the representation (uses the truth: a diagnostic, not a method). Pair AUC: how well");
-    println!("cosine tells same-leaf from different-leaf pairs (0.5 = chance); oracle ARI: the best cut of the");
-    println!("default method's dendrogram, k chosen with the truth; order ARI: the input list cut into as many");
-    println!("contiguous runs as the truth has leaves (above 0: the file's order leaks the truth to any system");
-    println!("that reads it in order; litnav's organizer ignores it).");
-    println!(
-        "{:<11} {:<6} {:>14} {:>19} {:>11} {:>9} {:>10}",
-        "suite", "id", "pair AUC raw", "pair AUC centered", "oracle ARI", "oracle k", "order ARI"
-    );
-    let mut suites: Vec<&str> = ceilings.iter().map(|c| c.suite.as_str()).collect();
-    suites.dedup();
-    for suite in suites {
-        let of: Vec<_> = ceilings.iter().filter(|c| c.suite == suite).collect();
-        for c in &of {
-            println!(
-                "{suite:<11} {:<6} {:>14.3} {:>19.3} {:>11.3} {:>9} {:>10.3}",
-                c.id, c.pair_auc_raw, c.pair_auc_centered, c.oracle_ari, c.oracle_k, c.order_ari
-            );
-        }
-        let mean =
-            |f: fn(&litnav_bench::organize::Ceiling) -> f64| of.iter().map(|c| f(c)).sum::<f64>() / of.len() as f64;
-        println!(
-            "{suite:<11} {:<6} {:>14.3} {:>19.3} {:>11.3} {:>9} {:>10.3}",
-            "mean",
-            mean(|c| c.pair_auc_raw),
-            mean(|c| c.pair_auc_centered),
-            mean(|c| c.oracle_ari),
-            "",
-            mean(|c| c.order_ari)
-        );
-    }
+    show(&report, args.json, progress)
 }
 
 fn run_eval(args: EvalArgs) -> Result<()> {
-    let taxobench = crate::defaults::datasets()?.join("taxobench");
+    let workspace = super::workspace()?;
+    let taxobench = workspace.settings().datasets()?.join("taxobench");
     let data = args.data.unwrap_or_else(|| taxobench.join("data.jsonl"));
     let predictions = args.predictions.unwrap_or_else(|| taxobench.join("predictions_example.jsonl"));
-    let model = args.model.unwrap_or_else(litnav_embed::install::default_model_dir);
-    let bar = crate::progress::spinner("benchmarking TaxoBench scoring");
-    let report = litnav_bench::taxobench::bench(&data, &predictions, &model, args.repeats, args.peer.as_ref());
-    bar.finish_and_clear();
-    let report = report?;
-    if args.json {
-        return super::print_json(&report);
-    }
-    println!("TaxoBench scoring of {} instances (model load, label embedding and every metric):", report.instances);
-    println!("  litnav  {:.3} s", report.litnav_seconds);
-    if let (Some(peer), Some(speedup), Some(diff), Some(library)) =
-        (report.peer_seconds, report.speedup, report.max_abs_difference, &report.peer_library)
-    {
-        println!("  Python  {peer:.3} s ({library})");
-        println!("  litnav is {speedup:.1}x faster; summaries agree to {diff:.1e}");
-    }
-    Ok(())
-}
-
-fn run_dense(args: DenseArgs) -> Result<()> {
-    let dir = crate::defaults::corpus(args.corpus.as_deref())?;
-    let encoder = args.model.load()?;
-    super::embed::ensure_vectors(&dir, &encoder)?;
-    let corpus = litnav_corpus::Corpus::open(&dir)?;
-    let cache = litnav_embed::cache::VectorCache::open(&litnav_embed::cache::corpus_cache_path(&dir), encoder.dim())?;
-    let index = litnav_search::DenseIndex::from_cache(corpus.papers(), &cache, &dir)?;
-    let step = (corpus.papers().len() / args.queries.max(1)).max(1);
-    let titles: Vec<&str> = corpus.papers().iter().step_by(step).take(args.queries).map(|p| p.title.as_str()).collect();
-    let queries = encoder.embed(&titles);
-    let mut options = litnav_search::ivf::IvfOptions::for_size(index.len());
-    if let Some(lists) = args.lists {
-        options = litnav_search::ivf::IvfOptions::with_lists(lists);
-    }
-    if let Some(probes) = args.probes {
-        options.probes = probes;
-    }
-    let report = litnav_bench::dense::run(&index, &queries, options)?;
-    if args.json {
-        return super::print_json(&report);
-    }
-    println!(
-        "{} papers, IVF {} lists / {} probes (built in {:.2} s): recall@10 {:.3} over {} queries; p50 exact {:.3} ms, IVF {:.3} ms",
-        report.papers,
-        report.lists,
-        report.probes,
-        report.build_seconds,
-        report.recall_at_10,
-        report.queries,
-        report.exact_p50_ms,
-        report.ivf_p50_ms
-    );
-    Ok(())
-}
-
-fn run_discovery(args: DiscoveryArgs) -> Result<()> {
-    use litnav_search::Mode;
-    use litnav_search::hybrid::Fusion;
-    let dir = crate::defaults::corpus(args.corpus.as_deref())?;
-    let encoder = args.model.load()?;
-    super::embed::ensure_vectors(&dir, &encoder)?;
-    let retriever = litnav_search::Retriever::open(&dir, Some(encoder))?;
-    let corpus = litnav_corpus::Corpus::open(&dir)?;
-    let modes = vec![
-        ("bm25".to_string(), Mode::Bm25),
-        ("dense".to_string(), Mode::Dense),
-        ("hybrid-rrf".to_string(), Mode::Hybrid(Fusion::Rrf(60.0))),
-        ("hybrid-weighted".to_string(), Mode::Hybrid(Fusion::Weighted(0.5))),
-    ];
-    let bar = crate::progress::spinner("scoring every topic");
-    let report = litnav_bench::discovery::run(&retriever, corpus.topics(), &modes);
-    bar.finish_and_clear();
-    let report = report?;
-    if args.json {
-        return super::print_json(&report);
-    }
-    println!(
-        "discovery scoreboard: {} topics, query = survey title, non-surveys before the survey, top 100",
-        report.topics.len()
-    );
-    println!(
-        "{:<16} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}",
-        "mode (mean)", "R@10", "R@100", "P@10", "P@100", "nDCG@10", "nDCG@30", "nDCG@100", "MRR"
-    );
-    for (name, s) in report.modes.iter().zip(&report.mean) {
-        println!(
-            "{:<16} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3}",
-            name, s.recall_10, s.recall_100, s.precision_10, s.precision_100, s.ndcg_10, s.ndcg_30, s.ndcg_100, s.mrr
-        );
-    }
-    println!();
-    println!("per topic: R@100 / nDCG@10");
-    let header: Vec<String> = report.modes.iter().map(|m| format!("{m:>17}")).collect();
-    println!("{:<13} {:>5}{}", "topic", "refs", header.join(""));
-    for t in &report.topics {
-        let cells: Vec<String> =
-            t.scores.iter().map(|s| format!("{:>17}", format!("{:.3} / {:.3}", s.recall_100, s.ndcg_10))).collect();
-        println!("{:<13} {:>5}{}", t.topic, t.relevant, cells.join(""));
-    }
-    Ok(())
+    let model = args.model.unwrap_or_else(|| workspace.settings().model_dir.clone());
+    let labels = workspace.settings().vector_cache("labels");
+    let progress = Terminal::start("benchmarking TaxoBench scoring");
+    let report =
+        litnav_bench::taxobench::bench(&data, &predictions, &model, &labels, args.repeats, args.peer.as_deref())?;
+    show(&report, args.json, progress)
 }
 
 fn run_embed(args: EmbedArgs) -> Result<()> {
+    let workspace = super::workspace()?;
     let options = litnav_bench::embed::Options {
-        litbench: crate::defaults::datasets()?.join("litbench"),
-        model: args.model.unwrap_or_else(litnav_embed::install::default_model_dir),
+        litbench: workspace.settings().datasets()?.join("litbench"),
+        model: args.model.unwrap_or_else(|| workspace.settings().model_dir.clone()),
         labels: args.labels,
         passages: args.passages,
         threads: args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         repeats: args.repeats,
         peer_python: args.peer,
     };
-    let bar = crate::progress::spinner("benchmarking the sentence encoder");
-    let report = litnav_bench::embed::run(&options);
-    bar.finish_and_clear();
-    let report = report?;
-    if args.json {
-        return super::print_json(&report);
-    }
-    println!(
-        "sentence encoder benchmark ({} threads; litnav loads the model in {:.2} s)",
-        report.threads, report.litnav_load_seconds
-    );
-    if let Some((library, load)) = &report.peer {
-        println!("peer: {library} (loads in {load:.2} s)");
-    }
-    println!(
-        "{:<10} {:>6} {:>8} {:>12} {:>12} {:>9} {:>12}",
-        "workload", "texts", "tokens", "litnav /s", "peer /s", "speed-up", "max |diff|"
-    );
-    for w in &report.workloads {
-        let peer = w.peer_per_second.map_or_else(|| "-".into(), |p| format!("{p:.1}"));
-        let speedup = w.speedup.map_or_else(|| "-".into(), |s| format!("{s:.2}x"));
-        let diff = w.max_abs_difference.map_or_else(|| "-".into(), |d| format!("{d:.1e}"));
-        println!(
-            "{:<10} {:>6} {:>8.1} {:>12.1} {:>12} {:>9} {:>12}",
-            w.name, w.texts, w.mean_tokens, w.litnav_per_second, peer, speedup, diff
-        );
-    }
-    Ok(())
+    let progress = Terminal::start("benchmarking the sentence encoder");
+    show(&litnav_bench::embed::run(&options)?, args.json, progress)
 }
 
 fn run_search(args: SearchArgs) -> Result<()> {
-    let papers = if args.papers.is_empty() {
-        vec![crate::defaults::datasets()?.join("litbench/corpus.jsonl")]
-    } else {
-        args.papers
-    };
+    let papers = if args.papers.is_empty() { vec![datasets()?.join("litbench/corpus.jsonl")] } else { args.papers };
     let options = search::Options {
         papers,
         queries: Vec::new(),
@@ -622,39 +379,6 @@ fn run_search(args: SearchArgs) -> Result<()> {
         k: args.k,
         peer: args.peer,
     };
-    let bar = crate::progress::spinner("benchmarking lexical search");
-    let report = search::run(&options);
-    bar.finish_and_clear();
-    let report = report?;
-    if args.json {
-        return super::print_json(&report);
-    }
-    println!("lexical search benchmark (k = {}, {} indexing threads)", report.k, report.threads);
-    println!(
-        "{:<10} {:>8} {:>10} {:>12} {:>8} {:>9} {:>9}",
-        "corpus", "papers", "build s", "papers/s", "queries", "p50 ms", "p99 ms"
-    );
-    let row = |name: &str, m: &search::Measurement| {
-        format!(
-            "{:<10} {:>8} {:>10.3} {:>12.0} {:>8} {:>9.3} {:>9.3}",
-            name, m.papers, m.build_seconds, m.docs_per_second, m.queries, m.p50_ms, m.p99_ms
-        )
-    };
-    for c in &report.corpora {
-        println!("{}", row(&c.name, &c.litnav));
-    }
-    if let Some(library) = &report.peer_library {
-        println!("peer: {library} (Python), same corpora and queries");
-        for c in &report.corpora {
-            if let Some(p) = &c.peer {
-                println!(
-                    "{}   litnav is {:.1}x faster to build, {:.1}x faster per query (p50)",
-                    row(&c.name, &p.measured),
-                    p.build_speedup,
-                    p.p50_speedup
-                );
-            }
-        }
-    }
-    Ok(())
+    let progress = Terminal::start("benchmarking lexical search");
+    show(&search::run(&options)?, args.json, progress)
 }

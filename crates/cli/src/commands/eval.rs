@@ -1,13 +1,16 @@
 //! `litnav eval`: score other systems' outputs with the field's metrics.
 
-use anyhow::{Context, Result, bail};
+use super::{ModelArgs, print_json};
+use crate::progress::Terminal;
+use anyhow::Result;
 use clap::Subcommand;
-use litnav_eval::hierarchy::LabelSimilarity;
-use litnav_eval::taxobench::{Tree, score_instance};
-use serde_json::Value;
-use std::collections::HashMap;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use litnav_app::relations::Measure;
+use litnav_app::score::similarity::Kind;
+use litnav_app::score::{scinet, taxobench, trec, tree};
+use litnav_eval::tree::{LabelSimilarity, Tree};
+use litnav_graph::paths;
+use serde::Serialize;
+use std::path::PathBuf;
 
 /// Scorers.
 #[derive(Debug, Subcommand)]
@@ -26,13 +29,35 @@ pub enum Scorer {
     /// SciNet path-wise scores of retrieved papers against the citation graph: Consistency
     /// (share of the maximum-citation path's inner papers retrieved) and Connectivity (the
     /// retrieved papers link the endpoints by citations).
-    Paths(super::scinet::PathScoreArgs),
+    Paths(PathScoreArgs),
     /// SciNet ego-centric scores of retrieved papers: SoS (mean corpus percentile of their
     /// disruption or novelty) and Recall@k of the field's k most disruptive or novel papers.
-    Ego(super::scinet::EgoScoreArgs),
+    Ego(EgoScoreArgs),
     /// LLM judges (tree, GRADE, path rationality), each printing its full trace as JSON.
     #[command(subcommand)]
     Judge(super::judge::Judge),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SimilarityArg {
+    /// max(0, cosine) of all-MiniLM-L6-v2 embeddings — TaxoBench's definition.
+    Embedding,
+    /// difflib ratio of normalized labels: no model needed, NOT comparable to published numbers.
+    String,
+}
+
+impl SimilarityArg {
+    fn kind(self) -> Kind {
+        match self {
+            SimilarityArg::Embedding => Kind::Embedding,
+            SimilarityArg::String => Kind::String,
+        }
+    }
+
+    /// The similarity over the labels of `trees`.
+    fn build(self, model: &ModelArgs, trees: &[&Tree]) -> Result<Box<dyn LabelSimilarity>> {
+        Ok(self.kind().build(&model.workspace()?, trees, &Terminal::new())?)
+    }
 }
 
 #[derive(Debug, clap::Args)]
@@ -56,7 +81,7 @@ pub struct TreeArgs {
     #[arg(long, value_enum, default_value_t = SimilarityArg::Embedding)]
     similarity: SimilarityArg,
     #[command(flatten)]
-    model: super::embed::ModelArgs,
+    model: ModelArgs,
     /// Print the scores as JSON.
     #[arg(long)]
     json: bool,
@@ -81,14 +106,6 @@ pub struct RetrievalArgs {
     json: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum SimilarityArg {
-    /// max(0, cosine) of all-MiniLM-L6-v2 embeddings — TaxoBench's definition.
-    Embedding,
-    /// difflib ratio of normalized labels: no model needed, NOT comparable to published numbers.
-    String,
-}
-
 #[derive(Debug, clap::Args)]
 pub struct TaxobenchArgs {
     /// TaxoBench's data.jsonl (expert taxonomies in `gt`).
@@ -110,240 +127,164 @@ pub struct TaxobenchArgs {
     #[arg(long, value_name = "FILE")]
     output: Option<PathBuf>,
     #[command(flatten)]
-    model: super::embed::ModelArgs,
+    model: ModelArgs,
     /// Print the summary as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct PathScoreArgs {
+    /// Corpus directory (default: the built-in litbench corpus).
+    #[arg(long, value_name = "DIR")]
+    corpus: Option<PathBuf>,
+    /// JSONL, one query per line: `source`, `target` (paper ids), `retrieved` (the system's
+    /// papers, ids), optional `truth` (the ground-truth path; default: the maximum-citation path).
+    file: PathBuf,
+    /// Hop limit of the ground-truth path.
+    #[arg(long, default_value_t = paths::DEFAULT_MAX_HOPS)]
+    max_hops: usize,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum MeasureArg {
+    /// The CD disruption index.
+    Disruption,
+    /// Uzzi novelty (negated 10th-percentile z: higher = more novel).
+    Novelty,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct EgoScoreArgs {
+    /// Corpus directory (default: the built-in litbench corpus).
+    #[arg(long, value_name = "DIR")]
+    corpus: Option<PathBuf>,
+    /// JSONL, one query per line: `topic` (a stored topic's id or title, or free text whose BM25
+    /// matches form the field) and `retrieved` (the system's papers, ids, in rank order).
+    file: PathBuf,
+    /// Which property the queries asked for.
+    #[arg(long, value_enum)]
+    measure: MeasureArg,
+    /// Size of the ground-truth set and of the retrieved list scored (Recall@k).
+    #[arg(long, short, default_value_t = 50)]
+    k: usize,
+    /// How many BM25 matches a free-text topic takes.
+    #[arg(long, default_value_t = 300)]
+    pool: usize,
+    /// Print JSON.
     #[arg(long)]
     json: bool,
 }
 
 pub fn run(scorer: Scorer) -> Result<()> {
     match scorer {
-        Scorer::Taxobench(args) => taxobench(args),
-        Scorer::Tree(args) => tree(args),
-        Scorer::Retrieval(args) => retrieval(args),
-        Scorer::Paths(args) => super::scinet::paths(args),
-        Scorer::Ego(args) => super::scinet::ego(args),
+        Scorer::Taxobench(args) => run_taxobench(args),
+        Scorer::Tree(args) => run_tree(args),
+        Scorer::Retrieval(args) => run_retrieval(args),
+        Scorer::Paths(args) => run_paths(args),
+        Scorer::Ego(args) => run_ego(args),
         Scorer::Judge(judge) => super::judge::run(judge),
     }
 }
 
-/// The similarity the flags ask for, over the labels of `trees`.
-fn similarity(
-    kind: SimilarityArg,
-    model: &super::embed::ModelArgs,
-    trees: &[&Tree],
-) -> Result<Box<dyn LabelSimilarity>> {
-    use litnav_bench::taxobench::{Embedded, Textual};
-    Ok(match kind {
-        SimilarityArg::String => Box::new(Textual),
-        SimilarityArg::Embedding => Box::new(Embedded::new(&model.load()?, trees)),
-    })
-}
-
-fn read_tree(path: &Path) -> Result<Tree> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let value: Value = serde_json::from_str(&text).with_context(|| format!("{} is not valid JSON", path.display()))?;
-    // Accept a bare tree or a TaxoBench line holding one.
-    let tree =
-        value.get("hierarchy_tree").or_else(|| value.get("gt")).or_else(|| value.get("taxonomy")).unwrap_or(&value);
-    Tree::from_json(tree).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
-}
-
-fn tree(args: TreeArgs) -> Result<()> {
-    use litnav_eval::{hierarchy, ordered};
-    let reference = read_tree(&args.reference)?;
-    let predicted = read_tree(&args.prediction)?;
-    let sim = similarity(args.similarity, &args.model, &[&reference, &predicted])?;
-    let cosine = |a: &str, b: &str| sim.similarity(a, b);
-    let (nsr, nsp, soft_f1) = hierarchy::nsr_nsp_soft_f1(&reference, &predicted, sim.as_ref());
-    let mut report = serde_json::json!({
-        "us_ted": hierarchy::us_ted(&reference, &predicted, sim.as_ref()),
-        "us_nted": hierarchy::us_nted(&reference, &predicted, sim.as_ref()),
-        "nsr": nsr,
-        "nsp": nsp,
-        "soft_f1": soft_f1,
-        "heading_soft_recall": nsr,
-        "sts": ordered::semantic_tree_similarity(&reference, &predicted, &cosine),
-        "shape_consistency": ordered::shape_consistency(&reference, &predicted),
-        "tree_semantic_distance": ordered::tree_semantic_distance(&reference, &predicted, &cosine, args.tsd_threshold),
-        "ordered_ted": ordered::tree_edit_distance(&reference, &predicted, &|a, b| if a == b { 0.0 } else { 1.0 }),
-        "reference_nodes": ordered::node_count(&reference),
-        "prediction_nodes": ordered::node_count(&predicted),
-    });
-    if !reference.paper_nodes().is_empty() && !predicted.paper_nodes().is_empty() {
-        let scores = score_instance(&reference, &predicted, args.threshold, args.lambda, sim.as_ref());
-        if let (Value::Object(report), Value::Object(extra)) = (&mut report, serde_json::to_value(&scores)?) {
-            for (key, value) in extra {
-                report.entry(key).or_insert(value);
-            }
-        }
-    }
-    report["similarity"] = Value::String(similarity_name(args.similarity).into());
-    if args.json {
-        return super::print_json(&report);
-    }
-    print_numbers(&report);
-    Ok(())
-}
-
-fn similarity_name(kind: SimilarityArg) -> &'static str {
-    match kind {
-        SimilarityArg::Embedding => "embedding:all-MiniLM-L6-v2",
-        SimilarityArg::String => "string:difflib-ratio",
-    }
-}
-
-fn print_numbers(report: &Value) {
-    if let Value::Object(map) = report {
+/// Print a flat JSON object as aligned `key value` lines.
+fn print_numbers<T: Serialize>(report: &T) -> Result<()> {
+    if let serde_json::Value::Object(map) = serde_json::to_value(report)? {
         for (key, value) in map {
             match value {
-                Value::Number(n) if n.is_u64() => println!("  {key:<24} {n}"),
-                Value::Number(n) => println!("  {key:<24} {:.6}", n.as_f64().unwrap_or(f64::NAN)),
-                Value::String(s) => println!("  {key:<24} {s}"),
+                serde_json::Value::Number(n) if n.is_u64() => println!("  {key:<24} {n}"),
+                serde_json::Value::Number(n) => println!("  {key:<24} {:.6}", n.as_f64().unwrap_or(f64::NAN)),
+                serde_json::Value::String(s) => println!("  {key:<24} {s}"),
                 _ => {}
             }
         }
     }
+    Ok(())
 }
 
-/// Judgments: query → document → grade.
-type Qrels = std::collections::BTreeMap<String, HashMap<String, f64>>;
-
-fn read_qrels(path: &Path) -> Result<Qrels> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut qrels = Qrels::new();
-    for (i, line) in text.lines().enumerate() {
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        if fields.is_empty() {
-            continue;
-        }
-        let [query, _, document, grade] = fields[..] else {
-            bail!(
-                "{}:{}: a qrels line has 4 fields (query iteration document grade), found {}",
-                path.display(),
-                i + 1,
-                fields.len()
-            );
-        };
-        let grade: f64 = grade
-            .parse()
-            .with_context(|| format!("{}:{}: field `grade`: `{grade}` is not a number", path.display(), i + 1))?;
-        qrels.entry(query.to_string()).or_default().insert(document.to_string(), grade);
-    }
-    Ok(qrels)
-}
-
-/// Ranked documents per query, ordered as trec_eval orders them: by score, decreasing, ties by
-/// document id in decreasing order (the file's rank column is ignored, as trec_eval does).
-fn read_run(path: &Path) -> Result<HashMap<String, Vec<String>>> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut scored: HashMap<String, Vec<(f64, String)>> = HashMap::new();
-    for (i, line) in text.lines().enumerate() {
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        if fields.is_empty() {
-            continue;
-        }
-        let [query, _, document, _, score, ..] = fields[..] else {
-            bail!(
-                "{}:{}: a run line has 6 fields (query Q0 document rank score tag), found {}",
-                path.display(),
-                i + 1,
-                fields.len()
-            );
-        };
-        let score: f64 = score
-            .parse()
-            .with_context(|| format!("{}:{}: field `score`: `{score}` is not a number", path.display(), i + 1))?;
-        scored.entry(query.to_string()).or_default().push((score, document.to_string()));
-    }
-    Ok(scored
-        .into_iter()
-        .map(|(query, mut docs)| {
-            docs.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| b.1.cmp(&a.1)));
-            (query, docs.into_iter().map(|(_, d)| d).collect())
-        })
-        .collect())
-}
-
-fn retrieval(args: RetrievalArgs) -> Result<()> {
-    use litnav_eval::retrieval::{ndcg_graded_at, precision_at, recall_at, reciprocal_rank};
-    let qrels = read_qrels(&args.qrels)?;
-    let run = read_run(&args.run)?;
-    let mut per_query = Vec::new();
-    for (query, judged) in &qrels {
-        let relevant: std::collections::HashSet<&str> =
-            judged.iter().filter(|(_, g)| **g > 0.0).map(|(d, _)| d.as_str()).collect();
-        if relevant.is_empty() {
-            continue;
-        }
-        let grades: HashMap<&str, f64> = judged.iter().map(|(d, g)| (d.as_str(), *g)).collect();
-        let empty = Vec::new();
-        let ranking: Vec<&str> = run.get(query).unwrap_or(&empty).iter().map(String::as_str).collect();
-        let mut scores = serde_json::Map::new();
-        for &k in &args.k {
-            scores.insert(format!("recall@{k}"), serde_json::json!(recall_at(&ranking, &relevant, k)));
-            scores.insert(format!("precision@{k}"), serde_json::json!(precision_at(&ranking, &relevant, k)));
-            scores.insert(format!("ndcg@{k}"), serde_json::json!(ndcg_graded_at(&ranking, &grades, k)));
-        }
-        scores.insert("mrr".into(), serde_json::json!(reciprocal_rank(&ranking, &relevant, ranking.len())));
-        per_query.push((query.clone(), scores));
-    }
-    if per_query.is_empty() {
-        bail!("{} judges no query relevant to anything", args.qrels.display());
-    }
-    let mut mean = serde_json::Map::new();
-    for key in per_query[0].1.keys() {
-        let total: f64 = per_query.iter().map(|(_, s)| s[key].as_f64().unwrap_or(0.0)).sum();
-        mean.insert(key.clone(), serde_json::json!(total / per_query.len() as f64));
-    }
-    let report = serde_json::json!({
-        "queries": per_query.len(),
-        "mean": mean,
-        "per_query": if args.per_query { serde_json::json!(per_query.iter().map(|(q, s)| serde_json::json!({"query": q, "scores": s})).collect::<Vec<_>>()) } else { Value::Null },
-    });
+fn run_tree(args: TreeArgs) -> Result<()> {
+    let reference = tree::read_tree(&args.reference)?;
+    let predicted = tree::read_tree(&args.prediction)?;
+    let sim = args.similarity.build(&args.model, &[&reference, &predicted])?;
+    let options =
+        tree::TreeOptions { threshold: args.threshold, lambda: args.lambda, tsd_threshold: args.tsd_threshold };
+    let report = tree::compare(&reference, &predicted, options, sim.as_ref(), args.similarity.kind().name());
     if args.json {
-        return super::print_json(&report);
+        return print_json(&report);
     }
-    println!("{} queries with relevant documents (queries missing from the run score 0)", per_query.len());
-    print_numbers(&Value::Object(mean));
-    if args.per_query {
-        for (query, scores) in &per_query {
-            println!("query {query}");
-            print_numbers(&Value::Object(scores.clone()));
-        }
+    print_numbers(&report)
+}
+
+fn run_retrieval(args: RetrievalArgs) -> Result<()> {
+    let report = trec::score_files(&args.qrels, &args.run, &args.k, args.per_query)?;
+    if args.json {
+        return print_json(&report);
+    }
+    println!("{} queries with relevant documents (queries missing from the run score 0)", report.queries);
+    print_numbers(&report.mean)?;
+    for row in report.per_query.iter().flatten() {
+        println!("query {}", row.query);
+        print_numbers(&row.scores)?;
     }
     Ok(())
 }
 
-fn taxobench(args: TaxobenchArgs) -> Result<()> {
-    use litnav_bench::taxobench::{pair_files, score_pairs, summarize};
-    let paired = pair_files(&args.data, &args.predictions)?;
+fn run_taxobench(args: TaxobenchArgs) -> Result<()> {
+    let paired = taxobench::pair_files(&args.data, &args.predictions)?;
     let trees: Vec<&Tree> = paired.pairs.iter().flat_map(|(_, g, p)| [g, p]).collect();
-    let sim = similarity(args.similarity, &args.model, &trees)?;
-    let scored = score_pairs(&paired.pairs, args.threshold, args.lambda, sim.as_ref());
+    let sim = args.similarity.build(&args.model, &trees)?;
+    let scored = taxobench::score_pairs(&paired.pairs, args.threshold, args.lambda, sim.as_ref());
     if let Some(path) = &args.output {
-        let mut file = std::io::BufWriter::new(
-            std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?,
-        );
-        for (id, scores) in &scored {
-            let mut line = serde_json::to_value(scores)?;
-            line["id"] = Value::String(id.clone());
-            writeln!(file, "{line}")?;
-        }
-        file.flush()?;
+        taxobench::write_per_instance(path, &scored)?;
     }
-    let summary = summarize(&scored, args.threshold, args.lambda, similarity_name(args.similarity));
+    let summary = taxobench::summarize(&scored, args.threshold, args.lambda, args.similarity.kind().name());
     for problem in &paired.problems {
         eprintln!("warning: {problem}");
     }
     if args.json {
-        return super::print_json(&summary);
+        return print_json(&summary);
     }
     let label = match args.similarity {
         SimilarityArg::Embedding => "label similarity: all-MiniLM-L6-v2 clipped cosine (TaxoBench's)",
         SimilarityArg::String => "label similarity: STRING RATIO — not comparable to published TaxoBench numbers",
     };
     println!("TaxoBench scores over {} instance(s); {label}", scored.len());
-    print_numbers(&summary);
+    print_numbers(&summary)
+}
+
+fn run_paths(args: PathScoreArgs) -> Result<()> {
+    let session = super::workspace()?.open(args.corpus.as_deref(), &Terminal::new())?;
+    let report = scinet::score_paths(&session, &args.file, args.max_hops)?;
+    if args.json {
+        return print_json(&report);
+    }
+    println!(
+        "{} path queries ({} without a ground-truth path within {} hops)",
+        report.queries, report.without_truth, args.max_hops
+    );
+    println!("  Consistency  {}", report.consistency.map_or("—".into(), |c| format!("{c:.4}")));
+    println!("  Connectivity {}", report.connectivity.map_or("—".into(), |c| format!("{c:.4}")));
+    Ok(())
+}
+
+fn run_ego(args: EgoScoreArgs) -> Result<()> {
+    let session = super::workspace()?.open(args.corpus.as_deref(), &Terminal::new())?;
+    let measure = match args.measure {
+        MeasureArg::Disruption => Measure::Disruption,
+        MeasureArg::Novelty => Measure::Novelty,
+    };
+    let progress = Terminal::start(&format!("computing {} for every paper", measure.name().to_lowercase()));
+    let report = scinet::score_ego(&session, &args.file, measure, args.k, args.pool)?;
+    progress.finish();
+    if args.json {
+        return print_json(&report);
+    }
+    let name = measure.name();
+    println!("{} {name} queries", report.queries);
+    println!("  {name}-SoS       {}", report.sos.map_or("—".into(), |s| format!("{s:.2}")));
+    println!("  {name}-Recall@{} {}", args.k, report.recall.map_or("—".into(), |r| format!("{r:.4}")));
     Ok(())
 }

@@ -1,10 +1,10 @@
-//! `litnav eval judge …`: the LLM judges, each printing its full trace.
+//! `litnav eval judge …`: the LLM judges, each printing its full trace as JSON.
 
-use super::llm::LlmArgs;
-use anyhow::{Context, Result, bail};
-use litnav_eval::taxobench::Tree;
-use litnav_llm::{Client, judges, prompts::PaperText};
-use std::path::{Path, PathBuf};
+use super::LlmArgs;
+use crate::progress::Terminal;
+use anyhow::Result;
+use litnav_app::judge;
+use std::path::PathBuf;
 
 /// The judges.
 #[derive(Debug, clap::Subcommand)]
@@ -65,67 +65,22 @@ pub struct PathArgs {
     llm: LlmArgs,
 }
 
-fn client(llm: &LlmArgs) -> Result<Client> {
-    // A judge always needs the LLM: --llm is implied.
-    let forced = LlmArgs { llm: true, ..llm.clone() };
-    Ok(forced.client()?.expect("--llm is set"))
-}
-
-fn outline(tree: &Tree, depth: usize, max_depth: usize, out: &mut String) {
-    if depth > max_depth {
-        return;
-    }
-    out.push_str(&format!("{}- {}", "  ".repeat(depth), tree.name));
-    if !tree.papers.is_empty() {
-        out.push_str(&format!(" ({} papers)", tree.papers.len()));
-    }
-    out.push('\n');
-    for child in &tree.children {
-        outline(child, depth + 1, max_depth, out);
-    }
-}
-
-fn read(path: &Path) -> Result<String> {
-    std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
-}
-
-pub fn run(judge: Judge) -> Result<()> {
-    match judge {
+pub fn run(which: Judge) -> Result<()> {
+    let workspace = super::workspace()?;
+    match which {
         Judge::Tree(args) => {
-            let value: serde_json::Value = serde_json::from_str(&read(&args.tree)?)
-                .with_context(|| format!("{} is not JSON", args.tree.display()))?;
-            let tree = Tree::from_json(&value).map_err(|e| anyhow::anyhow!("{}: {e}", args.tree.display()))?;
-            let mut text = String::new();
-            outline(&tree, 0, args.depth, &mut text);
-            let topic = args.topic.clone().unwrap_or_else(|| tree.name.clone());
-            let client = client(&args.llm)?;
-            let judgement = judges::judge_tree(&client, &topic, &text)?;
-            super::print_json(
-                &serde_json::json!({ "topic": topic, "outline": text, "judgement": judgement, "usage": client.usage() }),
-            )
+            let client = args.llm.required(&workspace)?;
+            super::print_json(&judge::judge_tree_file(&client, &args.tree, args.topic.as_deref(), args.depth)?)
         }
         Judge::Grade(args) => {
-            let cut = |text: String| -> String { text.chars().take(args.max_chars).collect() };
-            let (expert, generated) = (cut(read(&args.expert)?), cut(read(&args.generated)?));
-            let client = client(&args.llm)?;
-            let grade = judges::grade(&client, &args.topic, &expert, &generated)?;
-            super::print_json(&serde_json::json!({ "topic": args.topic, "grade": grade, "usage": client.usage() }))
+            let client = args.llm.required(&workspace)?;
+            let verdict = judge::grade_files(&client, &args.topic, &args.expert, &args.generated, args.max_chars)?;
+            super::print_json(&verdict)
         }
         Judge::Path(args) => {
-            let dir = crate::defaults::corpus(args.corpus.as_deref())?;
-            let corpus = litnav_corpus::Corpus::open(&dir)?;
-            let mut papers = Vec::new();
-            for id in &args.ids {
-                match corpus.papers().iter().find(|p| &p.id == id) {
-                    Some(p) => papers.push(PaperText { title: &p.title, abstract_text: p.abstract_text.as_deref() }),
-                    None => bail!("no paper with id `{id}` in {}", dir.display()),
-                }
-            }
-            let client = client(&args.llm)?;
-            let judgement = judges::judge_path(&client, &papers)?;
-            super::print_json(
-                &serde_json::json!({ "papers": args.ids, "judgement": judgement, "usage": client.usage() }),
-            )
+            let session = workspace.open(args.corpus.as_deref(), &Terminal::new())?;
+            let client = args.llm.required(&workspace)?;
+            super::print_json(&judge::judge_path(&client, &session, &args.ids)?)
         }
     }
 }

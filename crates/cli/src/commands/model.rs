@@ -1,5 +1,6 @@
 //! `litnav model`: install and inspect the sentence encoder.
 
+use crate::progress::Terminal;
 use anyhow::Result;
 use clap::Subcommand;
 use std::path::PathBuf;
@@ -24,13 +25,19 @@ pub struct Args {
     json: bool,
 }
 
+impl Args {
+    fn dir(&self) -> Result<PathBuf> {
+        Ok(self.dir.clone().unwrap_or(super::workspace()?.settings().model_dir.clone()))
+    }
+}
+
 pub fn run(action: Action) -> Result<()> {
     match action {
         Action::Install(args) => {
-            let dir = args.dir.unwrap_or_else(litnav_embed::install::default_model_dir);
-            let bar = crate::progress::spinner(&format!("installing all-MiniLM-L6-v2 into {}", dir.display()));
+            let dir = args.dir()?;
+            let progress = Terminal::start(&format!("installing all-MiniLM-L6-v2 into {}", dir.display()));
             let installed = litnav_embed::install::install(&dir);
-            bar.finish_and_clear();
+            progress.finish();
             let installed = installed?;
             if args.json {
                 return super::print_json(&installed);
@@ -40,7 +47,7 @@ pub fn run(action: Action) -> Result<()> {
             Ok(())
         }
         Action::Info(args) => {
-            let dir = args.dir.unwrap_or_else(litnav_embed::install::default_model_dir);
+            let dir = args.dir()?;
             let encoder = litnav_embed::Encoder::load(&dir)?;
             let report = serde_json::json!({
                 "model": litnav_embed::MODEL_NAME,

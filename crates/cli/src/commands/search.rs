@@ -1,9 +1,11 @@
 //! `litnav search`.
 
-use super::embed::{ModelArgs, ensure_vectors};
+use super::ModelArgs;
+use crate::progress::Terminal;
 use anyhow::Result;
+use litnav_app::SearchRequest;
 use litnav_search::hybrid::Fusion;
-use litnav_search::{Mode, Retriever, SearchQuery};
+use litnav_search::{Filter, Mode};
 use std::path::PathBuf;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -22,53 +24,6 @@ pub enum FusionArg {
     Rrf,
     /// α·BM25 + (1−α)·cosine, each min–max normalized over its candidates.
     Weighted,
-}
-
-/// Retrieval flags shared by every command that retrieves.
-#[derive(Debug, clap::Args)]
-pub struct RetrievalArgs {
-    /// Retrieval mode.
-    #[arg(long, value_enum, default_value_t = ModeArg::Bm25)]
-    pub mode: ModeArg,
-    /// How hybrid mode fuses.
-    #[arg(long, value_enum, default_value_t = FusionArg::Rrf)]
-    pub fusion: FusionArg,
-    /// The k of reciprocal rank fusion.
-    #[arg(long, default_value_t = 60.0)]
-    pub rrf_k: f32,
-    /// Weight of BM25 in weighted fusion.
-    #[arg(long, default_value_t = 0.5)]
-    pub alpha: f32,
-    #[command(flatten)]
-    pub model: ModelArgs,
-}
-
-impl RetrievalArgs {
-    /// The library's mode.
-    pub fn mode(&self) -> Mode {
-        match self.mode {
-            ModeArg::Bm25 => Mode::Bm25,
-            ModeArg::Dense => Mode::Dense,
-            ModeArg::Hybrid => Mode::Hybrid(match self.fusion {
-                FusionArg::Rrf => Fusion::Rrf(self.rrf_k),
-                FusionArg::Weighted => Fusion::Weighted(self.alpha),
-            }),
-        }
-    }
-
-    /// Open a retriever for `corpus`, loading the encoder (and computing missing paper vectors)
-    /// only when the mode needs it.
-    pub fn open(&self, corpus: &std::path::Path) -> Result<Retriever> {
-        let encoder = match self.mode {
-            ModeArg::Bm25 => None,
-            _ => {
-                let encoder = self.model.load()?;
-                ensure_vectors(corpus, &encoder)?;
-                Some(encoder)
-            }
-        };
-        Ok(Retriever::open(corpus, encoder)?)
-    }
 }
 
 #[derive(Debug, clap::Args)]
@@ -94,25 +49,55 @@ pub struct Args {
     /// Weight of abstract matches (BM25).
     #[arg(long, default_value_t = 1.0)]
     abstract_boost: f32,
+    /// Retrieval mode.
+    #[arg(long, value_enum, default_value_t = ModeArg::Bm25)]
+    mode: ModeArg,
+    /// How hybrid mode fuses.
+    #[arg(long, value_enum, default_value_t = FusionArg::Rrf)]
+    fusion: FusionArg,
+    /// The k of reciprocal rank fusion.
+    #[arg(long, default_value_t = 60.0)]
+    rrf_k: f32,
+    /// Weight of BM25 in weighted fusion.
+    #[arg(long, default_value_t = 0.5)]
+    alpha: f32,
     #[command(flatten)]
-    retrieval: RetrievalArgs,
+    model: ModelArgs,
     /// Print results as JSON: a list of {"id","title","year","score"} in rank order.
     #[arg(long)]
     json: bool,
 }
 
+impl Args {
+    fn mode(&self) -> Mode {
+        match self.mode {
+            ModeArg::Bm25 => Mode::Bm25,
+            ModeArg::Dense => Mode::Dense,
+            ModeArg::Hybrid => Mode::Hybrid(match self.fusion {
+                FusionArg::Rrf => Fusion::Rrf(self.rrf_k),
+                FusionArg::Weighted => Fusion::Weighted(self.alpha),
+            }),
+        }
+    }
+}
+
 pub fn run(args: Args) -> Result<()> {
-    let dir = crate::defaults::corpus(args.corpus.as_deref())?;
-    let retriever = args.retrieval.open(&dir)?;
-    let query = SearchQuery {
+    let workspace = args.model.workspace()?;
+    let progress = Terminal::new();
+    let session = workspace.open(args.corpus.as_deref(), &progress)?;
+    let request = SearchRequest {
+        query: args.query.clone(),
         k: args.k,
-        before: args.before,
-        exclude_surveys: args.exclude_surveys,
+        mode: args.mode(),
+        filter: Filter { before: args.before, exclude_surveys: args.exclude_surveys },
         title_boost: args.title_boost,
         abstract_boost: args.abstract_boost,
-        ..SearchQuery::new(args.query)
     };
-    let hits = retriever.search(&query, args.retrieval.mode())?;
+    let hits = match request.mode {
+        Mode::Bm25 => session.search_lexical(&request)?,
+        _ => session.search(&request, workspace.encoder(&progress)?, &progress)?,
+    };
+    progress.finish();
     if args.json {
         return super::print_json(&hits);
     }
@@ -120,8 +105,7 @@ pub fn run(args: Args) -> Result<()> {
         println!("no papers match");
     }
     for (rank, hit) in hits.iter().enumerate() {
-        let year = hit.year.map_or_else(|| "    ".to_string(), |y| y.to_string());
-        println!("{:>3}. {:>7.3}  {year}  {}  [{}]", rank + 1, hit.score, hit.title, hit.id);
+        println!("{:>3}. {:>7.3}  {}  {}  [{}]", rank + 1, hit.score, litnav_app::year(hit.year), hit.title, hit.id);
     }
     Ok(())
 }

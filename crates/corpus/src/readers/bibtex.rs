@@ -298,7 +298,7 @@ fn to_record(path: &Path, entry: Entry) -> Result<PaperRecord> {
         paper.ids.insert("bibtex".into(), entry.key.clone());
     }
     if let Some((doi, _)) = get("doi") {
-        paper.ids.insert("doi".into(), super::openalex::clean_doi(&doi));
+        paper.ids.insert("doi".into(), crate::normalize::clean_doi(&doi));
     }
     let arxiv_prefix = get("archiveprefix").is_some_and(|(p, _)| p.eq_ignore_ascii_case("arxiv"));
     if let (true, Some((eprint, _))) = (arxiv_prefix, get("eprint")) {

@@ -1,57 +1,11 @@
-//! litnav/litbench paper lines and litbench topic lines, plus the JSON record walker every JSON
-//! reader shares.
+//! litnav/litbench paper lines and litbench topic lines.
 
-use super::{Item, PaperRecord, Sink, TopicRecord, at, lines};
-use crate::error::{Error, Result};
+use super::records::for_each_record;
+use super::{Item, PaperRecord, Sink, TopicRecord, at};
+use crate::error::Result;
 use crate::json::Fields;
 use crate::paper::{IdOrigin, Paper, Topic};
-use serde_json::Value;
 use std::path::Path;
-
-/// Call `parse` on every JSON record of a file: one per line for JSON lines, or each element of a
-/// single JSON document that is an array or an object with a `results` array (an API page).
-pub(crate) fn for_each_record(
-    path: &Path,
-    sink: &mut Sink,
-    mut parse: impl FnMut(Fields<'_>) -> Result<Vec<Item>>,
-) -> Result<()> {
-    let first = lines::first_content(path)?;
-    // The first line alone: not JSON but opening one → a pretty-printed document; an object with
-    // a `results` array → an API page. Either way the file is one JSON document.
-    let is_document = match serde_json::from_str::<Value>(first.trim()) {
-        Err(_) => first.trim_start().starts_with(['{', '[']),
-        Ok(value) => value.get("results").is_some_and(Value::is_array),
-    };
-    if is_document {
-        let document = lines::whole_json(path)?;
-        let records = match &document {
-            Value::Array(items) => items.as_slice(),
-            Value::Object(map) => match map.get("results") {
-                Some(Value::Array(items)) => items.as_slice(),
-                _ => std::slice::from_ref(&document),
-            },
-            _ => std::slice::from_ref(&document),
-        };
-        for (i, record) in records.iter().enumerate() {
-            let outcome = Fields::of(record, path, 0).and_then(|mut fields| {
-                fields.prefix = format!("[{i}].");
-                parse(fields)
-            });
-            sink.take(outcome)?;
-        }
-        return Ok(());
-    }
-    lines::for_each_line(path, |number, line| {
-        let outcome = line.and_then(|text| {
-            let value: Value = serde_json::from_str(text).map_err(|e| Error::BadRecord {
-                at: at(path, number, None),
-                message: format!("is not valid JSON: {e}"),
-            })?;
-            parse(Fields::of(&value, path, number)?)
-        });
-        sink.take(outcome)
-    })
-}
 
 pub(crate) fn read_papers(path: &Path, sink: &mut Sink) -> Result<()> {
     for_each_record(path, sink, |fields| Ok(vec![Item::Paper(paper(&fields)?)]))
@@ -82,7 +36,7 @@ fn paper(fields: &Fields<'_>) -> Result<PaperRecord> {
         }
     }
     if let Some(doi) = paper.ids.get_mut("doi") {
-        *doi = super::openalex::clean_doi(doi);
+        *doi = crate::normalize::clean_doi(doi);
     }
     Ok(PaperRecord {
         paper,

@@ -7,8 +7,9 @@ mod edges;
 mod jsonl;
 mod lines;
 mod openalex;
-pub(crate) use openalex::clean_doi;
+mod records;
 mod taxobench;
+pub use taxobench::taxobench_topic_id;
 
 use crate::error::{Error, Location, Result};
 use crate::paper::{Paper, Topic};
@@ -231,7 +232,7 @@ fn unknown_format(path: &Path, why: &str) -> Error {
     let names: Vec<&str> = Format::ALL.iter().map(|(_, n)| *n).collect();
     Error::BadFile {
         file: path.to_path_buf(),
-        message: format!("unknown input format: {why}. Name it with --format ({})", names.join(", ")),
+        message: format!("unknown input format: {why}; the formats litnav reads are {}", names.join(", ")),
     }
 }
 

@@ -4,10 +4,11 @@
 //! `authorships[].author.display_name`, `cited_by_count`, `referenced_works`, `type` (`review` marks
 //! a survey) and `ids` (`mag`, `pmid`, `pmcid`).
 
-use super::jsonl::for_each_record;
+use super::records::for_each_record;
 use super::{Item, PaperRecord, Sink, at};
 use crate::error::Result;
 use crate::json::{Fields, kind};
+use crate::normalize::clean_doi;
 use crate::paper::{IdOrigin, Paper};
 use serde_json::Value;
 use std::path::Path;
@@ -133,25 +134,12 @@ pub(crate) fn short_openalex_id(id: &str) -> String {
     id.trim().rsplit('/').next().unwrap_or(id).to_string()
 }
 
-/// `https://doi.org/10.7717/PeerJ.4375` → `10.7717/peerj.4375` (DOIs are case-insensitive).
-pub(crate) fn clean_doi(doi: &str) -> String {
-    let doi = doi.trim();
-    let lower = doi.to_ascii_lowercase();
-    let start = ["https://doi.org/", "http://doi.org/", "https://dx.doi.org/", "http://dx.doi.org/", "doi:"]
-        .iter()
-        .find_map(|prefix| lower.starts_with(prefix).then_some(prefix.len()))
-        .unwrap_or(0);
-    lower[start..].trim().to_string()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn doi_and_id_cleanup() {
-        assert_eq!(clean_doi("https://doi.org/10.7717/PeerJ.4375"), "10.7717/peerj.4375");
-        assert_eq!(clean_doi("doi:10.1/X"), "10.1/x");
+    fn openalex_id_cleanup() {
         assert_eq!(short_openalex_id("https://openalex.org/W2741809807"), "W2741809807");
         assert_eq!(short_openalex_id("W1"), "W1");
     }

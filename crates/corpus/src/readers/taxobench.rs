@@ -2,7 +2,7 @@
 //! `pdfs: [{title, abs}]` and `gt` (the expert taxonomy). Each `pdfs` entry becomes a paper (id
 //! derived from its title); the line becomes a topic `taxobench:<id>` that keeps `gt`.
 
-use super::jsonl::for_each_record;
+use super::records::for_each_record;
 use super::{Item, PaperRecord, Sink, TopicRecord, at};
 use crate::error::Result;
 use crate::json::Fields;
@@ -39,7 +39,7 @@ fn instance(fields: &Fields<'_>) -> Result<Vec<Item>> {
             abstract_text: pdf.opt_str("abs")?,
             ..Paper::default()
         };
-        paper.topics.push(format!("taxobench:{id}"));
+        paper.topics.push(taxobench_topic_id(&id));
         items.push(Item::Paper(PaperRecord {
             paper,
             survey_explicit: false,
@@ -48,9 +48,14 @@ fn instance(fields: &Fields<'_>) -> Result<Vec<Item>> {
         }));
     }
     items.push(Item::Topic(TopicRecord {
-        topic: Topic { id: format!("taxobench:{id}"), title, source: "taxobench".into(), taxonomy, ..Topic::default() },
+        topic: Topic { id: taxobench_topic_id(&id), title, source: "taxobench".into(), taxonomy, ..Topic::default() },
         reference_ids: Vec::new(),
         reference_titles: titles,
     }));
     Ok(items)
+}
+
+/// The corpus topic id of TaxoBench instance `id` (`taxobench:<id>`).
+pub fn taxobench_topic_id(id: &str) -> String {
+    format!("taxobench:{id}")
 }

@@ -1,0 +1,38 @@
+//! litnav's application layer: the one library under every face. The CLI and the server parse
+//! their input, call what is here, and present the typed, serializable results it returns — so
+//! `litnav … --json` and the HTTP API answer with the same shapes, and no rule lives in a face.
+//!
+//! - [`Settings`]: files, model, corpus, LLM and seed, read once from a file and the environment.
+//! - [`Workspace`]: settings plus the shared encoder; ingest, the built-in corpus, vectors.
+//! - [`CorpusSession`]: one corpus read once (papers, lexical index, and lazily vectors and the
+//!   citation graph), leasing its generation: search, documents, and the relation reports of
+//!   [`relations`].
+//! - [`maps`]: maps from retrieval or paper files, the LLM stage, expansion.
+//! - [`score`]: TaxoBench files, any two trees, TREC runs, SciNet's queries.
+//! - [`judge`]: the LLM judges over files.
+//! - [`Error`]: every failure with its [`litnav_core::ErrorKind`].
+
+pub mod error;
+pub mod info;
+pub mod judge;
+pub mod maps;
+pub mod relations;
+pub mod score;
+pub mod session;
+pub mod settings;
+pub mod workspace;
+
+pub use error::{Context, Error, Result};
+pub use session::{Citations, CorpusSession, SearchRequest};
+pub use settings::Settings;
+pub use workspace::{IngestReport, IngestRequest, LlmOptions, Progress, Quiet, Workspace};
+
+/// A year for human-readable tables (four blanks when unknown).
+pub fn year(year: Option<i32>) -> String {
+    year.map_or_else(|| "    ".to_string(), |y| y.to_string())
+}
+
+/// A number with four decimals for human-readable tables (a dash when undefined).
+pub fn number(value: Option<f64>) -> String {
+    value.map_or_else(|| "—".to_string(), |v| format!("{v:.4}"))
+}

@@ -1,0 +1,299 @@
+//! Maps: a topic's papers organized into themes and subtopics (from a corpus by retrieval, or from
+//! a file of papers), optionally refined by the LLM stage; and the expansion of one subtopic into
+//! a map of its own.
+
+use crate::error::{Error, Result};
+use crate::session::CorpusSession;
+use crate::workspace::{Progress, Workspace};
+use litnav_corpus::{Catalog, MergeReport, Paper, ReadOptions, readers};
+use litnav_llm::{Client, navigator};
+use litnav_organize::{Doc, MapNode, Options, label, organize};
+use litnav_search::Filter;
+use serde::Serialize;
+use std::collections::HashSet;
+use std::path::Path;
+
+/// The relevance floor of maps built from retrieval: subtopics whose centroid's cosine to the
+/// topic is below it go under the map's "Filtered" node (`litnav bench map-filter` measures it).
+/// Maps of a paper set the user chose keep every subtopic.
+pub const RELEVANCE_FLOOR: f64 = 0.35;
+
+/// Papers retrieved for a topic when a map is built from a corpus.
+pub const DEFAULT_MAP_PAPERS: usize = 200;
+
+/// Papers retrieved for an expansion.
+pub const DEFAULT_EXPANSION_PAPERS: usize = 100;
+
+/// Where a map's papers come from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PaperSource {
+    /// The top `k` papers of hybrid retrieval for the topic, filtered.
+    Retrieve {
+        /// How many.
+        k: usize,
+        /// Leakage filters.
+        filter: Filter,
+    },
+    /// Every paper of this file (any format litnav ingests), or those of one topic or TaxoBench
+    /// instance it defines.
+    File {
+        /// The file.
+        path: std::path::PathBuf,
+        /// A topic id, or a TaxoBench instance id.
+        instance: Option<String>,
+    },
+}
+
+/// How to build a map.
+#[derive(Debug, Clone)]
+pub struct MapRequest {
+    /// The topic, in plain words (the map's title).
+    pub topic: String,
+    /// Where the papers come from.
+    pub source: PaperSource,
+    /// The organizer's settings. Its `min_relevance` is replaced by [`MapRequest::min_relevance`]
+    /// or the source's default.
+    pub options: Options,
+    /// The relevance floor (default: [`RELEVANCE_FLOOR`] when retrieving, 0 for a file).
+    pub min_relevance: Option<f64>,
+    /// Papers the LLM stage shows per subtopic.
+    pub llm_papers: usize,
+}
+
+/// A map and, when the LLM stage ran, what it did.
+#[derive(Debug, Clone, Serialize)]
+pub struct MapOutcome {
+    /// The map.
+    pub map: MapNode,
+    /// The LLM stage's trace.
+    pub trace: Option<litnav_organize::llm::Trace>,
+}
+
+/// Build a map. `session` is needed when the papers are retrieved from a corpus.
+pub fn build_map(
+    workspace: &Workspace,
+    session: Option<&CorpusSession>,
+    request: &MapRequest,
+    llm: Option<&Client>,
+    progress: &dyn Progress,
+) -> Result<MapOutcome> {
+    let encoder = workspace.encoder(progress)?;
+    let (docs, floor) = match &request.source {
+        PaperSource::Retrieve { k, filter } => {
+            let session = session.ok_or_else(|| Error::internal("a map retrieved from a corpus needs its session"))?;
+            progress.stage("retrieving papers");
+            let ids = session.hybrid_ids(&request.topic, *k, *filter, encoder, progress)?;
+            (session.docs(&ids, encoder, progress)?, RELEVANCE_FLOOR)
+        }
+        PaperSource::File { path, instance } => (docs_from_file(workspace, path, instance.as_deref(), progress)?, 0.0),
+    };
+    if docs.is_empty() {
+        return Err(Error::not_found(format!("no papers to organize for {:?}", request.topic)));
+    }
+    let options = Options { min_relevance: request.min_relevance.unwrap_or(floor), ..request.options };
+    organize_docs(workspace, &request.topic, &docs, options, llm, request.llm_papers, progress)
+}
+
+/// Organize `docs` for `topic`, then (with a client) run the LLM stage on the map.
+pub fn organize_docs(
+    workspace: &Workspace,
+    topic: &str,
+    docs: &[Doc],
+    options: Options,
+    llm: Option<&Client>,
+    llm_papers: usize,
+    progress: &dyn Progress,
+) -> Result<MapOutcome> {
+    let encoder = workspace.encoder(progress)?;
+    let topic_vector = encoder.embed(&[topic]).pop().unwrap_or_default();
+    let embed = |texts: &[String]| encoder.embed(texts);
+    progress.stage(&format!("organizing {} papers", docs.len()));
+    let map = organize(topic, &topic_vector, docs, &embed, options);
+    let Some(client) = llm else { return Ok(MapOutcome { map, trace: None }) };
+    progress.stage("naming and grouping subtopics with the LLM");
+    let (map, trace) = litnav_organize::llm::refine(map, topic, client, llm_papers)?;
+    Ok(MapOutcome { map, trace: Some(trace) })
+}
+
+/// Every paper of a file (or of one of its topics), with vectors from litnav's cache of paper
+/// vectors outside any corpus.
+pub fn docs_from_file(
+    workspace: &Workspace,
+    file: &Path,
+    instance: Option<&str>,
+    progress: &dyn Progress,
+) -> Result<Vec<Doc>> {
+    let contents = readers::read_file(file, ReadOptions::default())?;
+    let mut catalog = Catalog::default();
+    catalog.merge(contents.items, &mut MergeReport::default());
+    let papers: Vec<&Paper> = match instance {
+        None => catalog.papers().iter().collect(),
+        Some(id) => {
+            let wanted = [id.to_string(), litnav_corpus::readers::taxobench_topic_id(id)];
+            let kept: Vec<&Paper> =
+                catalog.papers().iter().filter(|p| p.topics.iter().any(|t| wanted.contains(t))).collect();
+            if kept.is_empty() {
+                let known: Vec<&str> = catalog.topics().iter().map(|t| t.id.as_str()).take(20).collect();
+                return Err(Error::not_found(format!(
+                    "{} has no papers of instance or topic `{id}` (it defines: {})",
+                    file.display(),
+                    known.join(", ")
+                )));
+            }
+            kept
+        }
+    };
+    let encoder = workspace.encoder(progress)?;
+    let texts: Vec<String> = papers.iter().map(|p| p.text()).collect();
+    let vectors = litnav_embed::embed_cached(encoder, &texts, &workspace.settings().vector_cache("papers"));
+    Ok(papers.iter().zip(vectors).map(|(p, v)| Doc::from_paper(p, v)).collect())
+}
+
+/// How to expand a subtopic.
+#[derive(Debug, Clone)]
+pub struct ExpandRequest {
+    /// Id of the subtopic or theme (`t2.s1`).
+    pub subtopic: String,
+    /// Papers to retrieve for the expansion query.
+    pub k: usize,
+    /// The organizer's settings for the sub-map (its `min_relevance` is used as given).
+    pub options: Options,
+    /// Papers the Subtopic Expander and the LLM stage see.
+    pub llm_papers: usize,
+}
+
+/// A subtopic grown into its own map.
+#[derive(Debug, Clone, Serialize)]
+pub struct Expansion {
+    /// The query that retrieved the new papers.
+    pub query: String,
+    /// Who wrote the query: `offline` (key phrases) or `llm` (the Subtopic Expander).
+    pub query_by: &'static str,
+    /// Why the Subtopic Expander's answer was not used, when it was not.
+    pub expander_error: Option<String>,
+    /// The subtopic's own papers.
+    pub inside: usize,
+    /// Papers the query brought in.
+    pub retrieved: usize,
+    /// The sub-map.
+    pub map: MapNode,
+    /// The LLM stage's trace on the sub-map.
+    pub trace: Option<litnav_organize::llm::Trace>,
+}
+
+/// Grow one subtopic of `map`: a query from its name and the phrases that distinguish its papers
+/// from the rest of the map (or, with an LLM, the Subtopic Expander's terms) retrieves new papers
+/// from the corpus; they and the subtopic's own papers are organized into a sub-map (with the LLM
+/// stage when a client is given).
+pub fn expand(
+    workspace: &Workspace,
+    session: &CorpusSession,
+    map: &MapNode,
+    request: &ExpandRequest,
+    llm: Option<&Client>,
+    progress: &dyn Progress,
+) -> Result<Expansion> {
+    let node = map
+        .find(&request.subtopic)
+        .ok_or_else(|| Error::not_found(format!("the map has no node with id {:?}", request.subtopic)))?;
+    let encoder = workspace.encoder(progress)?;
+    let inside: Vec<String> = node.all_paper_ids();
+    let inside_set: HashSet<&str> = inside.iter().map(String::as_str).collect();
+    let outside: Vec<String> = map.all_paper_ids().into_iter().filter(|id| !inside_set.contains(id.as_str())).collect();
+    let texts =
+        |ids: &[String]| -> Vec<String> { ids.iter().filter_map(|id| session.paper(id)).map(Paper::text).collect() };
+    let (inside_texts, outside_texts) = (texts(&inside), texts(&outside));
+    if inside_texts.is_empty() {
+        return Err(Error::not_found(format!(
+            "none of {}'s papers are in the corpus at {}",
+            request.subtopic,
+            session.dir().display()
+        )));
+    }
+    let classes: Vec<Vec<(usize, &str)>> = vec![
+        inside_texts.iter().enumerate().map(|(i, t)| (i, t.as_str())).collect(),
+        outside_texts.iter().enumerate().map(|(i, t)| (inside_texts.len() + i, t.as_str())).collect(),
+    ];
+    // The subtopic's papers with their vectors: they start the sub-map, and their centroid ranks
+    // the key phrases.
+    let inside_docs = session.docs(&inside, encoder, progress)?;
+    let centroid = litnav_core::vector::unit_mean(&inside_docs.iter().map(|d| d.vector.as_slice()).collect::<Vec<_>>());
+    let embed = |texts: &[String]| encoder.embed(texts);
+    let phrases = label::key_phrases(&classes, &[centroid.clone(), centroid], &embed, 4, &map.name).swap_remove(0);
+    let (mut query, mut query_by, mut expander_error) = (query_of(&node.name, &phrases), "offline", None);
+    if let Some(client) = llm {
+        progress.stage("asking the Subtopic Expander for a query");
+        let papers: Vec<litnav_core::PaperText<'_>> = inside
+            .iter()
+            .filter_map(|id| session.paper(id))
+            .take(request.llm_papers.max(1))
+            .map(Paper::as_text)
+            .collect();
+        match navigator::expand_subtopic(client, &map.name, &node.name, &node.description, &papers) {
+            Ok(answer) => {
+                query = query_of(&node.name, &answer.value.terms);
+                query_by = "llm";
+            }
+            // An unusable answer falls back to the offline query; a failing endpoint fails the run.
+            Err(e @ litnav_llm::Error::Invalid { .. }) => expander_error = Some(e.to_string()),
+            Err(e) => return Err(e.into()),
+        }
+    }
+    progress.stage("retrieving papers for the expansion");
+    let retrieved: Vec<String> = session
+        .hybrid_ids(&query, request.k, Filter::default(), encoder, progress)?
+        .into_iter()
+        .filter(|id| !inside_set.contains(id.as_str()))
+        .collect();
+    let mut docs = inside_docs;
+    docs.extend(session.docs(&retrieved, encoder, progress)?);
+    let outcome = organize_docs(workspace, &node.name, &docs, request.options, llm, request.llm_papers, progress)?;
+    let mut sub_map = outcome.map;
+    sub_map.description = format!(
+        "{} papers: the {} of {} in the map plus {} retrieved for “{query}”",
+        docs.len(),
+        inside.len(),
+        request.subtopic,
+        docs.len().saturating_sub(inside.len())
+    );
+    Ok(Expansion {
+        query,
+        query_by,
+        expander_error,
+        inside: inside.len(),
+        retrieved: docs.len().saturating_sub(inside.len()),
+        map: sub_map,
+        trace: outcome.trace,
+    })
+}
+
+/// The expansion query: the subtopic's name, then each term that adds a word the query lacks
+/// (a term repeating the name's words would only weigh them twice).
+pub fn query_of(name: &str, terms: &[String]) -> String {
+    let mut words: HashSet<String> = name.split_whitespace().map(str::to_lowercase).collect();
+    let mut query = vec![name.trim().to_string()];
+    for term in terms {
+        let new_words: Vec<String> =
+            term.split_whitespace().map(str::to_lowercase).filter(|w| !words.contains(w)).collect();
+        if !new_words.is_empty() {
+            query.push(term.trim().to_string());
+            words.extend(new_words);
+        }
+    }
+    query.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_query_does_not_repeat_the_names_words() {
+        let terms: Vec<String> =
+            ["Incremental Learning", "Classes", "Incremental", "Catastrophic Forgetting", "forgetting"]
+                .map(String::from)
+                .to_vec();
+        assert_eq!(query_of("Incremental Learning", &terms), "Incremental Learning Classes Catastrophic Forgetting");
+        assert_eq!(query_of("Replay", &[]), "Replay");
+    }
+}

@@ -1,0 +1,680 @@
+//! How papers relate through citations, as typed reports: rankings by disruption or novelty with
+//! corpus-wide percentiles, one paper's profile, citation paths, co-citation, coupling, co-mention,
+//! pairs, and who cites a paper and how.
+
+use crate::error::{Error, Result};
+use crate::session::CorpusSession;
+use crate::workspace::Progress;
+use litnav_core::Sentiment;
+use litnav_graph::disruption::{self, Disruption};
+use litnav_graph::novelty::{self, Novelty, Units};
+use litnav_graph::pairs::{self, PairRelation, Related};
+use litnav_graph::paths::{self, Direction};
+use litnav_graph::percentile::{PercentileTable, top_k};
+use litnav_graph::{Node, contexts};
+use serde::Serialize;
+use std::sync::Arc;
+
+/// A property papers are ranked by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Measure {
+    /// The CD disruption index.
+    Disruption,
+    /// Uzzi novelty (negated 10th-percentile z: higher = more novel).
+    Novelty,
+}
+
+impl Measure {
+    /// The name SciNet's tables use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Measure::Disruption => "Disruption",
+            Measure::Novelty => "Novelty",
+        }
+    }
+}
+
+/// How disruption and novelty are computed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MetricOptions {
+    /// Count only citing papers published within this many years after the focal paper.
+    pub window: Option<u32>,
+    /// What plays the role of Uzzi's journals in novelty.
+    pub units: Units,
+    /// Randomized citation graphs of novelty's null model.
+    pub nulls: usize,
+    /// Seed of the randomization.
+    pub seed: u64,
+}
+
+impl Default for MetricOptions {
+    /// No window; novelty over venues with 10 null graphs and the default seed.
+    fn default() -> Self {
+        let n = novelty::Options::default();
+        MetricOptions { window: None, units: n.units, nulls: n.nulls, seed: litnav_core::DEFAULT_SEED }
+    }
+}
+
+impl MetricOptions {
+    fn novelty(&self) -> novelty::Options {
+        novelty::Options { units: self.units, nulls: self.nulls, seed: self.seed, ..novelty::Options::default() }
+    }
+}
+
+/// A paper's value of one measure with the counts behind it.
+#[derive(Debug, Clone, Copy, Serialize)]
+#[serde(untagged)]
+pub enum Detail {
+    /// CD counts and indices.
+    Disruption(Disruption),
+    /// Novelty's pair count and z-scores.
+    Novelty(Novelty),
+}
+
+/// Every paper's value of a measure (node order), oriented so that higher is more disruptive or
+/// more novel, with the counts behind each.
+#[derive(Debug)]
+pub struct Scores {
+    /// The ranked value per node (`None` when undefined).
+    pub values: Vec<Option<f64>>,
+    /// The record behind each value, per node.
+    pub details: Vec<Detail>,
+    /// Percentiles against every paper with a value.
+    pub table: PercentileTable,
+}
+
+/// A paper as relation reports show it.
+#[derive(Debug, Clone, Serialize)]
+pub struct PaperRef {
+    /// Corpus id.
+    pub id: String,
+    /// Title (none when the id is not a corpus paper).
+    pub title: Option<String>,
+    /// Year.
+    pub year: Option<i32>,
+    /// In-corpus citations.
+    pub cited_by: usize,
+}
+
+/// A related paper and the count and similarity relating it.
+#[derive(Debug, Clone, Serialize)]
+pub struct RelatedPaper {
+    /// The paper.
+    #[serde(flatten)]
+    pub paper: PaperRef,
+    /// Co-citations or shared references.
+    pub count: usize,
+    /// Salton's cosine of the two papers' citing (or cited) sets.
+    pub similarity: f64,
+}
+
+/// One row of a ranking.
+#[derive(Debug, Clone, Serialize)]
+pub struct Ranked {
+    /// 1-based rank.
+    pub rank: usize,
+    /// The paper.
+    #[serde(flatten)]
+    pub paper: PaperRef,
+    /// The value ranked by.
+    pub score: f64,
+    /// Percentile against every paper of the corpus with a value.
+    pub percentile: f64,
+    /// The counts behind the value.
+    #[serde(flatten)]
+    pub details: Detail,
+}
+
+/// A ranking of papers by a measure.
+#[derive(Debug, Clone, Serialize)]
+pub struct Ranking {
+    /// What was ranked by, in words.
+    pub measure: String,
+    /// Papers considered.
+    pub candidates: usize,
+    /// Candidates without a value.
+    pub without_value: usize,
+    /// Why papers have no value.
+    pub without_value_reason: &'static str,
+    /// The top papers.
+    pub papers: Vec<Ranked>,
+}
+
+/// What to rank.
+#[derive(Debug, Clone)]
+pub struct RankRequest {
+    /// The measure.
+    pub measure: Measure,
+    /// A stored topic's id or title, or free text whose best BM25 matches are ranked.
+    pub topic: Option<String>,
+    /// BM25 matches a free-text topic takes.
+    pub pool: usize,
+    /// Papers listed.
+    pub k: usize,
+    /// Rank disruption by SciNet's (n_i − n_j)/(n_i + n_j) instead of the CD index.
+    pub scinet_form: bool,
+    /// How the measures are computed.
+    pub metric: MetricOptions,
+}
+
+const NO_CD: &str = "no in-corpus references, or nobody cites them or the paper";
+const NO_NOVELTY: &str = "fewer than two in-corpus references";
+
+/// One paper's citation profile.
+#[derive(Debug, Clone, Serialize)]
+pub struct PaperProfile {
+    /// The paper.
+    pub paper: PaperRef,
+    /// Its venue.
+    pub venue: Option<String>,
+    /// In-corpus citations.
+    pub in_degree: usize,
+    /// In-corpus references.
+    pub out_degree: usize,
+    /// References to works outside the corpus.
+    pub external_references: u32,
+    /// The CD window, in years.
+    pub window_years: Option<u32>,
+    /// CD counts and values.
+    pub disruption: Disruption,
+    /// Why CD is undefined, when it is.
+    pub disruption_reason: Option<&'static str>,
+    /// CD percentile in the corpus.
+    pub disruption_percentile: Option<f64>,
+    /// Novelty.
+    pub novelty: Novelty,
+    /// Why novelty is undefined, when it is.
+    pub novelty_reason: Option<&'static str>,
+    /// Novelty percentile in the corpus.
+    pub novelty_percentile: Option<f64>,
+    /// Papers most co-cited with it.
+    pub co_cited: Vec<RelatedPaper>,
+    /// Papers sharing most references with it.
+    pub coupled: Vec<RelatedPaper>,
+}
+
+/// The maximum-citation path between two papers.
+#[derive(Debug, Clone, Serialize)]
+pub struct MaxPath {
+    /// Papers from the citing end to the cited end.
+    pub papers: Vec<PaperRef>,
+    /// Hops.
+    pub hops: usize,
+    /// Sum of the in-corpus citation counts of its papers.
+    pub total_in_degree: u64,
+}
+
+/// Paths between two papers.
+#[derive(Debug, Clone, Serialize)]
+pub struct PathReport {
+    /// The citing end.
+    pub from: String,
+    /// The cited end.
+    pub to: String,
+    /// Longest path considered.
+    pub max_hops: usize,
+    /// The maximum-citation path, when one exists within `max_hops`.
+    pub max_citation_path: Option<MaxPath>,
+    /// Hops of the shortest citation path.
+    pub citation_distance: Option<usize>,
+    /// Hops of the shortest path ignoring direction.
+    pub undirected_distance: Option<usize>,
+    /// The shortest citation paths (at most the limit asked for).
+    pub shortest_paths: Vec<Vec<PaperRef>>,
+}
+
+/// Papers related to one paper.
+#[derive(Debug, Clone, Serialize)]
+pub struct Neighbours {
+    /// The paper.
+    pub paper: PaperRef,
+    /// Related papers, most related first.
+    pub related: Vec<RelatedPaper>,
+}
+
+/// Which neighbours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Neighbourhood {
+    /// Papers most often cited together with it.
+    CoCited,
+    /// Papers sharing the most references with it.
+    Coupled,
+}
+
+/// A paper mentioned in the same paragraph as another.
+#[derive(Debug, Clone, Serialize)]
+pub struct CoMentioned {
+    /// The co-mention counts.
+    #[serde(flatten)]
+    pub mention: contexts::CoMention,
+    /// Its title, when it is a corpus paper.
+    pub title: Option<String>,
+}
+
+/// Papers mentioned together with a paper.
+#[derive(Debug, Clone, Serialize)]
+pub struct CoMentions {
+    /// The paper's id.
+    pub paper: String,
+    /// Co-mentioned papers, most often first.
+    pub co_mentioned: Vec<CoMentioned>,
+}
+
+/// How two papers relate.
+#[derive(Debug, Clone, Serialize)]
+pub struct PairReport {
+    /// One paper.
+    pub a: PaperRef,
+    /// The other.
+    pub b: PaperRef,
+    /// Citation either way, co-citation and coupling.
+    pub relation: PairRelation,
+}
+
+/// A paper citing another, and how.
+#[derive(Debug, Clone, Serialize)]
+pub struct Citer {
+    /// The citing paper.
+    #[serde(flatten)]
+    pub paper: PaperRef,
+    /// How its mentions speak of the cited paper, when known.
+    pub sentiment: Option<Sentiment>,
+    /// Its mentions (contexts) of the cited paper.
+    pub mentions: usize,
+    /// The text of its first mention, when there is one.
+    pub context: Option<String>,
+}
+
+/// Who cites a paper and how.
+#[derive(Debug, Clone, Serialize)]
+pub struct CitersReport {
+    /// The cited paper.
+    pub paper: PaperRef,
+    /// Mentions the LLM labelled now.
+    pub classified_by_llm: usize,
+    /// Mentions the LLM could not label, and why.
+    pub unlabelled: Vec<String>,
+    /// Citers, those with a known sentiment first.
+    pub citers: Vec<Citer>,
+}
+
+impl CorpusSession {
+    /// A node as a report shows it.
+    pub fn paper_ref(&self, node: Node) -> Result<PaperRef> {
+        let graph = &self.citations()?.graph;
+        let id = graph.id(node);
+        Ok(PaperRef {
+            id: id.to_string(),
+            title: self.paper(id).map(|p| p.title.clone()),
+            year: graph.year(node),
+            cited_by: graph.in_degree(node),
+        })
+    }
+
+    fn related(&self, list: &[Related]) -> Result<Vec<RelatedPaper>> {
+        list.iter()
+            .map(|r| Ok(RelatedPaper { paper: self.paper_ref(r.node)?, count: r.count, similarity: r.similarity }))
+            .collect()
+    }
+
+    /// Every paper's value of `measure`, computed once per session and settings.
+    pub fn scores(&self, measure: Measure, metric: &MetricOptions, scinet_form: bool) -> Result<Arc<Scores>> {
+        let key = format!("{measure:?}/{metric:?}/{scinet_form}");
+        if let Some(scores) = self.scores.lock().map_err(|_| Error::internal("poisoned"))?.get(&key) {
+            return Ok(scores.clone());
+        }
+        let graph = &self.citations()?.graph;
+        let (values, details): (Vec<Option<f64>>, Vec<Detail>) = match measure {
+            Measure::Disruption => disruption::disruption_all(graph, metric.window)
+                .into_iter()
+                .map(|d| (if scinet_form { d.cd_nok } else { d.cd }, Detail::Disruption(d)))
+                .unzip(),
+            Measure::Novelty => novelty::novelty_all(graph, &metric.novelty())
+                .into_iter()
+                .map(|n| (n.p10.map(|z| -z), Detail::Novelty(n)))
+                .unzip(),
+        };
+        let table = PercentileTable::new(values.iter().copied());
+        let scores = Arc::new(Scores { values, details, table });
+        self.scores.lock().map_err(|_| Error::internal("poisoned"))?.insert(key, scores.clone());
+        Ok(scores)
+    }
+
+    /// How ties in a ranking break: the better-cited paper first (CD = 1 is common among rarely
+    /// cited papers), then the smaller id.
+    pub fn tie_key(&self, node: Node) -> (std::cmp::Reverse<usize>, Node) {
+        let in_degree = self.citations().map_or(0, |c| c.graph.in_degree(node));
+        (std::cmp::Reverse(in_degree), node)
+    }
+
+    /// The nodes a ranking considers: every paper, a stored topic's references, or the best BM25
+    /// matches of free text.
+    pub fn field(&self, topic: Option<&str>, pool: usize) -> Result<Vec<Node>> {
+        let graph = &self.citations()?.graph;
+        let Some(topic) = topic else { return Ok(graph.nodes().collect()) };
+        let ids: Vec<String> = match self.topic(topic) {
+            Some(t) => t.reference_ids.clone(),
+            None => {
+                let request = crate::session::SearchRequest { k: pool, ..crate::session::SearchRequest::new(topic) };
+                self.search_lexical(&request)?.into_iter().map(|hit| hit.id).collect()
+            }
+        };
+        let mut nodes: Vec<Node> = ids.iter().filter_map(|id| graph.find(id)).collect();
+        nodes.sort_unstable();
+        nodes.dedup();
+        if nodes.is_empty() {
+            return Err(Error::not_found(format!("no paper of the corpus matches the topic `{topic}`")));
+        }
+        Ok(nodes)
+    }
+
+    /// Rank a field's papers by a measure, with corpus-wide percentiles.
+    pub fn rank(&self, request: &RankRequest) -> Result<Ranking> {
+        let candidates = self.field(request.topic.as_deref(), request.pool)?;
+        let scores = self.scores(request.measure, &request.metric, request.scinet_form)?;
+        let values: Vec<Option<f64>> = candidates.iter().map(|&n| scores.values[n as usize]).collect();
+        let top = top_k(&values, request.k, |i| self.tie_key(candidates[i]));
+        let mut papers = Vec::with_capacity(top.len());
+        for (rank, &i) in top.iter().enumerate() {
+            let node = candidates[i];
+            let value = values[i].unwrap_or_default();
+            papers.push(Ranked {
+                rank: rank + 1,
+                paper: self.paper_ref(node)?,
+                score: value,
+                percentile: scores.table.rank(value).unwrap_or(0.0),
+                details: scores.details[node as usize],
+            });
+        }
+        let (measure, without_value_reason) = match request.measure {
+            Measure::Disruption if request.scinet_form => ("disruption ((n_i − n_j)/(n_i + n_j))", NO_CD),
+            Measure::Disruption => ("disruption (CD index)", NO_CD),
+            Measure::Novelty => ("novelty (−p10 z; higher = more novel)", NO_NOVELTY),
+        };
+        Ok(Ranking {
+            measure: measure.into(),
+            candidates: candidates.len(),
+            without_value: values.iter().filter(|v| v.is_none()).count(),
+            without_value_reason,
+            papers,
+        })
+    }
+
+    /// One paper's profile: degrees, CD, novelty, percentiles, co-cited and coupled papers.
+    pub fn profile(&self, id: &str, metric: &MetricOptions) -> Result<PaperProfile> {
+        let node = self.node(id)?;
+        let graph = &self.citations()?.graph;
+        let cd_scores = self.scores(Measure::Disruption, metric, false)?;
+        let novelty_scores = self.scores(Measure::Novelty, metric, false)?;
+        let (Detail::Disruption(cd), Detail::Novelty(nov)) =
+            (cd_scores.details[node as usize], novelty_scores.details[node as usize])
+        else {
+            return Err(Error::internal("score details of the wrong measure"));
+        };
+        Ok(PaperProfile {
+            paper: self.paper_ref(node)?,
+            venue: graph.venue(node).map(str::to_string),
+            in_degree: graph.in_degree(node),
+            out_degree: graph.out_degree(node),
+            external_references: graph.external_references(node),
+            window_years: metric.window,
+            disruption: cd,
+            disruption_reason: cd.undefined.map(|u| u.describe()),
+            disruption_percentile: cd.cd.and_then(|v| cd_scores.table.rank(v)),
+            novelty: nov,
+            novelty_reason: nov.undefined.map(|u| u.describe()),
+            novelty_percentile: nov.p10.and_then(|z| novelty_scores.table.rank(-z)),
+            co_cited: self.related(&pairs::co_cited_with(graph, node, 10))?,
+            coupled: self.related(&pairs::coupled_with(graph, node, 10))?,
+        })
+    }
+
+    /// The maximum-citation path from `from` (citing) to `to` (cited), the shortest paths, and
+    /// the distances.
+    pub fn path(&self, from: &str, to: &str, max_hops: usize, shortest_limit: usize) -> Result<PathReport> {
+        let (a, b) = (self.node(from)?, self.node(to)?);
+        let graph = &self.citations()?.graph;
+        let refs = |nodes: &[Node]| nodes.iter().map(|&n| self.paper_ref(n)).collect::<Result<Vec<_>>>();
+        let max_citation_path = match paths::max_citation_path(graph, a, b, max_hops) {
+            Some(p) => Some(MaxPath { papers: refs(&p.nodes)?, hops: p.hops(), total_in_degree: p.total_in_degree }),
+            None => None,
+        };
+        let shortest = paths::shortest_paths(graph, a, b, Direction::Cites, shortest_limit);
+        Ok(PathReport {
+            from: from.to_string(),
+            to: to.to_string(),
+            max_hops,
+            max_citation_path,
+            citation_distance: paths::distance(graph, a, b, Direction::Cites),
+            undirected_distance: paths::distance(graph, a, b, Direction::Either),
+            shortest_paths: shortest.iter().map(|p| refs(p)).collect::<Result<_>>()?,
+        })
+    }
+
+    /// Papers co-cited or coupled with a paper.
+    pub fn neighbours(&self, id: &str, which: Neighbourhood, k: usize) -> Result<Neighbours> {
+        let node = self.node(id)?;
+        let graph = &self.citations()?.graph;
+        let list = match which {
+            Neighbourhood::CoCited => pairs::co_cited_with(graph, node, k),
+            Neighbourhood::Coupled => pairs::coupled_with(graph, node, k),
+        };
+        Ok(Neighbours { paper: self.paper_ref(node)?, related: self.related(&list)? })
+    }
+
+    /// Papers mentioned in the same paragraph as a paper (from the citation contexts).
+    pub fn co_mentioned(&self, id: &str, k: usize) -> Result<CoMentions> {
+        let contexts = &self.citations()?.contexts;
+        if contexts.is_empty() {
+            return Err(Error::not_found(format!("{} holds no citation contexts", self.dir().display())));
+        }
+        let mut list = contexts::co_mentioned(contexts, id);
+        list.truncate(k);
+        let co_mentioned = list
+            .into_iter()
+            .map(|mention| {
+                let title = self.paper(&mention.paper_id).map(|p| p.title.clone());
+                CoMentioned { mention, title }
+            })
+            .collect();
+        Ok(CoMentions { paper: id.to_string(), co_mentioned })
+    }
+
+    /// How two papers relate.
+    pub fn pair(&self, a: &str, b: &str) -> Result<PairReport> {
+        let (na, nb) = (self.node(a)?, self.node(b)?);
+        let relation = pairs::relation(&self.citations()?.graph, na, nb);
+        Ok(PairReport { a: self.paper_ref(na)?, b: self.paper_ref(nb)?, relation })
+    }
+
+    /// The papers citing `id` and how they speak of it: labels from the contexts; with a client,
+    /// unlabelled mentions are classified by the LLM (SciNet's Cite-Sentiment). `only` keeps the
+    /// citers of one sentiment.
+    pub fn citers(
+        &self,
+        id: &str,
+        only: Option<Sentiment>,
+        llm: Option<&litnav_llm::Client>,
+        progress: &dyn Progress,
+    ) -> Result<CitersReport> {
+        let cited = self.node(id)?;
+        let citations = self.citations()?;
+        let cited_title = self.paper(id).map_or(id, |p| p.title.as_str()).to_string();
+        let mut mentions: Vec<contexts::CitationContext> =
+            citations.contexts.iter().filter(|c| c.cited_id == id).cloned().collect();
+        let (mut classified, mut unlabelled) = (0, Vec::new());
+        if let Some(client) = llm {
+            let pending = mentions.iter().filter(|m| m.sentiment.is_none()).count();
+            progress.stage(&format!("classifying {pending} mentions with the LLM"));
+            for mention in mentions.iter_mut().filter(|m| m.sentiment.is_none()) {
+                match litnav_llm::judges::citation_sentiment(client, &cited_title, &mention.text) {
+                    Ok(judged) => {
+                        mention.sentiment = Some(judged.sentiment);
+                        classified += 1;
+                    }
+                    Err(e @ litnav_llm::Error::Invalid { .. }) => {
+                        unlabelled.push(format!("{}: {e}", mention.citing_id))
+                    }
+                    Err(e) => return Err(e.into()),
+                }
+                progress.advance(classified + unlabelled.len(), pending);
+            }
+        }
+        let labels = contexts::sentiment_of_citers(&mentions, id);
+        let mut citing: Vec<String> =
+            citations.graph.citers(cited).iter().map(|&n| citations.graph.id(n).to_string()).collect();
+        citing.extend(mentions.iter().map(|m| m.citing_id.clone()));
+        citing.sort();
+        citing.dedup();
+        // Citers with a known sentiment first.
+        citing.sort_by_key(|id| !labels.contains_key(id));
+        let mut citers = Vec::new();
+        for citing_id in citing.iter().filter(|c| only.is_none_or(|s| labels.get(*c) == Some(&s))) {
+            let paper = match citations.graph.find(citing_id) {
+                Some(node) => self.paper_ref(node)?,
+                None => PaperRef { id: citing_id.clone(), title: None, year: None, cited_by: 0 },
+            };
+            let own: Vec<&contexts::CitationContext> = mentions.iter().filter(|m| &m.citing_id == citing_id).collect();
+            citers.push(Citer {
+                paper,
+                sentiment: labels.get(citing_id).copied(),
+                mentions: own.len(),
+                context: own.first().map(|m| m.text.clone()),
+            });
+        }
+        Ok(CitersReport { paper: self.paper_ref(cited)?, classified_by_llm: classified, unlabelled, citers })
+    }
+}
+
+impl std::fmt::Display for PaperRef {
+    /// Year, title, id on one line.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}  {}  [{}]", crate::year(self.year), self.title.as_deref().unwrap_or("(untitled)"), self.id)
+    }
+}
+
+impl std::fmt::Display for Ranking {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "{}: {} of {} candidate papers have a value ({} without: {})",
+            self.measure,
+            self.candidates - self.without_value,
+            self.candidates,
+            self.without_value,
+            self.without_value_reason
+        )?;
+        for row in &self.papers {
+            writeln!(f, "{:>3}. {:>7.3}  p{:<5.1}  {}", row.rank, row.score, row.percentile, row.paper)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::fmt::Display for PaperProfile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (cd, nov) = (&self.disruption, &self.novelty);
+        let undefined = |reason: Option<&str>| reason.map_or_else(String::new, |r| format!(" — undefined: {r}"));
+        writeln!(f, "{}", self.paper)?;
+        writeln!(
+            f,
+            "  cited by {} in the corpus; cites {} in the corpus and {} outside it",
+            self.in_degree, self.out_degree, self.external_references
+        )?;
+        writeln!(
+            f,
+            "  disruption: CD {} (n_i {}, n_j {}, n_k {}), SciNet form {}, percentile {}{}",
+            crate::number(cd.cd),
+            cd.n_i,
+            cd.n_j,
+            cd.n_k,
+            crate::number(cd.cd_nok),
+            crate::number(self.disruption_percentile),
+            undefined(self.disruption_reason)
+        )?;
+        writeln!(
+            f,
+            "  novelty: p10 z {}, median z {} over {} reference pairs, percentile {}{}",
+            crate::number(nov.p10),
+            crate::number(nov.median),
+            nov.pairs,
+            crate::number(self.novelty_percentile),
+            undefined(self.novelty_reason)
+        )?;
+        for (title, list) in [("most co-cited with", &self.co_cited), ("most coupled with", &self.coupled)] {
+            writeln!(f, "  {title}:")?;
+            for r in list.iter().take(5) {
+                writeln!(f, "    {:>4}  {}", r.count, r.paper)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl std::fmt::Display for PathReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.max_citation_path {
+            Some(p) => {
+                writeln!(f, "maximum-citation path ({} hops, {} citations in total):", p.hops, p.total_in_degree)?;
+                for paper in &p.papers {
+                    writeln!(f, "  {:>5}  {paper}", paper.cited_by)?;
+                }
+            }
+            None => {
+                writeln!(f, "no citation path of at most {} hops from {} to {}", self.max_hops, self.from, self.to)?
+            }
+        }
+        match (self.citation_distance, self.undirected_distance) {
+            (Some(d), _) => writeln!(f, "{} shortest citation path(s) of {d} hops", self.shortest_paths.len()),
+            (None, Some(d)) => {
+                writeln!(f, "{} does not reach {} by citations; {d} hops apart ignoring direction", self.from, self.to)
+            }
+            (None, None) => writeln!(f, "the two papers are not connected in the citation graph"),
+        }
+    }
+}
+
+impl std::fmt::Display for CoMentions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (rank, m) in self.co_mentioned.iter().enumerate() {
+            writeln!(
+                f,
+                "{:>3}. {:>3} paragraph(s) in {:>3} paper(s)  {}  [{}]",
+                rank + 1,
+                m.mention.paragraphs,
+                m.mention.citing_papers,
+                m.title.as_deref().unwrap_or("(not in the corpus)"),
+                m.mention.paper_id
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl std::fmt::Display for PairReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let r = &self.relation;
+        writeln!(f, "A {}\nB {}", self.a, self.b)?;
+        writeln!(f, "  A cites B: {}; B cites A: {}", r.cites, r.cited_by)?;
+        writeln!(f, "  co-cited by {} paper(s) (cosine {:.3})", r.co_citations, r.co_citation_similarity)?;
+        writeln!(f, "  {} shared reference(s) (cosine {:.3})", r.shared_references, r.coupling_similarity)
+    }
+}
+
+impl std::fmt::Display for CitersReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "{} — {} citer(s) listed; {} mention(s) classified by the LLM",
+            self.paper,
+            self.citers.len(),
+            self.classified_by_llm
+        )?;
+        for citer in &self.citers {
+            let sentiment = citer.sentiment.map_or("unknown", Sentiment::name);
+            let title = citer.paper.title.as_deref().unwrap_or("(not in the corpus)");
+            writeln!(f, "  {sentiment:<8} {title}  [{}]", citer.paper.id)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,51 @@
+//! Scoring other systems' outputs with the field's metrics, over whole files: TaxoBench
+//! prediction files, any two trees, TREC runs, and SciNet's path-wise and ego-centric queries.
+
+pub mod scinet;
+pub mod similarity;
+pub mod taxobench;
+pub mod trec;
+pub mod tree;
+
+use crate::error::{Error, Result};
+use serde_json::Value;
+use std::path::Path;
+
+/// The records of a JSON-lines file with their 1-based line numbers (blank lines skipped). A line
+/// that is not JSON is an error naming it; an empty file is an error.
+pub fn read_json_lines(file: &Path) -> Result<Vec<(usize, Value)>> {
+    let text = std::fs::read_to_string(file).map_err(|e| Error::io(file, &e))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let value: Value = serde_json::from_str(line)
+            .map_err(|e| Error::input(format!("{}:{}: not JSON: {e}", file.display(), i + 1)))?;
+        out.push((i + 1, value));
+    }
+    if out.is_empty() {
+        return Err(Error::input(format!("{}: no records", file.display())));
+    }
+    Ok(out)
+}
+
+/// A string field of a JSON-lines record, or an error naming file, line and field.
+pub fn field_str<'v>(value: &'v Value, field: &str, file: &Path, line: usize) -> Result<&'v str> {
+    value[field]
+        .as_str()
+        .ok_or_else(|| Error::input(format!("{}:{line}: field `{field}`: expected a string", file.display())))
+}
+
+/// A list-of-strings field of a JSON-lines record, or an error naming file, line and field.
+pub fn field_strings(value: &Value, field: &str, file: &Path, line: usize) -> Result<Vec<String>> {
+    let list = value[field].as_array().ok_or_else(|| {
+        Error::input(format!("{}:{line}: field `{field}`: expected a list of strings", file.display()))
+    })?;
+    list.iter().map(|v| v.as_str().map(str::to_string)).collect::<Option<Vec<_>>>().ok_or_else(|| {
+        Error::input(format!("{}:{line}: field `{field}`: every entry must be a string", file.display()))
+    })
+}
+
+/// The mean of some values (`None` for none).
+pub fn mean(values: impl Iterator<Item = f64>) -> Option<f64> {
+    let (sum, n) = values.fold((0.0, 0usize), |(s, n), v| (s + v, n + 1));
+    (n > 0).then(|| sum / n as f64)
+}

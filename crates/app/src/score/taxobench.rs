@@ -1,0 +1,251 @@
+//! TaxoBench scoring over whole files: TaxoBench's `data.jsonl` (expert trees in `gt`) paired with
+//! a predictions file (`hierarchy_tree`) by instance id, every pair scored, means under the
+//! public scorer's key names. A bad line or instance is reported and skipped; the others are
+//! scored.
+
+use crate::error::{Error, Result};
+use litnav_eval::taxobench::{InstanceScores, score_instance};
+use litnav_eval::tree::{LabelSimilarity, Tree, normalize_title};
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::path::Path;
+
+/// One line of a TaxoBench file.
+pub struct Instance {
+    /// 1-based line number.
+    pub line: usize,
+    /// Instance id (numbers kept as their decimal text).
+    pub id: String,
+    /// The tree, or why there is none.
+    pub tree: std::result::Result<Tree, String>,
+}
+
+/// Read a TaxoBench JSON-lines file, taking each line's tree from `tree_key`. Lines that are not
+/// JSON or carry no usable id cannot be paired; they are returned as problems, not errors, so one
+/// bad line never stops the scoring of the others. Only an unreadable or empty file is an error.
+pub fn read_instances(path: &Path, tree_key: &str) -> Result<(Vec<Instance>, Vec<String>)> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, &e))?;
+    let mut out = Vec::new();
+    let mut problems = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let at = format!("{}:{}", path.display(), i + 1);
+        let value: Value = match serde_json::from_str(line) {
+            Ok(value) => value,
+            Err(e) => {
+                problems.push(format!("{at}: line skipped: not valid JSON ({e})"));
+                continue;
+            }
+        };
+        let id = match &value["id"] {
+            Value::Number(n) => n.to_string(),
+            Value::String(s) => s.clone(),
+            _ => {
+                problems.push(format!("{at}: line skipped: field `id` is missing or not a number/string"));
+                continue;
+            }
+        };
+        let tree = match value.get(tree_key) {
+            None | Some(Value::Null) => Err(format!("no `{tree_key}`")),
+            Some(tree) => Tree::from_json(tree).map_err(|e| format!("`{tree_key}`: {e}")),
+        };
+        if let Ok(tree) = &tree {
+            for (title, count) in repeated_papers(tree) {
+                problems.push(format!(
+                    "{at}: instance {id}: paper {title:?} is listed {count} times; its first position is scored"
+                ));
+            }
+        }
+        out.push(Instance { line: i + 1, id, tree });
+    }
+    if out.is_empty() && problems.is_empty() {
+        return Err(Error::input(format!("{} holds no instances", path.display())));
+    }
+    Ok((out, problems))
+}
+
+/// Papers listed more than once in a tree (by normalized title), with their counts.
+fn repeated_papers(tree: &Tree) -> Vec<(String, usize)> {
+    fn walk(node: &Tree, counts: &mut Vec<(String, String, usize)>) {
+        for title in &node.papers {
+            let key = normalize_title(title);
+            match counts.iter_mut().find(|(k, _, _)| *k == key) {
+                Some(entry) => entry.2 += 1,
+                None => counts.push((key, title.clone(), 1)),
+            }
+        }
+        for child in &node.children {
+            walk(child, counts);
+        }
+    }
+    let mut counts = Vec::new();
+    walk(tree, &mut counts);
+    counts.into_iter().filter(|(_, _, n)| *n > 1).map(|(_, title, n)| (title, n)).collect()
+}
+
+/// Instances paired with their predictions, and the reasons others were skipped.
+pub struct Paired {
+    /// (id, expert tree, predicted tree).
+    pub pairs: Vec<(String, Tree, Tree)>,
+    /// One message per instance or line that could not be scored.
+    pub problems: Vec<String>,
+}
+
+/// Pair `data` (`gt`) with `predictions` (`hierarchy_tree`) by id.
+pub fn pair_files(data: &Path, predictions: &Path) -> Result<Paired> {
+    let (gold, mut problems) = read_instances(data, "gt")?;
+    let (predicted, prediction_problems) = read_instances(predictions, "hierarchy_tree")?;
+    problems.extend(prediction_problems);
+    let mut by_id: HashMap<String, Instance> = HashMap::new();
+    for instance in predicted {
+        let (line, id) = (instance.line, instance.id.clone());
+        if by_id.insert(id.clone(), instance).is_some() {
+            problems.push(format!(
+                "{}:{line}: instance {id} predicted twice; the last line is scored",
+                predictions.display()
+            ));
+        }
+    }
+    let mut pairs = Vec::new();
+    for instance in gold {
+        let id = instance.id;
+        let gt = match instance.tree {
+            Ok(tree) => tree,
+            Err(e) => {
+                problems.push(format!("{}:{}: instance {id} skipped: {e}", data.display(), instance.line));
+                continue;
+            }
+        };
+        match by_id.remove(&id) {
+            None => problems.push(format!("instance {id} skipped: no prediction")),
+            Some(Instance { line, tree: Err(e), .. }) => {
+                problems.push(format!("{}:{line}: instance {id} skipped: {e}", predictions.display()))
+            }
+            Some(Instance { tree: Ok(tree), .. }) if tree.children.is_empty() && tree.papers.is_empty() => {
+                problems.push(format!("instance {id} skipped: the predicted tree is empty"))
+            }
+            Some(Instance { tree: Ok(tree), .. }) => pairs.push((id, gt, tree)),
+        }
+    }
+    Ok(Paired { pairs, problems })
+}
+
+/// Score every pair.
+pub fn score_pairs(
+    pairs: &[(String, Tree, Tree)],
+    threshold: f64,
+    lambda: f64,
+    sim: &dyn LabelSimilarity,
+) -> Vec<(String, InstanceScores)> {
+    pairs.iter().map(|(id, gt, tree)| (id.clone(), score_instance(gt, tree, threshold, lambda, sim))).collect()
+}
+
+/// Write one JSON line of scores per instance (the scores under TaxoBench's key names, and `id`).
+pub fn write_per_instance(path: &Path, scored: &[(String, InstanceScores)]) -> Result<()> {
+    let mut text = String::new();
+    for (id, scores) in scored {
+        let mut line = serde_json::to_value(scores).map_err(|e| Error::internal(e.to_string()))?;
+        line["id"] = Value::String(id.clone());
+        text.push_str(&line.to_string());
+        text.push('\n');
+    }
+    litnav_corpus::store::write_atomically(path, text.as_bytes())?;
+    Ok(())
+}
+
+/// Means over scored instances under the TaxoBench scorer's key names (Sem-Path over instances
+/// with aligned papers), plus the settings used.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Summary {
+    /// Instances scored.
+    pub n_scored: usize,
+    /// End-to-end leaf ARI.
+    pub leaf_ari: f64,
+    /// End-to-end leaf V-measure.
+    pub leaf_v_measure: f64,
+    /// End-to-end leaf homogeneity.
+    pub leaf_homogeneity: f64,
+    /// End-to-end leaf completeness.
+    pub leaf_completeness: f64,
+    /// Sem-Path (over instances with aligned papers).
+    pub sem_path: Option<f64>,
+    /// Retrieval recall.
+    pub retrieval_recall: f64,
+    /// Retrieval precision.
+    pub retrieval_precision: f64,
+    /// Retrieval F1.
+    pub retrieval_f1: f64,
+    /// ARI on aligned papers only (ARI∩).
+    pub leaf_ari_cap: f64,
+    /// US-TED.
+    pub us_ted: f64,
+    /// US-NTED.
+    pub us_nted: f64,
+    /// Node soft recall.
+    pub nsr: f64,
+    /// Node soft precision.
+    pub nsp: f64,
+    /// Soft F1.
+    pub soft_f1: f64,
+    /// Title-alignment threshold.
+    pub threshold: f64,
+    /// Sem-Path's λ.
+    pub lambda: f64,
+    /// The label similarity used.
+    pub similarity: String,
+}
+
+impl Summary {
+    /// The summary's numbers by key (for comparing implementations).
+    pub fn numbers(&self) -> Vec<(&'static str, f64)> {
+        let mut out = vec![
+            ("leaf_ari", self.leaf_ari),
+            ("leaf_v_measure", self.leaf_v_measure),
+            ("leaf_homogeneity", self.leaf_homogeneity),
+            ("leaf_completeness", self.leaf_completeness),
+            ("retrieval_recall", self.retrieval_recall),
+            ("retrieval_precision", self.retrieval_precision),
+            ("retrieval_f1", self.retrieval_f1),
+            ("leaf_ari_cap", self.leaf_ari_cap),
+            ("us_ted", self.us_ted),
+            ("us_nted", self.us_nted),
+            ("nsr", self.nsr),
+            ("nsp", self.nsp),
+            ("soft_f1", self.soft_f1),
+        ];
+        if let Some(sem) = self.sem_path {
+            out.push(("sem_path", sem));
+        }
+        out
+    }
+}
+
+/// Means over scored instances.
+pub fn summarize(scored: &[(String, InstanceScores)], threshold: f64, lambda: f64, similarity: &str) -> Summary {
+    let n = scored.len().max(1) as f64;
+    let mean = |f: &dyn Fn(&InstanceScores) -> f64| scored.iter().map(|(_, s)| f(s)).sum::<f64>() / n;
+    let sem: Vec<f64> = scored.iter().filter_map(|(_, s)| s.sem_path).collect();
+    Summary {
+        n_scored: scored.len(),
+        leaf_ari: mean(&|s| s.leaf.ari),
+        leaf_v_measure: mean(&|s| s.leaf.v_measure),
+        leaf_homogeneity: mean(&|s| s.leaf.homogeneity),
+        leaf_completeness: mean(&|s| s.leaf.completeness),
+        sem_path: (!sem.is_empty()).then(|| sem.iter().sum::<f64>() / sem.len() as f64),
+        retrieval_recall: mean(&|s| s.leaf.recall),
+        retrieval_precision: mean(&|s| s.leaf.precision),
+        retrieval_f1: mean(&|s| s.leaf.f1),
+        leaf_ari_cap: mean(&|s| s.leaf.ari_cap),
+        us_ted: mean(&|s| s.us_ted),
+        us_nted: mean(&|s| s.us_nted),
+        nsr: mean(&|s| s.nsr),
+        nsp: mean(&|s| s.nsp),
+        soft_f1: mean(&|s| s.soft_f1),
+        threshold,
+        lambda,
+        similarity: similarity.to_string(),
+    }
+}

@@ -1,0 +1,131 @@
+//! TREC files and their scoring: qrels (`query iteration document grade`) and runs (`query Q0
+//! document rank score tag`), ranked as trec_eval ranks them, scored with Recall, Precision and
+//! nDCG at cut-offs and MRR.
+
+use crate::error::{Error, Result};
+use litnav_eval::retrieval::{ndcg_graded_at, precision_at, recall_at, reciprocal_rank};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::Path;
+
+/// Judgments: query → document → grade.
+pub type Qrels = BTreeMap<String, HashMap<String, f64>>;
+
+/// Ranked documents per query.
+pub type Run = HashMap<String, Vec<String>>;
+
+fn lines(path: &Path) -> Result<Vec<(usize, Vec<String>)>> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, &e))?;
+    Ok(text
+        .lines()
+        .enumerate()
+        .map(|(i, line)| (i + 1, line.split_whitespace().map(str::to_string).collect::<Vec<_>>()))
+        .filter(|(_, fields)| !fields.is_empty())
+        .collect())
+}
+
+fn number(text: &str, path: &Path, line: usize, field: &str) -> Result<f64> {
+    text.parse()
+        .map_err(|_| Error::input(format!("{}:{line}: field `{field}`: `{text}` is not a number", path.display())))
+}
+
+/// Read qrels.
+pub fn read_qrels(path: &Path) -> Result<Qrels> {
+    let mut qrels = Qrels::new();
+    for (line, fields) in lines(path)? {
+        let [query, _, document, grade] = &fields[..] else {
+            return Err(Error::input(format!(
+                "{}:{line}: a qrels line has 4 fields (query iteration document grade), found {}",
+                path.display(),
+                fields.len()
+            )));
+        };
+        let grade = number(grade, path, line, "grade")?;
+        qrels.entry(query.clone()).or_default().insert(document.clone(), grade);
+    }
+    Ok(qrels)
+}
+
+/// Read a run, ranked as trec_eval ranks it: by score, decreasing, ties by document id in
+/// decreasing order (the file's rank column is ignored, as trec_eval ignores it).
+pub fn read_run(path: &Path) -> Result<Run> {
+    let mut scored: HashMap<String, Vec<(f64, String)>> = HashMap::new();
+    for (line, fields) in lines(path)? {
+        let [query, _, document, _, score, ..] = &fields[..] else {
+            return Err(Error::input(format!(
+                "{}:{line}: a run line has 6 fields (query Q0 document rank score tag), found {}",
+                path.display(),
+                fields.len()
+            )));
+        };
+        let score = number(score, path, line, "score")?;
+        scored.entry(query.clone()).or_default().push((score, document.clone()));
+    }
+    Ok(scored
+        .into_iter()
+        .map(|(query, mut docs)| {
+            docs.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| b.1.cmp(&a.1)));
+            (query, docs.into_iter().map(|(_, d)| d).collect())
+        })
+        .collect())
+}
+
+/// The scores of one query (or their means): `recall@k`, `precision@k`, `ndcg@k` per cut-off,
+/// then `mrr`.
+pub type Scores = serde_json::Map<String, serde_json::Value>;
+
+/// A run's scores against qrels.
+#[derive(Debug, Clone, Serialize)]
+pub struct RetrievalReport {
+    /// Queries with at least one relevant document (the others are not scored).
+    pub queries: usize,
+    /// Means over those queries.
+    pub mean: Scores,
+    /// Per query, when asked for.
+    pub per_query: Option<Vec<QueryScores>>,
+}
+
+/// One query's scores.
+#[derive(Debug, Clone, Serialize)]
+pub struct QueryScores {
+    /// The query id.
+    pub query: String,
+    /// Its scores.
+    pub scores: Scores,
+}
+
+/// Score `run` against `qrels` at the cut-offs `k`. Queries missing from the run score 0.
+pub fn score(qrels: &Qrels, run: &Run, k: &[usize], per_query: bool) -> Result<RetrievalReport> {
+    let mut rows = Vec::new();
+    for (query, judged) in qrels {
+        let relevant: HashSet<&str> = judged.iter().filter(|(_, g)| **g > 0.0).map(|(d, _)| d.as_str()).collect();
+        if relevant.is_empty() {
+            continue;
+        }
+        let grades: HashMap<&str, f64> = judged.iter().map(|(d, g)| (d.as_str(), *g)).collect();
+        let ranking: Vec<&str> = run.get(query).map(|r| r.iter().map(String::as_str).collect()).unwrap_or_default();
+        let mut scores = Scores::new();
+        for &k in k {
+            scores.insert(format!("recall@{k}"), recall_at(&ranking, &relevant, k).into());
+            scores.insert(format!("precision@{k}"), precision_at(&ranking, &relevant, k).into());
+            scores.insert(format!("ndcg@{k}"), ndcg_graded_at(&ranking, &grades, k).into());
+        }
+        scores.insert("mrr".into(), reciprocal_rank(&ranking, &relevant, ranking.len()).into());
+        rows.push(QueryScores { query: query.clone(), scores });
+    }
+    let Some(first) = rows.first() else {
+        return Err(Error::input("no query has a relevant document"));
+    };
+    let mut mean = Scores::new();
+    for key in first.scores.keys() {
+        let total: f64 = rows.iter().map(|r| r.scores[key].as_f64().unwrap_or(0.0)).sum();
+        mean.insert(key.clone(), (total / rows.len() as f64).into());
+    }
+    Ok(RetrievalReport { queries: rows.len(), mean, per_query: per_query.then_some(rows) })
+}
+
+/// Read and score a run file against a qrels file.
+pub fn score_files(qrels: &Path, run: &Path, k: &[usize], per_query: bool) -> Result<RetrievalReport> {
+    let judged = read_qrels(qrels)?;
+    score(&judged, &read_run(run)?, k, per_query).map_err(|e| e.context(format!("scoring {}", qrels.display())))
+}

@@ -1,0 +1,115 @@
+//! Any two trees compared with every tree metric litnav has: TaxoBench's hierarchy metrics,
+//! Bloom-Eval's STS and Shape Consistency, ResearchArena's Tree Semantic Distance, ordered TED,
+//! and — when both trees hold papers — the retrieval, leaf and Sem-Path metrics.
+
+use crate::error::{Error, Result};
+use litnav_eval::taxobench::{LeafScores, score_instance};
+use litnav_eval::tree::{LabelSimilarity, Tree};
+use litnav_eval::{hierarchy, ordered};
+use serde::Serialize;
+use serde_json::Value;
+use std::path::Path;
+
+/// Read a tree from a JSON file: a bare tree (TaxoBench shape, a litnav map, an outline with
+/// `children`) or a TaxoBench line holding one (`hierarchy_tree`, `gt`, `taxonomy`).
+pub fn read_tree(path: &Path) -> Result<Tree> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, &e))?;
+    let value: Value =
+        serde_json::from_str(&text).map_err(|e| Error::input(format!("{} is not valid JSON: {e}", path.display())))?;
+    let tree =
+        value.get("hierarchy_tree").or_else(|| value.get("gt")).or_else(|| value.get("taxonomy")).unwrap_or(&value);
+    Tree::from_json(tree).map_err(|e| Error::input(format!("{}: {e}", path.display())))
+}
+
+/// Settings of a tree comparison.
+#[derive(Debug, Clone, Copy)]
+pub struct TreeOptions {
+    /// Title-alignment threshold (trees with papers).
+    pub threshold: f64,
+    /// Sem-Path's penalty per unmatched ancestor.
+    pub lambda: f64,
+    /// Cosine above which Tree Semantic Distance relabels for free.
+    pub tsd_threshold: f64,
+}
+
+impl Default for TreeOptions {
+    fn default() -> Self {
+        TreeOptions { threshold: 0.92, lambda: 1.0, tsd_threshold: 0.8 }
+    }
+}
+
+/// Scores of a predicted tree against a reference tree.
+#[derive(Debug, Clone, Serialize)]
+pub struct TreeReport {
+    /// US-TED.
+    pub us_ted: f64,
+    /// US-NTED.
+    pub us_nted: f64,
+    /// Node soft recall.
+    pub nsr: f64,
+    /// Node soft precision.
+    pub nsp: f64,
+    /// Soft F1.
+    pub soft_f1: f64,
+    /// ResearchArena's heading soft recall (= NSR).
+    pub heading_soft_recall: f64,
+    /// Bloom-Eval's Semantic Tree Similarity.
+    pub sts: f64,
+    /// Bloom-Eval's Shape Consistency.
+    pub shape_consistency: f64,
+    /// ResearchArena's Tree Semantic Distance.
+    pub tree_semantic_distance: f64,
+    /// Ordered tree edit distance with exact-label relabeling.
+    pub ordered_ted: f64,
+    /// Nodes of the reference.
+    pub reference_nodes: usize,
+    /// Nodes of the prediction.
+    pub prediction_nodes: usize,
+    /// Retrieval and leaf metrics, when both trees hold papers.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub papers: Option<PaperScores>,
+    /// The label similarity used.
+    pub similarity: String,
+}
+
+/// The paper-level part of a tree comparison.
+#[derive(Debug, Clone, Serialize)]
+pub struct PaperScores {
+    /// Retrieval and leaf scores.
+    #[serde(flatten)]
+    pub leaf: LeafScores,
+    /// Sem-Path (`None` when no paper aligned).
+    pub sem_path: Option<f64>,
+}
+
+/// Compare two trees.
+pub fn compare(
+    reference: &Tree,
+    predicted: &Tree,
+    options: TreeOptions,
+    sim: &dyn LabelSimilarity,
+    similarity_name: &str,
+) -> TreeReport {
+    let cosine = |a: &str, b: &str| sim.similarity(a, b);
+    let (nsr, nsp, soft_f1) = hierarchy::nsr_nsp_soft_f1(reference, predicted, sim);
+    let papers = (!reference.paper_nodes().is_empty() && !predicted.paper_nodes().is_empty()).then(|| {
+        let scores = score_instance(reference, predicted, options.threshold, options.lambda, sim);
+        PaperScores { leaf: scores.leaf, sem_path: scores.sem_path }
+    });
+    TreeReport {
+        us_ted: hierarchy::us_ted(reference, predicted, sim),
+        us_nted: hierarchy::us_nted(reference, predicted, sim),
+        nsr,
+        nsp,
+        soft_f1,
+        heading_soft_recall: nsr,
+        sts: ordered::semantic_tree_similarity(reference, predicted, &cosine),
+        shape_consistency: ordered::shape_consistency(reference, predicted),
+        tree_semantic_distance: ordered::tree_semantic_distance(reference, predicted, &cosine, options.tsd_threshold),
+        ordered_ted: ordered::tree_edit_distance(reference, predicted, &|a, b| if a == b { 0.0 } else { 1.0 }),
+        reference_nodes: ordered::node_count(reference),
+        prediction_nodes: ordered::node_count(predicted),
+        papers,
+        similarity: similarity_name.to_string(),
+    }
+}

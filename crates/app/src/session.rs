@@ -1,0 +1,214 @@
+//! A corpus session: one corpus read once and kept — its papers with an id index, its lexical
+//! index, and, when first needed, its paper vectors (dense retrieval, maps) and its citation graph
+//! (relations). A session leases the generation it opened, so everything it reads comes from that
+//! one generation even while the corpus is re-ingested; a new session sees the new one.
+
+use crate::error::{Error, Result};
+use crate::workspace::{Progress, fill_vectors};
+use litnav_corpus::{Corpus, Paper, Topic};
+use litnav_embed::Encoder;
+use litnav_embed::cache::{VectorCache, corpus_cache_path};
+use litnav_graph::contexts::CitationContext;
+use litnav_graph::{Graph, Node, store as graph_store};
+use litnav_organize::Doc;
+use litnav_search::hybrid::Fusion;
+use litnav_search::{DenseIndex, Filter, Hit, LexicalIndex, Mode, Retriever, SearchQuery, lexical};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
+
+/// A search as the faces ask for it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchRequest {
+    /// Plain words.
+    pub query: String,
+    /// How many hits.
+    pub k: usize,
+    /// Retrieval mode.
+    pub mode: Mode,
+    /// Leakage filters.
+    pub filter: Filter,
+    /// Weight of title matches (BM25).
+    pub title_boost: f32,
+    /// Weight of abstract matches (BM25).
+    pub abstract_boost: f32,
+}
+
+impl SearchRequest {
+    /// A search for `query` with the defaults: k = 10, hybrid reciprocal-rank fusion, no filters.
+    pub fn new(query: impl Into<String>) -> SearchRequest {
+        SearchRequest {
+            query: query.into(),
+            k: 10,
+            mode: Mode::Hybrid(Fusion::default()),
+            filter: Filter::default(),
+            title_boost: 1.0,
+            abstract_boost: 1.0,
+        }
+    }
+
+    fn to_query(&self) -> SearchQuery {
+        SearchQuery {
+            k: self.k,
+            before: self.filter.before,
+            exclude_surveys: self.filter.exclude_surveys,
+            title_boost: self.title_boost,
+            abstract_boost: self.abstract_boost,
+            ..SearchQuery::new(self.query.clone())
+        }
+    }
+}
+
+/// A corpus's citation graph and the citation contexts kept with it.
+pub struct Citations {
+    /// The graph.
+    pub graph: Graph,
+    /// Citation contexts (citing paper, cited paper, paragraph, text, sentiment).
+    pub contexts: Vec<CitationContext>,
+}
+
+/// One corpus, opened once.
+pub struct CorpusSession {
+    dir: PathBuf,
+    corpus: Corpus,
+    by_id: HashMap<String, usize>,
+    lexical: Retriever,
+    dense: OnceLock<Retriever>,
+    dense_lock: Mutex<()>,
+    citations: OnceLock<Citations>,
+    pub(crate) scores: Mutex<HashMap<String, std::sync::Arc<crate::relations::Scores>>>,
+}
+
+impl CorpusSession {
+    /// Open the corpus at `dir`: its records and lexical index (the rest loads on first use).
+    pub fn open(dir: &Path) -> Result<CorpusSession> {
+        let corpus = Corpus::open(dir)?;
+        let lexical = LexicalIndex::open(&corpus.generation_dir().join(lexical::ARTIFACT))?;
+        let by_id = corpus.papers().iter().enumerate().map(|(i, p)| (p.id.clone(), i)).collect();
+        Ok(CorpusSession {
+            dir: dir.to_path_buf(),
+            corpus,
+            by_id,
+            lexical: Retriever::from_parts(lexical, None),
+            dense: OnceLock::new(),
+            dense_lock: Mutex::new(()),
+            citations: OnceLock::new(),
+            scores: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The corpus directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The corpus as read.
+    pub fn corpus(&self) -> &Corpus {
+        &self.corpus
+    }
+
+    /// Papers in ingest order.
+    pub fn papers(&self) -> &[Paper] {
+        self.corpus.papers()
+    }
+
+    /// Topics (expert surveys) in ingest order.
+    pub fn topics(&self) -> &[Topic] {
+        self.corpus.topics()
+    }
+
+    /// The paper with this id.
+    pub fn paper(&self, id: &str) -> Option<&Paper> {
+        self.by_id.get(id).map(|&i| &self.corpus.papers()[i])
+    }
+
+    /// The paper with this id, or an error naming the corpus.
+    pub fn require(&self, id: &str) -> Result<&Paper> {
+        self.paper(id).ok_or_else(|| Error::not_found(format!("no paper with id `{id}` in {}", self.dir.display())))
+    }
+
+    /// The stored topic with this id or title (case-insensitive).
+    pub fn topic(&self, id_or_title: &str) -> Option<&Topic> {
+        self.topics().iter().find(|t| t.id == id_or_title || t.title.eq_ignore_ascii_case(id_or_title))
+    }
+
+    /// Rank papers for a request. Dense and hybrid modes compute missing paper vectors first.
+    pub fn search(&self, request: &SearchRequest, encoder: &Encoder, progress: &dyn Progress) -> Result<Vec<Hit>> {
+        let retriever = match request.mode {
+            Mode::Bm25 => &self.lexical,
+            _ => self.dense(encoder, progress)?,
+        };
+        Ok(retriever.search(&request.to_query(), request.mode)?)
+    }
+
+    /// Lexical search only (no encoder needed).
+    pub fn search_lexical(&self, request: &SearchRequest) -> Result<Vec<Hit>> {
+        Ok(self.lexical.search(&request.to_query(), Mode::Bm25)?)
+    }
+
+    /// The retriever with dense parts: every paper's vector, computed now where missing (the vector
+    /// cache lives beside the generations and is shared with other processes).
+    pub fn dense(&self, encoder: &Encoder, progress: &dyn Progress) -> Result<&Retriever> {
+        if let Some(retriever) = self.dense.get() {
+            return Ok(retriever);
+        }
+        let _one_at_a_time = self.dense_lock.lock().map_err(|_| Error::internal("a dense index build panicked"))?;
+        if let Some(retriever) = self.dense.get() {
+            return Ok(retriever);
+        }
+        let mut cache = VectorCache::open(&corpus_cache_path(&self.dir), encoder.dim())?;
+        fill_vectors(encoder, &mut cache, self.papers(), progress)?;
+        let index = DenseIndex::from_cache(self.papers(), &cache, &self.dir)?;
+        let retriever = Retriever::from_parts(self.lexical.lexical().clone(), Some((index, encoder.clone())));
+        Ok(self.dense.get_or_init(|| retriever))
+    }
+
+    /// The papers with these ids as documents to organize, with their vectors (in this order;
+    /// unknown ids skipped).
+    pub fn docs(&self, ids: &[String], encoder: &Encoder, progress: &dyn Progress) -> Result<Vec<Doc>> {
+        let index = self.dense(encoder, progress)?.dense_index().ok_or_else(|| Error::internal("no dense index"))?;
+        Ok(ids
+            .iter()
+            .filter_map(|id| {
+                let &position = self.by_id.get(id)?;
+                Some(Doc::from_paper(&self.papers()[position], index.vector(position).to_vec()))
+            })
+            .collect())
+    }
+
+    /// The ids of a query's top-k papers by hybrid retrieval (reciprocal rank fusion).
+    pub fn hybrid_ids(
+        &self,
+        query: &str,
+        k: usize,
+        filter: Filter,
+        encoder: &Encoder,
+        progress: &dyn Progress,
+    ) -> Result<Vec<String>> {
+        let request = SearchRequest { k, filter, ..SearchRequest::new(query) };
+        Ok(self.search(&request, encoder, progress)?.into_iter().map(|hit| hit.id).collect())
+    }
+
+    /// The citation graph and contexts of the session's generation, loaded on first use.
+    pub fn citations(&self) -> Result<&Citations> {
+        if let Some(citations) = self.citations.get() {
+            return Ok(citations);
+        }
+        let artifact = self.corpus.generation_dir().join(graph_store::ARTIFACT);
+        let citations = if self.corpus.manifest().artifacts.iter().any(|a| a == graph_store::ARTIFACT) {
+            Citations { graph: graph_store::load(&artifact)?, contexts: graph_store::load_contexts(&artifact)? }
+        } else {
+            // A corpus written before graphs were saved.
+            Citations { graph: Graph::from_papers(self.papers()), contexts: Vec::new() }
+        };
+        Ok(self.citations.get_or_init(|| citations))
+    }
+
+    /// The graph node of a paper id, or an error naming the corpus.
+    pub fn node(&self, id: &str) -> Result<Node> {
+        self.citations()?
+            .graph
+            .find(id)
+            .ok_or_else(|| Error::not_found(format!("no paper with id `{id}` in {}", self.dir.display())))
+    }
+}

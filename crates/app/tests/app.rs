@@ -1,0 +1,97 @@
+//! The application layer on the repository's own fixtures: sessions, ingest, relations, scoring.
+
+#![allow(clippy::unwrap_used)] // Tests fail loudly by design.
+
+use litnav_app::relations::{Measure, MetricOptions, Neighbourhood, RankRequest};
+use litnav_app::{IngestRequest, Settings, Workspace};
+use litnav_core::{ErrorKind, HasKind};
+use litnav_testkit::fixture;
+use std::collections::HashMap;
+
+/// A workspace whose home is `home` (nothing of the developer's settings leaks in).
+fn workspace(home: &std::path::Path) -> Workspace {
+    let env = HashMap::from([("LITNAV_HOME".to_string(), home.to_string_lossy().to_string())]);
+    Workspace::new(Settings::from_vars(&env, None).unwrap())
+}
+
+fn ingest(workspace: &Workspace, dir: &std::path::Path, files: &[&str], contexts: &[&str]) {
+    let request = IngestRequest {
+        files: files.iter().map(|f| fixture(&format!("mini/{f}"))).collect(),
+        contexts: contexts.iter().map(|f| fixture(&format!("mini/{f}"))).collect(),
+        ..IngestRequest::default()
+    };
+    workspace.ingest(dir, &request).unwrap();
+}
+
+#[test]
+fn a_session_reads_one_generation_while_the_corpus_is_reingested() {
+    let home = tempfile::tempdir().unwrap();
+    let workspace = workspace(home.path());
+    let dir = home.path().join("c");
+    ingest(&workspace, &dir, &["papers.jsonl"], &[]);
+    let session = workspace.open(Some(&dir), &litnav_app::Quiet).unwrap();
+    // Re-ingested with citation edges twice while the session lives; the session's graph, loaded
+    // lazily only now, is its own generation's: no edges.
+    ingest(&workspace, &dir, &["papers.jsonl", "citations.csv"], &[]);
+    ingest(&workspace, &dir, &["papers.jsonl", "citations.csv"], &["contexts-a.jsonl"]);
+    assert_eq!(session.citations().unwrap().graph.edge_count(), 0);
+    assert_eq!(session.papers().len(), 12);
+    // A new session sees the new generation.
+    let fresh = workspace.open(Some(&dir), &litnav_app::Quiet).unwrap();
+    assert_eq!(fresh.citations().unwrap().graph.edge_count(), 20);
+    assert_eq!(fresh.citations().unwrap().contexts.len(), 2);
+}
+
+#[test]
+fn relations_by_hand_on_the_mini_graph() {
+    let home = tempfile::tempdir().unwrap();
+    let workspace = workspace(home.path());
+    let dir = home.path().join("c");
+    ingest(&workspace, &dir, &["papers.jsonl", "citations.csv"], &["contexts-a.jsonl", "contexts-b.jsonl"]);
+    let session = workspace.open(Some(&dir), &litnav_app::Quiet).unwrap();
+    // m06 is cited by m07, m08 and m09; m08 also cites m07 and m09 also cites m01: each is
+    // co-cited with m06 once.
+    let co = session.neighbours("m06", Neighbourhood::CoCited, 5).unwrap();
+    let mut ids: Vec<(&str, usize)> = co.related.iter().map(|r| (r.paper.id.as_str(), r.count)).collect();
+    ids.sort();
+    assert_eq!(ids, [("m01", 1), ("m07", 1)]);
+    // m03 cites m01, m02, m12; m02 cites m01, m12: they share two references.
+    let pair = session.pair("m03", "m02").unwrap();
+    assert_eq!((pair.relation.cites, pair.relation.shared_references), (true, 2));
+    let path = session.path("m05", "m12", 4, 10).unwrap();
+    assert_eq!(path.citation_distance, Some(2));
+    let ranking = session
+        .rank(&RankRequest {
+            measure: Measure::Disruption,
+            topic: None,
+            pool: 10,
+            k: 3,
+            scinet_form: false,
+            metric: MetricOptions::default(),
+        })
+        .unwrap();
+    assert_eq!(ranking.candidates, 12);
+    assert!(ranking.papers.windows(2).all(|w| w[0].score >= w[1].score));
+    let citers = session.citers("m01", Some(litnav_core::Sentiment::Negative), None, &litnav_app::Quiet).unwrap();
+    assert_eq!(citers.citers.len(), 1);
+    assert_eq!(citers.citers[0].paper.id, "m09");
+    assert!(citers.citers[0].context.as_deref().is_some_and(|c| c.contains("pockets")));
+    let error = session.profile("nope", &MetricOptions::default()).err().unwrap();
+    assert_eq!(error.kind(), ErrorKind::NotFound);
+    assert!(error.to_string().contains("no paper with id `nope`"));
+}
+
+#[test]
+fn ingest_failures_keep_the_corpus_and_say_why() {
+    let home = tempfile::tempdir().unwrap();
+    let workspace = workspace(home.path());
+    let dir = home.path().join("c");
+    ingest(&workspace, &dir, &["papers.jsonl"], &[]);
+    let bad = home.path().join("bad.jsonl");
+    std::fs::write(&bad, "{\"id\": \"x\"}\n").unwrap();
+    let request = IngestRequest { files: vec![bad], ..IngestRequest::default() };
+    let error = workspace.ingest(&dir, &request).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Input);
+    assert!(error.to_string().contains("the corpus is unchanged"));
+    assert_eq!(workspace.open(Some(&dir), &litnav_app::Quiet).unwrap().papers().len(), 12);
+}

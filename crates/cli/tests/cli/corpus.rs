@@ -1,0 +1,218 @@
+//! Ingest, info, search and embed: corpora as a user builds and reads them, and their errors.
+
+use crate::util::*;
+use std::path::PathBuf;
+use std::process::Command;
+
+#[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
+fn ingest_info_and_search_on_litbench() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("corpus");
+    let litbench = datasets().join("litbench");
+    let out = litnav(&[
+        "ingest",
+        "--corpus",
+        path(&corpus),
+        path(&litbench.join("corpus.jsonl")),
+        path(&litbench.join("topics.jsonl")),
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(report["manifest"]["papers"], 3967);
+    assert_eq!(report["manifest"]["topics"], 19);
+
+    let out = litnav(&["info", "--corpus", path(&corpus), "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let info: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(info["papers"], 3967);
+    assert_eq!(info["artifacts"][0], "lexical");
+    let abstract_coverage = info["coverage"].as_array().unwrap().iter().find(|c| c["field"] == "abstract").unwrap();
+    assert_eq!(abstract_coverage["papers"], 3952);
+
+    let out = litnav(&[
+        "search",
+        "--corpus",
+        path(&corpus),
+        "--query",
+        "Hepcidin and Iron in Health and Disease",
+        "--k",
+        "7",
+        "--before",
+        "2023",
+        "--exclude-surveys",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let hits: Vec<serde_json::Value> = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(hits.len(), 7);
+    for hit in &hits {
+        let keys: Vec<&str> = hit.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(keys, ["id", "title", "year", "score"]);
+        assert!(hit["year"].as_i64().unwrap() < 2023);
+    }
+    assert!(hits[0]["title"].as_str().unwrap().to_lowercase().contains("hepcidin"));
+
+    let out = litnav(&["search", "--corpus", path(&corpus), "-q", "hepcidin", "-k", "3"]);
+    assert!(out.status.success());
+    assert_eq!(stdout(&out).lines().count(), 3, "human output: one line per hit");
+}
+
+#[test]
+fn errors_are_one_clear_message_and_exit_code_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.jsonl");
+    std::fs::write(&bad, "{\"id\": \"1\", \"title\": \"ok\"}\n{\"id\": \"2\", \"year\": 1999}\n").unwrap();
+    let corpus = dir.path().join("c");
+    let out = litnav(&["ingest", "--corpus", path(&corpus), path(&bad)]);
+    assert_eq!(out.status.code(), Some(1));
+    let message = stderr(&out);
+    assert!(message.contains("bad.jsonl:2: field `title`: is missing"), "{message}");
+    assert!(message.contains("the corpus is unchanged"), "{message}");
+    assert!(!message.contains("panicked"), "{message}");
+    assert!(!corpus.join("manifest.json").exists());
+
+    let out = litnav(&["ingest", "--corpus", path(&corpus), path(&bad), "--skip-bad"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("skipped 1 malformed record(s)"), "{}", stdout(&out));
+
+    let out = litnav(&["search", "--corpus", path(&dir.path().join("missing")), "-q", "x"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("does not exist; create a corpus with `litnav ingest"), "{}", stderr(&out));
+
+    let out = litnav(&["search", "--corpus", path(&corpus), "-q", "the of"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("has no searchable words"), "{}", stderr(&out));
+
+    let out = litnav(&["ingest", "--corpus", path(&corpus), "--format", "nonsense", path(&bad)]);
+    assert_eq!(out.status.code(), Some(2), "clap rejects unknown formats");
+}
+
+/// kill -9 at any moment of an ingest must leave the previous corpus readable and searchable,
+/// never a half-written one.
+#[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
+fn kill_during_ingest_leaves_the_previous_corpus_readable() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("c");
+    let aan = datasets().join("citations/aan");
+    let out = litnav(&["ingest", "--corpus", path(&corpus), path(&datasets().join("litbench/corpus.jsonl"))]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut outcomes = Vec::new();
+    // Kill after increasing delays: early (reading), middle (indexing), late (committing).
+    for delay_ms in [30u64, 150, 400, 700, 1000, 1500, 2500] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_litnav"))
+            .args([
+                "ingest",
+                "--corpus",
+                path(&corpus),
+                path(&aan.join("papers.jsonl")),
+                path(&aan.join("citations.csv")),
+            ])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let killed = child.kill().is_ok();
+        child.wait().unwrap();
+        let out = litnav(&["info", "--corpus", path(&corpus), "--json"]);
+        assert!(out.status.success(), "after kill at {delay_ms} ms the corpus must open: {}", stderr(&out));
+        let info: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+        let papers = info["papers"].as_u64().unwrap();
+        // Either the previous state or the previous state plus all of AAN, never in between.
+        assert!(papers == 3967 || papers == 3967 + 18_041, "after kill at {delay_ms} ms: {papers} papers");
+        if papers > 3967 {
+            assert_eq!(info["edges"], 82_898);
+        }
+        let out = litnav(&["search", "--corpus", path(&corpus), "-q", "vision transformer", "--json"]);
+        assert!(out.status.success(), "after kill at {delay_ms} ms search must work: {}", stderr(&out));
+        outcomes.push((delay_ms, killed, papers));
+    }
+    eprintln!("kill outcomes (delay ms, killed, papers): {outcomes:?}");
+    assert!(
+        outcomes.iter().any(|(_, killed, papers)| *killed && *papers == 3967),
+        "at least one kill must land mid-ingest"
+    );
+}
+
+#[test]
+fn help_reads_well() {
+    let out = litnav(&["--help"]);
+    assert!(out.status.success());
+    let help = stdout(&out);
+    for command in ["ingest", "info", "search", "bench"] {
+        assert!(help.contains(command), "{help}");
+    }
+    let out = litnav(&["search", "--help"]);
+    let help = stdout(&out);
+    assert!(
+        help.contains("--before <YEAR>") && help.contains("--exclude-surveys") && help.contains("--json"),
+        "{help}"
+    );
+}
+
+#[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
+fn embed_prints_the_reference_vectors() {
+    let model = litnav_embed_model();
+    let reference: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(datasets().join("../reference/minilm_vectors.json")).unwrap())
+            .unwrap();
+    let items = reference["items"].as_array().unwrap();
+    let texts: Vec<&str> = items.iter().take(3).map(|i| i["text"].as_str().unwrap()).collect();
+    let mut args = vec!["embed", "--json", "--model", model.as_str()];
+    for text in &texts {
+        args.extend(["--text", text]);
+    }
+    let out = litnav(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let printed: Vec<serde_json::Value> = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(printed.len(), 3);
+    for (got, expected) in printed.iter().zip(items) {
+        assert_eq!(got["text"], expected["text"]);
+        let got: Vec<f64> = got["vector"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+        let expected: Vec<f64> = expected["vector"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+        assert_eq!(got.len(), 384);
+        let worst = got.iter().zip(&expected).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+        assert!(worst <= 1e-4, "CLI vector differs from sentence-transformers by {worst}");
+    }
+}
+
+#[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
+fn dense_and_hybrid_search_embed_the_corpus_on_first_use() {
+    let model = litnav_embed_model();
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("c");
+    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/tests/fixtures");
+    let out = litnav(&[
+        "ingest",
+        "--corpus",
+        path(&corpus),
+        path(&fixtures.join("openalex_works.jsonl")),
+        path(&fixtures.join("references.bib")),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    for mode in ["dense", "hybrid"] {
+        let out = litnav(&[
+            "search",
+            "--corpus",
+            path(&corpus),
+            "-q",
+            "machine translation with attention",
+            "--mode",
+            mode,
+            "--model",
+            &model,
+            "--json",
+        ]);
+        assert!(out.status.success(), "{mode}: {}", stderr(&out));
+        let hits: Vec<serde_json::Value> = serde_json::from_str(&stdout(&out)).unwrap();
+        assert_eq!(hits.len(), 5, "{mode}");
+    }
+    let out = litnav(&["embed", "--corpus", path(&corpus), "--model", &model, "--json"]);
+    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!((report["papers"].as_u64(), report["encoded"].as_u64()), (Some(5), Some(0)), "vectors are reused");
+}

@@ -1,0 +1,157 @@
+//! The scorers: TaxoBench files, any two trees, TREC runs.
+
+use crate::util::*;
+
+#[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
+fn eval_taxobench_reproduces_the_reference_means() {
+    let model = litnav_embed_model();
+    let taxobench = datasets().join("taxobench");
+    let out = litnav(&[
+        "eval",
+        "taxobench",
+        "--data",
+        path(&taxobench.join("data.jsonl")),
+        "--predictions",
+        path(&taxobench.join("predictions_example.jsonl")),
+        "--model",
+        &model,
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let got: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let reference: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(datasets().join("../reference/taxobench_examples.json")).unwrap(),
+    )
+    .unwrap();
+    let mean = &reference["mean"];
+    assert_eq!(got["n_scored"], 5);
+    let keys = [
+        ("leaf_ari", "ari", 1e-9),
+        ("leaf_v_measure", "v_measure", 1e-9),
+        ("leaf_homogeneity", "homogeneity", 1e-9),
+        ("leaf_completeness", "completeness", 1e-9),
+        ("retrieval_recall", "recall", 1e-9),
+        ("retrieval_precision", "precision", 1e-9),
+        ("retrieval_f1", "f1", 1e-9),
+        ("leaf_ari_cap", "ari_cap", 1e-9),
+        ("sem_path", "sem_path", 1e-4),
+        ("us_ted", "us_ted", 1e-4),
+        ("us_nted", "us_nted", 1e-4),
+        ("nsr", "nsr", 1e-4),
+        ("nsp", "nsp", 1e-4),
+        ("soft_f1", "soft_f1", 1e-4),
+    ];
+    for (ours, theirs, tolerance) in keys {
+        let (a, b) = (got[ours].as_f64().unwrap(), mean[theirs].as_f64().unwrap());
+        assert!((a - b).abs() <= tolerance, "{ours} = {a}, reference {b}");
+    }
+}
+
+#[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
+fn eval_taxobench_reports_malformed_predictions_per_instance() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = datasets().join("taxobench/data.jsonl");
+    let predictions = dir.path().join("preds.jsonl");
+    std::fs::write(
+        &predictions,
+        concat!(
+            "{\"id\": 1, \"hierarchy_tree\": {\"name\": \"T\", \"subtopics\": [{\"name\": \"A\", \"papers\": [\"Decoding-Time Language Model Alignment with Multiple Objectives\"]}]}}\n",
+            "{\"id\": 2, \"hierarchy_tree\": [1, 2, 3]}\n",
+            "{\"id\": 28, \"hierarchy_tree\": {\"name\": \"empty\"}}\n",
+            "{\"id\": 34, \"hierarchy_tree\": {\"name\": \"T\", \"subtopics\": [{\"name\": \"A\", \"papers\": [42]}]}}\n",
+            "{\"hierarchy_tree\": {\"name\": \"no id\"}}\n",
+            "not json at all\n",
+            "{\"id\": 64, \"hierarchy_tree\": {\"name\": \"T\", \"papers\": [\"Same Paper\", \"same paper!\"]}}\n",
+        ),
+    )
+    .unwrap();
+    let out = litnav(&[
+        "eval",
+        "taxobench",
+        "--data",
+        path(&data),
+        "--predictions",
+        path(&predictions),
+        "--similarity",
+        "string",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let got: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(got["n_scored"], 2);
+    assert_eq!(got["similarity"], "string:difflib-ratio");
+    let warnings = stderr(&out);
+    assert!(
+        warnings.contains("preds.jsonl:2: instance 2 skipped: `hierarchy_tree`: the root is not an object"),
+        "{warnings}"
+    );
+    assert!(warnings.contains("instance 28 skipped: the predicted tree is empty"), "{warnings}");
+    assert!(
+        warnings.contains(
+            "preds.jsonl:4: instance 34 skipped: `hierarchy_tree`: paper 0 of `subtopics[0]` is neither a title"
+        ),
+        "{warnings}"
+    );
+    assert!(warnings.contains("preds.jsonl:5: line skipped: field `id` is missing"), "{warnings}");
+    assert!(warnings.contains("preds.jsonl:6: line skipped: not valid JSON"), "{warnings}");
+    assert!(warnings.contains("preds.jsonl:7: instance 64: paper \"Same Paper\" is listed 2 times"), "{warnings}");
+}
+
+#[test]
+fn eval_tree_and_retrieval_by_hand() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.json");
+    let b = dir.path().join("b.json");
+    std::fs::write(
+        &a,
+        r#"{"name": "R", "subtopics": [{"name": "A", "papers": ["p1", "p2"]}, {"name": "B", "papers": ["p3"]}]}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        &b,
+        r#"{"name": "R", "subtopics": [{"name": "B", "papers": ["p3"]}, {"name": "A", "papers": ["p2", "p1"]}]}"#,
+    )
+    .unwrap();
+    let out = litnav(&[
+        "eval",
+        "tree",
+        "--reference",
+        path(&a),
+        "--prediction",
+        path(&b),
+        "--similarity",
+        "string",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let got: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(got["us_ted"], 0.0, "sibling order is free for US-TED");
+    assert_eq!(got["ordered_ted"], 2.0, "but not for the ordered TED");
+    assert_eq!(got["ari"], 1.0);
+    assert_eq!(got["sem_path"], 1.0);
+    assert_eq!(got["shape_consistency"], 1.0);
+    assert_eq!(got["similarity"], "string:difflib-ratio");
+
+    let qrels = dir.path().join("qrels");
+    let run = dir.path().join("run");
+    std::fs::write(&qrels, "q1 0 d1 1\nq1 0 d2 2\nq1 0 d3 0\nq2 0 d9 1\n").unwrap();
+    // Equal scores for d1 and dZ: trec_eval puts the larger id (dZ) first.
+    std::fs::write(&run, "q1 Q0 d2 1 9.0 x\nq1 Q0 d1 2 7.0 x\nq1 Q0 dZ 3 7.0 x\nq2 Q0 d5 1 1.0 x\n").unwrap();
+    let out = litnav(&["eval", "retrieval", "--qrels", path(&qrels), "--run", path(&run), "--k", "1,3", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let got: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(got["queries"], 2);
+    let mean = &got["mean"];
+    assert_eq!(mean["recall@1"], 0.25);
+    assert_eq!(mean["mrr"], 0.5);
+    // q1 nDCG@3: DCG = 2 + 0 + 1/log2(4); IDCG = 2 + 1/log2(3); q2 scores 0.
+    let q1 = 2.5 / (2.0 + 1.0 / 3f64.log2());
+    assert!((mean["ndcg@3"].as_f64().unwrap() - q1 / 2.0).abs() < 1e-12);
+
+    std::fs::write(&run, "q1 Q0 d2 1 high x\n").unwrap();
+    let out = litnav(&["eval", "retrieval", "--qrels", path(&qrels), "--run", path(&run)]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("run:1: field `score`: `high` is not a number"), "{}", stderr(&out));
+}

@@ -1,0 +1,109 @@
+//! The LLM stage, the Subtopic Expander and a judge on the real llama.cpp server.
+
+use crate::util::*;
+use std::process::Command;
+
+#[test]
+#[cfg_attr(not(feature = "llm-server"), ignore = "needs the local llama.cpp server (tier `llm-server`)")]
+fn map_with_the_llm_stage_and_a_judge_on_a_real_server() {
+    // 24 real litbench papers cited by its LLM survey; the LLM stage names, filters and groups
+    // their clusters.
+    let dir = tempfile::tempdir().unwrap();
+    let papers = dir.path().join("papers.jsonl");
+    let corpus = std::fs::read_to_string(datasets().join("litbench/corpus.jsonl")).unwrap();
+    let first_topic: Vec<&str> = corpus.lines().filter(|l| l.contains("\"cs_01_llm\"")).take(24).collect();
+    std::fs::write(&papers, first_topic.join("\n")).unwrap();
+    let url = llm_server();
+    let (map, trace) = (dir.path().join("map.json"), dir.path().join("trace.json"));
+    let cache = dir.path().join("home");
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "map",
+            "--topic",
+            "large language models",
+            "--papers",
+            path(&papers),
+            "--out",
+            path(&map),
+            "--llm",
+            "--llm-url",
+            &url,
+            "--llm-papers",
+            "3",
+            "--llm-trace",
+            path(&trace),
+            // The server has one slot and other tests queue on it.
+            "--llm-timeout",
+            "600",
+        ];
+        args.extend_from_slice(extra);
+        Command::new(env!("CARGO_BIN_EXE_litnav"))
+            .args(&args)
+            .env("LITNAV_HOME", &cache)
+            .env("LITNAV_MODEL", litnav_embed_model())
+            .output()
+            .unwrap()
+    };
+    let out = run(&[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let value: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&map).unwrap()).unwrap();
+    // Every paper is placed exactly once, filtered subtopics included.
+    let mut placed = all_paper_ids(&value);
+    assert_eq!(placed.len(), 24);
+    placed.sort();
+    placed.dedup();
+    assert_eq!(placed.len(), 24);
+    let trace: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&trace).unwrap()).unwrap();
+    let readings = trace["subtopics"].as_array().unwrap();
+    assert!(!readings.is_empty());
+    for reading in readings {
+        // Either a validated reading (then the map uses its name) or the reason it was rejected.
+        assert!(reading["reading"].is_object() || reading["error"].is_string(), "{reading}");
+    }
+    assert!(trace["usage"]["calls"].as_u64().unwrap() >= readings.len() as u64);
+
+    // The same run again is answered from the cache: no call reaches the server.
+    let out = run(&["--llm-offline"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let again: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&map).unwrap()).unwrap();
+    assert_eq!(again, value);
+
+    // The Subtopic Expander writes the query for a real subtopic (a corpus of the same papers).
+    let corpus = dir.path().join("corpus");
+    let out = Command::new(env!("CARGO_BIN_EXE_litnav"))
+        .args(["ingest", "--corpus", path(&corpus), path(&papers)])
+        .env("LITNAV_HOME", &cache)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut leaf = &value["subtopics"][0];
+    while leaf["subtopics"].is_array() {
+        leaf = &leaf["subtopics"][0];
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_litnav"))
+        .args(["expand", "--map", path(&map), "--subtopic", leaf["id"].as_str().unwrap(), "--corpus", path(&corpus)])
+        .args(["--k", "10", "--llm", "--llm-url", &url, "--llm-papers", "3", "--llm-timeout", "600", "--json"])
+        .env("LITNAV_HOME", &cache)
+        .env("LITNAV_MODEL", litnav_embed_model())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("expansion query: "), "{}", stderr(&out));
+    let sub: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert!(sub["subtopics"].is_array() || sub["paper_ids"].is_array());
+
+    // A judge on the real map: four dimensions, scores in range, with reasons — or a clear
+    // rejection of the small model's answer.
+    let out = Command::new(env!("CARGO_BIN_EXE_litnav"))
+        .args(["eval", "judge", "tree", "--tree", path(&map), "--llm-url", &url, "--no-cache", "--llm-timeout", "600"])
+        .output()
+        .unwrap();
+    if out.status.success() {
+        let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+        let dims = report["judgement"]["dimensions"].as_object().unwrap();
+        assert_eq!(dims.len(), 4);
+        assert!(dims.values().all(|d| (1..=5).contains(&d["score"].as_u64().unwrap())));
+    } else {
+        assert!(stderr(&out).contains("invalid after one repair"), "{}", stderr(&out));
+    }
+}

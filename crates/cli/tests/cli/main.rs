@@ -1,0 +1,14 @@
+//! End-to-end tests of the `litnav` binary: what a user types, what they see. One test binary
+//! of modules (ripgrep's layout), so the binary links once. Tests of the `datasets`, `llm-server`
+//! and `browser` tiers are ignored unless the crate's feature of that name is on (see
+//! litnav-testkit); CI turns every feature on.
+
+#![allow(clippy::unwrap_used)] // Tests fail loudly by design.
+
+mod concurrency;
+mod corpus;
+mod eval;
+mod llm;
+mod maps;
+mod relations;
+mod util;

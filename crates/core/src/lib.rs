@@ -1,0 +1,25 @@
+//! The few things every litnav crate shares, so that each has one home:
+//!
+//! - [`ErrorKind`]: what kind of failure an error is (the user's input, something missing, a
+//!   conflict with another process, an unavailable service, a bug). Every library error reports
+//!   one; the faces map it once — the CLI to a message with hints, the server to an HTTP status.
+//! - [`rng`]: the seeded random numbers of every stochastic step, and [`DEFAULT_SEED`].
+//! - [`vector`]: dot products, cosines and centroids of sentence vectors.
+//! - [`PaperText`]: a paper as text (title and abstract), the view prompts, encoders and
+//!   organizers read.
+//! - [`Sentiment`]: how a citation speaks of the cited work.
+
+pub mod rng;
+pub mod vector;
+
+mod kind;
+mod sentiment;
+mod text;
+
+pub use kind::{ErrorKind, HasKind, io_kind};
+pub use sentiment::Sentiment;
+pub use text::PaperText;
+
+/// The seed every stochastic step uses unless told otherwise (clustering, UMAP, IVF training,
+/// novelty's null graphs, LLM sampling).
+pub const DEFAULT_SEED: u64 = 42;

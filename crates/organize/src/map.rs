@@ -1,0 +1,147 @@
+//! The map: the tree an organizer builds — themes, subtopics and their papers, in TaxoBench's
+//! shape with litnav's fields — and the documents it is built from.
+
+use serde::{Deserialize, Serialize};
+
+/// A paper to organize.
+#[derive(Debug, Clone)]
+pub struct Doc {
+    /// Corpus id.
+    pub id: String,
+    /// Title.
+    pub title: String,
+    /// Year.
+    pub year: Option<i32>,
+    /// Abstract.
+    pub abstract_text: Option<String>,
+    /// Unit vector of the paper's text.
+    pub vector: Vec<f32>,
+}
+
+impl From<&MapNode> for litnav_eval::tree::Tree {
+    /// The map as a TaxoBench tree: names, children, paper titles (ids, descriptions and
+    /// relevance dropped; the "Filtered" branch, when there is one, kept as a node).
+    fn from(map: &MapNode) -> litnav_eval::tree::Tree {
+        litnav_eval::tree::Tree {
+            name: map.name.clone(),
+            children: map.subtopics.iter().map(Into::into).collect(),
+            papers: map.papers.clone(),
+        }
+    }
+}
+
+impl Doc {
+    /// A corpus paper with its vector.
+    pub fn from_paper(paper: &litnav_corpus::Paper, vector: Vec<f32>) -> Doc {
+        Doc {
+            id: paper.id.clone(),
+            title: paper.title.clone(),
+            year: paper.year,
+            abstract_text: paper.abstract_text.clone(),
+            vector,
+        }
+    }
+
+    /// The paper as title and abstract.
+    pub fn as_text(&self) -> litnav_core::PaperText<'_> {
+        litnav_core::PaperText::new(&self.title, self.abstract_text.as_deref())
+    }
+}
+
+/// A node of a map: TaxoBench's `name` / `subtopics` / `papers`, plus litnav's fields.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct MapNode {
+    /// Stable id within the map (`t2`, `t2.s1`).
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// What the node covers.
+    pub description: String,
+    /// Cosine of the node's centroid to the topic (1 for the root).
+    pub relevance: f64,
+    /// Children (absent at leaves).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subtopics: Vec<MapNode>,
+    /// Paper titles (leaves only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub papers: Vec<String>,
+    /// Corpus ids, in the order of `papers`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub paper_ids: Vec<String>,
+    /// Soft assignments (Gaussian-mixture methods): each paper's probability of belonging to this
+    /// subtopic, in the order of `papers`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub paper_weights: Vec<f64>,
+    /// Years, in the order of `papers` (for display).
+    #[serde(skip)]
+    pub years: Vec<Option<i32>>,
+    /// Abstracts, in the order of `papers` (for display).
+    #[serde(skip)]
+    pub abstracts: Vec<Option<String>>,
+    /// Set on subtopics judged unrelated to the topic (kept, under the `filtered` node, with the
+    /// reason in the description).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub filtered: bool,
+}
+
+impl MapNode {
+    /// A node with no children and no papers (the id is assigned once the tree is complete).
+    pub(crate) fn new(name: String, description: String, relevance: f64) -> MapNode {
+        MapNode {
+            id: String::new(),
+            name,
+            description,
+            relevance,
+            subtopics: Vec::new(),
+            papers: Vec::new(),
+            paper_ids: Vec::new(),
+            paper_weights: Vec::new(),
+            years: Vec::new(),
+            abstracts: Vec::new(),
+            filtered: false,
+        }
+    }
+
+    /// The node with this id, anywhere below (or at) this one.
+    pub fn find(&self, id: &str) -> Option<&MapNode> {
+        if self.id == id {
+            return Some(self);
+        }
+        self.subtopics.iter().find_map(|child| child.find(id))
+    }
+
+    /// Corpus ids of every paper at or below this node, in map order.
+    pub fn all_paper_ids(&self) -> Vec<String> {
+        let mut ids = self.paper_ids.clone();
+        for child in &self.subtopics {
+            ids.extend(child.all_paper_ids());
+        }
+        ids
+    }
+}
+
+pub(crate) fn size(node: &MapNode) -> usize {
+    node.paper_ids.len() + node.subtopics.iter().map(size).sum::<usize>()
+}
+
+/// Largest first, then by name.
+pub(crate) fn sort_by_size(nodes: &mut [MapNode]) {
+    nodes.sort_by(|a, b| size(b).cmp(&size(a)).then_with(|| a.name.cmp(&b.name)));
+}
+
+pub(crate) fn fill_leaf(node: &mut MapNode, docs: &[Doc], order: &[usize]) {
+    for &i in order {
+        node.papers.push(docs[i].title.clone());
+        node.paper_ids.push(docs[i].id.clone());
+        node.years.push(docs[i].year);
+        node.abstracts.push(docs[i].abstract_text.clone());
+    }
+}
+
+pub(crate) fn assign_ids(nodes: &mut [MapNode], prefix: &str) {
+    for (i, node) in nodes.iter_mut().enumerate() {
+        node.id = if prefix.is_empty() { format!("t{}", i + 1) } else { format!("{prefix}.s{}", i + 1) };
+        let id = node.id.clone();
+        assign_ids(&mut node.subtopics, &id);
+    }
+}
