@@ -84,6 +84,13 @@ impl Error {
     }
 }
 
+impl From<std::io::Error> for Error {
+    /// An I/O failure where no path is at hand (scratch files, pipes), classified by its cause.
+    fn from(error: std::io::Error) -> Error {
+        Error::Other { kind: litnav_core::io_kind(&error), message: format!("I/O error: {error}") }
+    }
+}
+
 impl HasKind for Error {
     fn kind(&self) -> ErrorKind {
         match self {

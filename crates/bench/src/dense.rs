@@ -89,7 +89,7 @@ pub fn run_session(
 ) -> Result<Report> {
     let encoder = workspace.encoder(&litnav_app::Quiet)?;
     let retriever = session.dense(encoder, &litnav_app::Quiet)?;
-    let index = retriever.dense_index().ok_or_else(|| crate::Error::Empty("no paper vectors".into()))?;
+    let index = retriever.dense_index().ok_or_else(|| crate::Error::input("no paper vectors"))?;
     let papers = session.papers();
     let step = (papers.len() / queries.max(1)).max(1);
     let titles: Vec<&str> = papers.iter().step_by(step).take(queries).map(|p| p.title.as_str()).collect();

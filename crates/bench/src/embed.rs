@@ -75,7 +75,7 @@ pub fn survey_labels(litbench: &Path, count: usize) -> Result<Vec<String>> {
     labels.sort();
     labels.dedup();
     if labels.is_empty() {
-        return Err(Error::Empty("no 3–8 word labels in the topics".into()));
+        return Err(Error::input("no 3–8 word labels in the topics"));
     }
     Ok((0..count).map(|i| labels[i % labels.len()].clone()).collect())
 }
@@ -105,7 +105,7 @@ pub fn passages(litbench: &Path, count: usize) -> Result<Vec<String>> {
 /// Run the benchmark.
 pub fn run(options: &Options) -> Result<Report> {
     let started = Instant::now();
-    let encoder = Encoder::load(&options.model).map_err(|e| Error::Empty(e.to_string()))?.with_threads(options.threads);
+    let encoder = Encoder::load(&options.model)?.with_threads(options.threads);
     let litnav_load_seconds = started.elapsed().as_secs_f64();
     let sets = vec![
         ("labels".to_string(), survey_labels(&options.litbench, options.labels)?),

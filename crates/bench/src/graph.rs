@@ -151,7 +151,7 @@ pub fn corpus(papers: &Path, citations: &Path, python: Option<&Path>) -> Result<
             let count_sum: u64 = values.iter().filter(|d| d.undefined.is_none()).map(|d| d.n_i + d.n_j + d.n_k).sum();
             let cd_sum: f64 = values.iter().filter_map(|d| d.cd).sum();
             if report.defined != cd_defined || report.count_sum != count_sum || (report.cd_sum - cd_sum).abs() > 1e-6 {
-                return Err(Error::Peer(format!(
+                return Err(Error::unavailable(format!(
                     "the Python peer disagrees: {} defined / count sum {} / CD sum {} against litnav's {cd_defined} / {count_sum} / {cd_sum}",
                     report.defined, report.count_sum, report.cd_sum
                 )));

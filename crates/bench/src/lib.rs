@@ -11,34 +11,9 @@ pub mod peer;
 pub mod search;
 pub mod taxobench;
 
-/// Result alias for the bench crate.
-pub type Result<T, E = Error> = std::result::Result<T, E>;
-
-/// Errors of the bench crate.
-#[derive(Debug, thiserror::Error)]
-pub enum Error {
-    /// Reading the benchmark's input data failed.
-    #[error(transparent)]
-    Corpus(#[from] litnav_corpus::Error),
-    /// The search engine failed.
-    #[error(transparent)]
-    Search(#[from] litnav_search::Error),
-    /// A scratch directory could not be made.
-    #[error("cannot create a scratch directory: {0}")]
-    Scratch(#[from] std::io::Error),
-    /// An input file is unreadable or malformed (the message names file and line).
-    #[error("{0}")]
-    Input(String),
-    /// The peer (reference implementation) could not run.
-    #[error("{0}")]
-    Peer(String),
-    /// An application operation failed.
-    #[error(transparent)]
-    App(#[from] litnav_app::Error),
-    /// The input holds nothing to benchmark.
-    #[error("{0}")]
-    Empty(String),
-}
+/// The bench crate's errors are the application's: a suite fails the way the operation it runs
+/// fails, and a peer that cannot run is an unavailable service.
+pub use litnav_app::{Error, Result};
 
 /// Percentile (nearest-rank) of an ascending-sorted slice; 0 for an empty one.
 pub fn percentile(sorted: &[f64], p: f64) -> f64 {

@@ -138,10 +138,8 @@ pub fn instance_docs(line: &Value, encoder: &Encoder, cache: &Path) -> Vec<Doc> 
         .iter()
         .filter_map(|p| p["title"].as_str().map(|t| (t.to_string(), p["abs"].as_str().map(str::to_string))))
         .collect();
-    let texts: Vec<String> = items
-        .iter()
-        .map(|(t, a)| litnav_corpus::Paper { title: t.clone(), abstract_text: a.clone(), ..Default::default() }.text())
-        .collect();
+    let texts: Vec<String> =
+        items.iter().map(|(t, a)| litnav_core::PaperText::new(t, a.as_deref()).passage()).collect();
     let vectors = litnav_embed::embed_cached(encoder, &texts, cache);
     items
         .into_iter()
@@ -242,7 +240,7 @@ pub fn run(
     let cache = workspace.settings().vector_cache("papers");
     let labels = workspace.settings().vector_cache("labels");
     let text =
-        std::fs::read_to_string(data).map_err(|e| Error::Input(format!("cannot read {}: {e}", data.display())))?;
+        std::fs::read_to_string(data).map_err(|e| Error::input(format!("cannot read {}: {e}", data.display())))?;
     let lines: Vec<&str> = text.lines().collect();
     let (gold, _) = read_instances(data, "gt")?;
     let paired = pair_files(data, predictions)?;
@@ -421,11 +419,11 @@ pub fn bloom_topics(litbench: &Path, docs_for: &dyn Fn(&[String]) -> Vec<Doc>) -
 /// Every non-blank line of a JSON-lines file, parsed; an error names the file and line.
 pub(crate) fn read_json_lines(path: &Path) -> Result<Vec<Value>> {
     let text =
-        std::fs::read_to_string(path).map_err(|e| Error::Input(format!("cannot read {}: {e}", path.display())))?;
+        std::fs::read_to_string(path).map_err(|e| Error::input(format!("cannot read {}: {e}", path.display())))?;
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| serde_json::from_str(l).map_err(|e| Error::Input(format!("{}:{}: {e}", path.display(), i + 1))))
+        .map(|(i, l)| serde_json::from_str(l).map_err(|e| Error::input(format!("{}:{}: {e}", path.display(), i + 1))))
         .collect()
 }
 

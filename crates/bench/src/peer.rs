@@ -22,18 +22,18 @@ pub fn run_python<T: serde::de::DeserializeOwned>(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| Error::Peer(format!("cannot start {}: {e}", python.display())))?;
+        .map_err(|e| Error::unavailable(format!("cannot start {}: {e}", python.display())))?;
     if let Some(mut stdin) = child.stdin.take() {
         stdin.write_all(job.to_string().as_bytes())?;
     }
     let output = child.wait_with_output()?;
     if !output.status.success() {
         let stderr = String::from_utf8_lossy(&output.stderr);
-        return Err(Error::Peer(format!(
+        return Err(Error::unavailable(format!(
             "the Python peer failed ({install_hint} for {}): {}",
             python.display(),
             stderr.lines().last().unwrap_or("no output")
         )));
     }
-    serde_json::from_slice(&output.stdout).map_err(|e| Error::Peer(format!("unreadable peer report: {e}")))
+    serde_json::from_slice(&output.stdout).map_err(|e| Error::unavailable(format!("unreadable peer report: {e}")))
 }

@@ -121,7 +121,7 @@ pub fn synthesize(papers: &[Paper], size: usize) -> Vec<Paper> {
 pub fn run(options: &Options) -> Result<Report> {
     let papers = load_papers(&options.papers)?;
     if papers.is_empty() {
-        return Err(Error::Empty("the benchmark corpus holds no papers".into()));
+        return Err(Error::input("the benchmark corpus holds no papers"));
     }
     let queries = if options.queries.is_empty() {
         let step = (papers.len() / options.sample_queries.max(1)).max(1);
@@ -156,7 +156,7 @@ fn measure(name: &str, papers: &[Paper], queries: &[String], options: &Options) 
         build_times.push(stats.seconds);
         kept = Some(dir);
     }
-    let dir = kept.ok_or_else(|| Error::Empty("no build ran".into()))?;
+    let dir = kept.ok_or_else(|| Error::input("no build ran"))?;
     let index = LexicalIndex::open(dir.path())?;
     let mut latencies = Vec::new();
     for pass in 0..options.query_passes.max(1) + 1 {

@@ -2,7 +2,7 @@
 //! every metric) timed on TaxoBench's files, against a Python implementation of the same
 //! definitions run in the same command.
 
-use crate::{Error, Result};
+use crate::Result;
 use litnav_app::score::similarity::Embedded;
 use litnav_app::score::taxobench::{pair_files, score_pairs, summarize};
 use litnav_embed::Encoder;
@@ -45,7 +45,7 @@ pub fn bench(
     for _ in 0..repeats.max(1) {
         let started = Instant::now();
         let paired = pair_files(data, predictions)?;
-        let encoder = Encoder::load(model).map_err(|e| Error::Input(e.to_string()))?;
+        let encoder = Encoder::load(model)?;
         let trees: Vec<&Tree> = paired.pairs.iter().flat_map(|(_, g, p)| [g, p]).collect();
         let sim = Embedded::new(&encoder, &trees, labels_cache);
         let scored = score_pairs(&paired.pairs, 0.92, 1.0, &sim);
