@@ -1,0 +1,253 @@
+//! Bloom-Eval's directory layout (feizhang18/Bloom-Eval, `data/<topic>/{human,llm}/`), read as its
+//! scripts read it:
+//! - `content.json` — the text: every string of the JSON joined by newlines (blank ones skipped);
+//! - `outline.json` — `[level, heading]` pairs (the title at level 0);
+//! - `reference.json` — `reference_N` entries in the order of N (or the older
+//!   `reference_num` / `paper_N_info` schema), with `title` (or `searched_title`), `date`,
+//!   `authors`, `publication`, `citation_count` (a number, or digits in a string; anything else
+//!   counts as unknown) and `abs`;
+//! - the article file — `expert_article.json` in `human/`, `llm_article.json` in `llm/` (else any
+//!   other JSON with a `context` object and a `reference` list): its `context` sections joined are
+//!   the body Formatting Integrity reads, its printed `reference` list what the bibliography
+//!   defines. Without one, the references section of the content text defines the numbers.
+//!
+//! Only `content.json` is required; a missing optional file is a warning in the survey's problems.
+
+use crate::markers::{self, CitationId};
+use crate::text::{self, normalize_whitespace};
+use crate::{Error, Heading, Layout, Problems, Reference, Result, Survey};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// Parse a JSON file, naming the file, line and column of a syntax error.
+pub(crate) fn read_json(path: &Path) -> Result<Value> {
+    let text = crate::read_text(path)?;
+    serde_json::from_str(&text)
+        .map_err(|e| Error::Input(format!("{}:{}:{}: not valid JSON: {e}", path.display(), e.line(), e.column())))
+}
+
+fn field_error(path: &Path, field: &str, expected: &str) -> Error {
+    Error::Input(format!("{}: field `{field}`: expected {expected}", path.display()))
+}
+
+/// Read the survey in a Bloom-Eval directory.
+pub fn read(dir: &Path) -> Result<Survey> {
+    let content_path = dir.join("content.json");
+    if !content_path.is_file() {
+        return Err(Error::Input(format!(
+            "{}: no content.json here (a Bloom-Eval survey directory holds content.json, outline.json, reference.json and an article file)",
+            dir.display()
+        )));
+    }
+    let mut problems = Problems::default();
+    let content_value = read_json(&content_path)?;
+    let content = normalize_whitespace(
+        &text::json_strings(&content_value).into_iter().filter(|s| !s.trim().is_empty()).collect::<Vec<_>>().join("\n"),
+    );
+    if content.trim().is_empty() {
+        return Err(Error::Input(format!("{}: the survey has no text", content_path.display())));
+    }
+    let outline_path = dir.join("outline.json");
+    let outline = if outline_path.is_file() {
+        read_outline(&outline_path)?
+    } else {
+        problems
+            .warnings
+            .push(format!("{}: missing; the outline is taken from the text's headings", outline_path.display()));
+        crate::outline_from_text(&content)
+    };
+    let reference_path = dir.join("reference.json");
+    let mut bibliography = if reference_path.is_file() {
+        read_references(&reference_path)?
+    } else {
+        problems
+            .warnings
+            .push(format!("{}: missing; the survey has no bibliography metadata", reference_path.display()));
+        Vec::new()
+    };
+    let article = article_path(dir);
+    let (body, printed) = match &article {
+        Some(path) => {
+            let value = read_json(path)?;
+            let body = value["context"]
+                .as_object()
+                .map(|sections| sections.values().map(value_text).collect::<Vec<_>>().join("\n"))
+                .unwrap_or_default();
+            let printed: Vec<String> = value["reference"].as_array().into_iter().flatten().map(value_text).collect();
+            (normalize_whitespace(&body), Some(printed))
+        }
+        None => {
+            problems
+                .warnings
+                .push(format!("{}: no article file; citations are defined by the references section", dir.display()));
+            (content.clone(), None)
+        }
+    };
+    let (body_without_references, references_section) = text::split_references(&body);
+    let cited = markers::cited_ids(&body_without_references);
+    let (defined, defined_from) = match &printed {
+        Some(list) => (
+            markers::defined_ids(list),
+            format!(
+                "the article's reference list ({})",
+                article.as_ref().map(|p| p.display().to_string()).unwrap_or_default()
+            ),
+        ),
+        None => (
+            references_section.as_deref().map(markers::numbers_defined_in_section).unwrap_or_default(),
+            "the references section".to_string(),
+        ),
+    };
+    attach_printed_entries(&mut bibliography, printed.as_deref().unwrap_or(&[]));
+    let sections = crate::structure(&content, &bibliography, &mut problems);
+    let title = outline
+        .iter()
+        .find(|h| h.level == 0)
+        .map(|h| h.text.clone())
+        .or_else(|| sections.iter().find(|s| !s.heading.is_empty()).map(|s| s.heading.clone()))
+        .unwrap_or_else(|| dir.display().to_string());
+    Ok(Survey {
+        path: dir.to_path_buf(),
+        layout: Layout::BloomEval,
+        title,
+        content,
+        outline,
+        sections,
+        bibliography,
+        cited,
+        defined,
+        defined_from,
+        problems,
+    })
+}
+
+/// A JSON value as text: strings as they are, anything else as JSON.
+fn value_text(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The article file of a survey directory, as Bloom-Eval's scripts find it.
+fn article_path(dir: &Path) -> Option<PathBuf> {
+    let is_article = |path: &Path| {
+        read_json(path).is_ok_and(|v| {
+            v.get("context").is_some_and(Value::is_object) && v.get("reference").is_some_and(Value::is_array)
+        })
+    };
+    let preferred = if dir.file_name().is_some_and(|n| n == "llm") {
+        ["llm_article.json", "expert_article.json"]
+    } else {
+        ["expert_article.json", "llm_article.json"]
+    };
+    for name in preferred {
+        let path = dir.join(name);
+        if path.is_file() && is_article(&path) {
+            return Some(path);
+        }
+    }
+    let mut others: Vec<PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.extension().is_some_and(|e| e == "json")
+                && !p.file_name().is_some_and(|n| n == "content.json" || n == "outline.json" || n == "reference.json")
+        })
+        .collect();
+    others.sort();
+    others.into_iter().find(|p| is_article(p))
+}
+
+/// `outline.json`: `[level, heading]` pairs.
+pub fn read_outline(path: &Path) -> Result<Vec<Heading>> {
+    let value = read_json(path)?;
+    let items = value.as_array().ok_or_else(|| field_error(path, "(root)", "a list of [level, heading] pairs"))?;
+    let mut outline = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let pair = item
+            .as_array()
+            .filter(|p| p.len() >= 2)
+            .ok_or_else(|| field_error(path, &format!("[{i}]"), "a [level, heading] pair"))?;
+        let level = match &pair[0] {
+            Value::Number(n) => n.as_u64(),
+            Value::String(s) => s.trim().parse().ok(),
+            _ => None,
+        }
+        .ok_or_else(|| field_error(path, &format!("[{i}][0]"), "a non-negative level"))?;
+        outline.push(Heading { level: level as usize, text: value_text(&pair[1]) });
+    }
+    Ok(outline)
+}
+
+/// `reference.json`: bibliography entries in the order of their numbers.
+pub fn read_references(path: &Path) -> Result<Vec<Reference>> {
+    let value = read_json(path)?;
+    let object = value.as_object().ok_or_else(|| field_error(path, "(root)", "an object of reference_N entries"))?;
+    let mut entries: Vec<(u32, String, &Value)> = Vec::new();
+    if let Some(count) = object.get("reference_num").and_then(Value::as_u64) {
+        for i in 1..=count as u32 {
+            let entry = &value[format!("paper_{i}_info")][format!("reference_{i}")];
+            if entry.is_object() {
+                entries.push((i, format!("reference_{i}"), entry));
+            }
+        }
+    } else {
+        for (key, entry) in object {
+            let Some(number) = key.strip_prefix("reference_").and_then(|n| n.parse::<u32>().ok()) else { continue };
+            if !entry.is_object() {
+                return Err(field_error(path, key, "an object"));
+            }
+            entries.push((number, key.clone(), entry));
+        }
+        entries.sort_by_key(|(n, _, _)| *n);
+    }
+    let mut out = Vec::new();
+    for (number, key, entry) in entries {
+        let text = |field: &str| entry.get(field).and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty());
+        let Some(title) = text("title").or_else(|| text("searched_title")) else { continue };
+        let authors: Vec<String> = match entry.get("authors") {
+            Some(Value::Array(list)) => list.iter().map(value_text).collect(),
+            Some(Value::String(s)) if !s.trim().is_empty() => vec![s.clone()],
+            _ => Vec::new(),
+        };
+        let year = text("date").map(markers::normalize_year).filter(|y| !y.is_empty());
+        let citation_count = match entry.get("citation_count") {
+            Some(Value::Number(n)) => n.as_u64(),
+            Some(Value::String(s)) if !s.is_empty() && s.chars().all(|c| c.is_ascii_digit()) => s.parse().ok(),
+            _ => None,
+        };
+        let author_year = match (authors.first(), &year) {
+            (Some(author), Some(year)) => markers::author_year(author, year),
+            _ => None,
+        };
+        out.push(Reference {
+            key,
+            number: Some(number),
+            author_year,
+            title: title.to_string(),
+            authors,
+            year,
+            venue: text("publication").map(str::to_string),
+            citation_count,
+            abstract_text: text("abs").filter(|a| !a.eq_ignore_ascii_case("n/a")).map(str::to_string),
+            raw: None,
+            paper_id: None,
+        });
+    }
+    Ok(out)
+}
+
+/// Keep each entry's printed form (the article's `reference` list), matched by number.
+fn attach_printed_entries(bibliography: &mut [Reference], printed: &[String]) {
+    for line in printed {
+        let numbers = markers::defined_ids(std::slice::from_ref(line));
+        for id in numbers {
+            if let CitationId::Number(n) = id
+                && let Some(entry) = bibliography.iter_mut().find(|r| r.number == Some(n))
+            {
+                entry.raw = Some(line.clone());
+            }
+        }
+    }
+}

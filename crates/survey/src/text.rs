@@ -1,0 +1,218 @@
+//! Text as Bloom-Eval's scripts read it: invisible characters normalized, Markdown headings found
+//! (ATX `#` and setext underlines), the references section split off, sentences split.
+
+use regex::Regex;
+use std::sync::LazyLock;
+
+fn regex(pattern: &str) -> Regex {
+    Regex::new(pattern).unwrap_or_else(|e| unreachable!("a fixed pattern compiles: {e}"))
+}
+
+static ATX: LazyLock<Regex> = LazyLock::new(|| regex(r"^[ \t]*(#{1,6})[ \t]*(.+?)\s*$"));
+static ANY_ATX: LazyLock<Regex> = LazyLock::new(|| regex(r"(?m)^[ \t]*#{1,6}[ \t]*(.*)"));
+static SETEXT: LazyLock<Regex> = LazyLock::new(|| regex(r"^[ \t]*(=+|-+)[ \t]*$"));
+static HASHES: LazyLock<Regex> = LazyLock::new(|| regex(r"^[ \t]*#{1,6}"));
+static TRAILING_COLON: LazyLock<Regex> = LazyLock::new(|| regex(r"[：:]\s*$"));
+static SPACES: LazyLock<Regex> = LazyLock::new(|| regex(r"\s+"));
+static LEADING_NUMBERING: LazyLock<Regex> = LazyLock::new(|| regex(r"^\d+(\.\d+)*\s*"));
+
+/// Headings that open a survey's references section.
+pub const REFERENCE_HEADINGS: [&str; 6] =
+    ["references", "reference", "bibliography", "works cited", "citations", "sources"];
+
+/// Newlines unified, no-break and thin spaces made spaces, zero-width characters and byte-order
+/// marks removed, trailing blanks of each line cut.
+pub fn normalize_whitespace(text: &str) -> String {
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    let text: String = text
+        .chars()
+        .filter_map(|c| match c {
+            '\u{00A0}' | '\u{202F}' | '\u{2009}' | '\u{200A}' => Some(' '),
+            '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}' => None,
+            other => Some(other),
+        })
+        .collect();
+    text.split('\n').map(|line| line.trim_end_matches([' ', '\t'])).collect::<Vec<_>>().join("\n")
+}
+
+/// A heading's comparable form: trimmed, a trailing colon removed, spaces collapsed, lowercase.
+pub fn normalize_heading(text: &str) -> String {
+    let text = TRAILING_COLON.replace(text.trim(), "");
+    SPACES.replace_all(&text, " ").to_lowercase()
+}
+
+/// A heading without its leading section number (`2.1 Self-Attention` → `Self-Attention`).
+pub fn clean_heading(text: &str) -> String {
+    LEADING_NUMBERING.replace(text, "").trim().to_string()
+}
+
+/// The text of every ATX heading line (`# …` to `###### …`), as Bloom-Eval's DSI collects them.
+pub fn atx_headings(text: &str) -> Vec<String> {
+    ANY_ATX.captures_iter(text).map(|c| c[1].to_string()).collect()
+}
+
+/// An ATX heading line: its level (number of `#`) and text.
+pub fn atx(line: &str) -> Option<(usize, String)> {
+    ATX.captures(line).map(|c| (c[1].len(), c[2].to_string()))
+}
+
+/// Whether a line underlines the one above it as a setext heading (`===` level 1, `---` level 2).
+pub fn setext_level(line: &str) -> Option<usize> {
+    SETEXT.captures(line).map(|c| if c[1].starts_with('=') { 1 } else { 2 })
+}
+
+fn is_plain_title(line: &str) -> bool {
+    !line.trim().is_empty() && !HASHES.is_match(line)
+}
+
+/// The text split into (body without the references section, the references section); the
+/// section starts at the first heading — ATX, setext or a plain line — reading as one of
+/// [`REFERENCE_HEADINGS`], and ends at the next heading.
+pub fn split_references(text: &str) -> (String, Option<String>) {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let is_target = |title: &str| REFERENCE_HEADINGS.contains(&normalize_heading(title).as_str());
+    let mut found = None;
+    for (i, line) in lines.iter().enumerate() {
+        if let Some((_, title)) = atx(line) {
+            if is_target(&title) {
+                found = Some((i, i + 1));
+                break;
+            }
+            continue;
+        }
+        if is_plain_title(line) && is_target(line) {
+            let underlined = lines.get(i + 1).is_some_and(|next| setext_level(next).is_some());
+            found = Some((i, if underlined { i + 2 } else { i + 1 }));
+            break;
+        }
+    }
+    let Some((start, content)) = found else { return (text.to_string(), None) };
+    let mut end = lines.len();
+    for j in content..lines.len() {
+        let underlined = !lines[j].trim().is_empty() && lines.get(j + 1).is_some_and(|n| setext_level(n).is_some());
+        if atx(lines[j]).is_some() || underlined {
+            end = j;
+            break;
+        }
+    }
+    let section = lines[content.min(end)..end].join("\n").trim_start_matches('\n').to_string();
+    let body: Vec<&str> = lines[..start].iter().chain(&lines[end..]).copied().collect();
+    (body.join("\n").trim_matches('\n').to_string(), Some(section))
+}
+
+/// Abbreviations whose period does not end a sentence.
+const ABBREVIATIONS: [&str; 16] =
+    ["al", "e.g", "i.e", "fig", "figs", "eq", "eqs", "vs", "cf", "no", "vol", "pp", "sec", "ref", "refs", "approx"];
+
+/// Sentences of a paragraph: a break after `.`, `!`, `?` (or their CJK forms), optionally followed
+/// by a closing quote or bracket, then white space, when the next character is not a lowercase
+/// letter and the period does not end a common abbreviation ("et al.", "e.g.", "Fig.").
+pub fn sentences(paragraph: &str) -> Vec<String> {
+    let chars: Vec<char> = paragraph.chars().collect();
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while i < chars.len() {
+        if matches!(chars[i], '.' | '!' | '?' | '。' | '！' | '？') {
+            let mut end = i + 1;
+            while end < chars.len() && matches!(chars[end], '"' | '\'' | '”' | '’' | ')' | ']') {
+                end += 1;
+            }
+            let mut next = end;
+            while next < chars.len() && chars[next].is_whitespace() {
+                next += 1;
+            }
+            let word: String = chars[start..i]
+                .iter()
+                .rev()
+                .take_while(|c| !c.is_whitespace() && **c != '(')
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect::<String>()
+                .to_lowercase();
+            let abbreviation = chars[i] == '.' && ABBREVIATIONS.contains(&word.as_str());
+            if next > end && !abbreviation && (next == chars.len() || !chars[next].is_lowercase()) {
+                let sentence: String = chars[start..end].iter().collect();
+                if !sentence.trim().is_empty() {
+                    out.push(sentence.trim().to_string());
+                }
+                start = next;
+                i = next;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    let rest: String = chars[start.min(chars.len())..].iter().collect();
+    if !rest.trim().is_empty() {
+        out.push(rest.trim().to_string());
+    }
+    out
+}
+
+/// Every string of a JSON value, depth first, keys in file order; an object with a `context`
+/// object yields only that object's strings (Bloom-Eval's article files).
+pub fn json_strings(value: &serde_json::Value) -> Vec<&str> {
+    let mut out = Vec::new();
+    fn walk<'a>(value: &'a serde_json::Value, out: &mut Vec<&'a str>) {
+        match value {
+            serde_json::Value::String(s) => out.push(s),
+            serde_json::Value::Array(items) => items.iter().for_each(|v| walk(v, out)),
+            serde_json::Value::Object(map) => match map.get("context") {
+                Some(context @ serde_json::Value::Object(_)) => walk(context, out),
+                _ => map.values().for_each(|v| walk(v, out)),
+            },
+            _ => {}
+        }
+    }
+    walk(value, &mut out);
+    out
+}
+
+/// Bloom-Eval's Document Structure Integrity of a text: which of abstract, introduction,
+/// conclusion and references (or bibliography) occur inside some ATX heading, and their share.
+pub fn structure_integrity(text: &str) -> (f64, [bool; 4]) {
+    let mut found = [false; 4];
+    for heading in atx_headings(text) {
+        let h = normalize_heading(&heading);
+        found[0] |= h.contains("abstract");
+        found[1] |= h.contains("introduction");
+        found[2] |= h.contains("conclusion");
+        found[3] |= h.contains("references") || h.contains("bibliography");
+    }
+    (found.iter().filter(|f| **f).count() as f64 / 4.0, found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whitespace_headings_and_numbering() {
+        assert_eq!(normalize_whitespace("a\u{00A0}b\u{200B}c  \r\nd\t"), "a bc\nd");
+        assert_eq!(normalize_heading("  References:  "), "references");
+        assert_eq!(clean_heading("2.1 Self-Attention"), "Self-Attention");
+        assert_eq!(atx("### 1.1 Origins  "), Some((3, "1.1 Origins".into())));
+        assert_eq!(setext_level("----"), Some(2));
+    }
+
+    #[test]
+    fn the_references_section_is_split_off() {
+        let text = "# T\n\nBody [1].\n\n## References\n\n[1] A paper\n\n## Appendix\n\nMore.";
+        let (body, refs) = split_references(text);
+        assert_eq!(refs.as_deref(), Some("[1] A paper\n"));
+        assert!(body.contains("Body [1].") && body.contains("## Appendix") && !body.contains("A paper"));
+        let setext = "Body\n\nBibliography\n============\n[1] X";
+        assert_eq!(split_references(setext).1.as_deref(), Some("[1] X"));
+        assert_eq!(split_references("no refs").1, None);
+    }
+
+    #[test]
+    fn sentences_and_structure() {
+        let s = sentences("ViT works [1]. It scales, e.g. to JFT. Vaswani et al. (2017) agree! Done");
+        assert_eq!(s, ["ViT works [1].", "It scales, e.g. to JFT.", "Vaswani et al. (2017) agree!", "Done"]);
+        let (score, found) = structure_integrity("# Abstract\n## 1 Introduction\n## 9 Conclusions\ntext");
+        assert_eq!((score, found), (0.75, [true, true, true, false]));
+    }
+}
