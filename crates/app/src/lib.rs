@@ -10,6 +10,7 @@
 //! - [`maps`]: maps from retrieval or paper files, the LLM stage, expansion.
 //! - [`score`]: TaxoBench files, any two trees, TREC runs, SciNet's queries.
 //! - [`judge`]: the LLM judges over files.
+//! - [`survey`]: Bloom-Eval's 16 metrics of a generated survey against an expert one.
 //! - [`Error`]: every failure with its [`litnav_core::ErrorKind`].
 
 pub mod error;
@@ -20,6 +21,7 @@ pub mod relations;
 pub mod score;
 pub mod session;
 pub mod settings;
+pub mod survey;
 pub mod workspace;
 
 pub use error::{Context, Error, Result};

@@ -532,7 +532,16 @@ impl CorpusSession {
         for citing_id in citing.iter().filter(|c| only.is_none_or(|s| labels.get(*c) == Some(&s))) {
             let paper = match citations.graph.find(citing_id) {
                 Some(node) => self.paper_ref(node)?,
-                None => PaperRef { id: citing_id.clone(), title: None, year: None, cited_by: 0 },
+                // A survey ingested with its contexts cites as its topic.
+                None => {
+                    let topic = self.topics().iter().find(|t| &t.id == citing_id);
+                    PaperRef {
+                        id: citing_id.clone(),
+                        title: topic.map(|t| t.title.clone()),
+                        year: topic.and_then(|t| t.year),
+                        cited_by: 0,
+                    }
+                }
             };
             let own: Vec<&contexts::CitationContext> = mentions.iter().filter(|m| &m.citing_id == citing_id).collect();
             citers.push(Citer {

@@ -56,6 +56,9 @@ pub struct IngestRequest {
     pub skip_bad: bool,
     /// Citation-context files (JSONL) to keep with the graph, beside those already kept.
     pub contexts: Vec<PathBuf>,
+    /// Surveys (Bloom-Eval directories or Markdown files) whose citation contexts to keep: every
+    /// paragraph's citations of references that resolve to corpus papers.
+    pub surveys: Vec<PathBuf>,
 }
 
 /// How many skipped-record reasons an ingest report keeps per file.
@@ -72,6 +75,9 @@ pub struct IngestReport {
     pub merge: MergeReport,
     /// Per input file.
     pub files: Vec<FileReport>,
+    /// Per survey whose contexts were taken.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub surveys: Vec<crate::survey::SurveyContexts>,
 }
 
 /// One input file of an ingest.
@@ -99,7 +105,13 @@ impl IngestReport {
                 skipped_reasons: skipped.iter().take(SHOWN_REASONS).map(ToString::to_string).collect(),
             })
             .collect();
-        IngestReport { corpus: corpus.to_path_buf(), manifest: outcome.manifest, merge: outcome.report, files }
+        IngestReport {
+            corpus: corpus.to_path_buf(),
+            manifest: outcome.manifest,
+            merge: outcome.report,
+            files,
+            surveys: Vec::new(),
+        }
     }
 }
 
@@ -236,17 +248,31 @@ impl Workspace {
     /// new generation — the lexical index and the citation graph with its contexts — under the
     /// corpus's write lock. On any failure the corpus stays as it was.
     pub fn ingest(&self, dir: &Path, request: &IngestRequest) -> Result<IngestReport> {
-        // New context files are read (and checked) before anything is locked.
+        // New context files and surveys are read (and checked) before anything is locked.
         let mut new_contexts = Vec::new();
         for file in &request.contexts {
             new_contexts.extend(contexts::read_jsonl(file)?);
         }
+        let surveys = request
+            .surveys
+            .iter()
+            .map(|path| litnav_survey::Survey::read(path).map_err(|e| Error::input(e.to_string())))
+            .collect::<Result<Vec<_>>>()?;
         let options = ReadOptions { format: request.format, skip_bad: request.skip_bad };
+        let mut survey_reports = Vec::new();
         let outcome = ingest_files(dir, &request.files, options, |staging, papers| {
-            build_artifacts(staging, papers, &new_contexts)
+            let mut all = new_contexts.clone();
+            for survey in &surveys {
+                let (found, report) = crate::survey::contexts_of(survey, papers, staging.topics);
+                all.extend(found);
+                survey_reports.push(report);
+            }
+            build_artifacts(staging, papers, &all)
         })
         .context(|| format!("ingest into {} failed; the corpus is unchanged", dir.display()))?;
-        Ok(IngestReport::new(dir, outcome))
+        let mut report = IngestReport::new(dir, outcome);
+        report.surveys = survey_reports;
+        Ok(report)
     }
 
     /// Compute the vectors the papers of the corpus at `dir` lack (title + abstract), resumably.
@@ -331,6 +357,18 @@ impl std::fmt::Display for IngestReport {
             for example in &r.dropped_examples {
                 writeln!(f, "    e.g. {example}")?;
             }
+        }
+        for s in &self.surveys {
+            writeln!(
+                f,
+                "  survey {} ({}): {} of {} references in the corpus, {} contexts in {} paragraphs",
+                s.path.display(),
+                s.citing_id,
+                s.resolved,
+                s.references,
+                s.contexts,
+                s.paragraphs
+            )?;
         }
         writeln!(
             f,

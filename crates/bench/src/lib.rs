@@ -9,6 +9,7 @@ pub mod map_filter;
 pub mod organize;
 pub mod peer;
 pub mod search;
+pub mod survey;
 pub mod taxobench;
 
 /// The bench crate's errors are the application's: a suite fails the way the operation it runs

@@ -51,6 +51,8 @@ pub struct Staging<'a> {
     /// lock, so artifacts carried over from it (citation contexts, say) cannot be lost to a
     /// concurrent ingest.
     pub previous: Option<&'a Path>,
+    /// The topics of the next generation.
+    pub topics: &'a [Topic],
 }
 
 /// Read `files`, merge them into the corpus at `dir` (creating it if needed; waiting while another
@@ -87,7 +89,7 @@ pub fn ingest_files(
     catalog.merge(items, &mut report);
     let (papers, topics) = catalog.into_parts();
     writer.write_records(&papers, &topics)?;
-    let staging = Staging { dir: writer.staging_dir(), previous: writer.previous_dir() };
+    let staging = Staging { dir: writer.staging_dir(), previous: writer.previous_dir(), topics: &topics };
     for artifact in build_artifacts(staging, &papers)? {
         writer.add_artifact(&artifact);
     }

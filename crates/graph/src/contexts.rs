@@ -4,8 +4,10 @@
 //!
 //! Input is JSONL, one citation mention per line:
 //! `{"citing_id": "P1", "cited_id": "P2", "paragraph": "sec2-p3", "text": "...", "sentiment": "positive"}`.
-//! `paragraph` (string or number) identifies the paragraph within the citing paper; `sentiment`
-//! (`positive`, `neutral`, `negative`) is optional — a judge (the LLM layer) can fill it later.
+//! `paragraph` (string or number) identifies the paragraph within the citing paper; `section` (the
+//! heading the paragraph is under) and `sentiment` (`positive`, `neutral`, `negative`) are
+//! optional — a judge (the LLM layer) can fill the sentiment later. Surveys ingested with
+//! `litnav ingest --surveys` contribute contexts too.
 
 use crate::{Error, Result};
 pub use litnav_core::Sentiment;
@@ -22,6 +24,9 @@ pub struct CitationContext {
     pub cited_id: String,
     /// The paragraph of the citing paper the mention is in.
     pub paragraph: String,
+    /// The heading of the section the paragraph is in, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub section: Option<String>,
     /// The text around the mention.
     pub text: String,
     /// The mention's sentiment, when known.
@@ -61,6 +66,7 @@ pub fn read_jsonl(path: &Path) -> Result<Vec<CitationContext>> {
             citing_id: string("citing_id")?,
             cited_id: string("cited_id")?,
             paragraph: string("paragraph")?,
+            section: value.get("section").and_then(|v| v.as_str()).map(str::to_string),
             text: string("text")?,
             sentiment,
         });

@@ -108,11 +108,67 @@ pub struct Grade {
     pub score: f64,
 }
 
+/// An ability GRADE judges: Bloom-Eval's Framework Application, Framework Novelty and Research
+/// Outlook Quality each generate their own rubric (seed 001, A.2 and B.3, B.6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Aspect {
+    /// Framework Application (FAP): choosing an organizing framework and applying it consistently.
+    FrameworkApplication,
+    /// Framework Novelty (FNov): a fresh lens that reorganizes the field.
+    FrameworkNovelty,
+    /// Research Outlook Quality (ROQ): foresight and value of the future directions proposed.
+    ResearchOutlook,
+}
+
+impl Aspect {
+    /// What the rubric is about, in the judge's words.
+    pub fn description(self) -> &'static str {
+        match self {
+            Aspect::FrameworkApplication => {
+                "choosing a recognized way of organizing the field (by method family, by task, chronologically, by                  problem) and applying it consistently through the whole survey"
+            }
+            Aspect::FrameworkNovelty => {
+                "proposing an organizing framework that looks at the field through a fresh lens, regrouping its                  work in an insightful way instead of repeating existing classifications"
+            }
+            Aspect::ResearchOutlook => {
+                "identifying future research directions that are specific, well-argued from the state of the art,                  and valuable for the field"
+            }
+        }
+    }
+
+    /// Bloom-Eval's abbreviation.
+    pub fn key(self) -> &'static str {
+        match self {
+            Aspect::FrameworkApplication => "FAP",
+            Aspect::FrameworkNovelty => "FNov",
+            Aspect::ResearchOutlook => "ROQ",
+        }
+    }
+}
+
 /// GRADE: a rubric from the expert survey's outline, then both surveys scored on it.
 pub fn grade(client: &Client, topic: &str, expert: &str, generated: &str) -> Result<Grade> {
+    grade_with(client, topic, expert, generated, prompts::grade_rubric(topic, expert), "grade_rubric")
+}
+
+/// GRADE of one ability: a rubric for that ability from the expert survey, then both surveys
+/// scored on it.
+pub fn grade_aspect(client: &Client, aspect: Aspect, topic: &str, expert: &str, generated: &str) -> Result<Grade> {
+    let messages = prompts::grade_aspect_rubric(topic, aspect.description(), expert);
+    grade_with(client, topic, expert, generated, messages, &format!("grade_rubric_{}", aspect.key()))
+}
+
+fn grade_with(
+    client: &Client,
+    topic: &str,
+    expert: &str,
+    generated: &str,
+    rubric_messages: Vec<crate::Message>,
+    rubric_name: &str,
+) -> Result<Grade> {
     let rubric_task = Task {
-        name: "grade_rubric".into(),
-        messages: prompts::grade_rubric(topic, expert),
+        name: rubric_name.into(),
+        messages: rubric_messages,
         schema: prompts::grade_rubric_schema(),
         max_tokens: 500,
     };
@@ -132,7 +188,7 @@ pub fn grade(client: &Client, topic: &str, expert: &str, generated: &str) -> Res
     let compare_task = Task {
         name: "grade_compare".into(),
         messages: prompts::grade_compare(topic, &listing, expert, generated),
-        schema: prompts::grade_compare_schema(),
+        schema: prompts::grade_compare_schema(rubric.len()),
         max_tokens: 1500,
     };
     let count = rubric.len();

@@ -7,8 +7,10 @@
 //!   meaning (not only syntax) and one repair round-trip.
 //! - [`navigator`]: Knowledge Navigator's components (Cluster Reader, Thematic Organizer, Subtopic
 //!   Expander) and TaxoBench's one-call Bottom-Up organizer.
-//! - [`judges`]: TaxoBench's tree judge, Bloom-Eval's GRADE and SciNet's path-rationality judge,
-//!   each returning its full trace.
+//! - [`judges`]: TaxoBench's tree judge, Bloom-Eval's GRADE (per ability: FAP, FNov, ROQ) and
+//!   SciNet's path-rationality judge, each returning its full trace.
+//! - [`survey`]: the LLM steps of Bloom-Eval's metrics (entities, statements, matching, citation
+//!   support, redundant headings).
 //!
 //! Every prompt lives in [`prompts`]; [`fake`] is a deterministic stand-in endpoint for tests.
 
@@ -21,6 +23,7 @@ pub mod navigator;
 mod partition;
 pub mod prompts;
 pub mod structured;
+pub mod survey;
 
 pub use client::{Client, Config, Message, Usage};
 

@@ -269,25 +269,30 @@ pub fn grade_compare(topic: &str, rubric: &str, expert: &str, generated: &str) -
 }
 
 /// Schema of the differential scores.
-pub fn grade_compare_schema() -> Value {
+pub fn grade_compare_schema(criteria: usize) -> Value {
+    // One entry per criterion, in order, each naming its criterion (a tuple, so that
+    // grammar-constrained servers write every criterion exactly once).
+    let entry = |number: usize| {
+        json!({
+            "type": "object",
+            "properties": {
+                "criterion": {"type": "integer", "const": number},
+                "generated": {"type": "number", "minimum": 0, "maximum": 10},
+                "expert": {"type": "number", "minimum": 0, "maximum": 10},
+                "evidence": {"type": "string", "maxLength": 150}
+            },
+            "required": ["criterion", "generated", "expert", "evidence"],
+            "additionalProperties": false
+        })
+    };
     json!({
         "type": "object",
         "properties": {
             "scores": {
                 "type": "array",
-                "minItems": 1,
-                "maxItems": 8,
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "criterion": {"type": "integer"},
-                        "generated": {"type": "number", "minimum": 0, "maximum": 10},
-                        "expert": {"type": "number", "minimum": 0, "maximum": 10},
-                        "evidence": {"type": "string", "maxLength": 150}
-                    },
-                    "required": ["criterion", "generated", "expert", "evidence"],
-                    "additionalProperties": false
-                }
+                "minItems": criteria,
+                "maxItems": criteria,
+                "prefixItems": (1..=criteria).map(entry).collect::<Vec<_>>()
             }
         },
         "required": ["scores"],
@@ -345,4 +350,176 @@ pub fn citation_sentiment_schema() -> Value {
         "required": ["sentiment", "reason"],
         "additionalProperties": false
     })
+}
+
+/// Bloom-Eval's Entity Fidelity, step 1: the technical entities a passage names.
+pub fn survey_entities(passage: &str) -> Vec<Message> {
+    vec![
+        Message::system(SYSTEM),
+        Message::user(format!(
+            "Passage from a research survey:\n\n{passage}\n\n\
+             List the named technical entities the passage mentions, each once, under three kinds: methods and \
+             models (named architectures, algorithms, systems), datasets and benchmarks, and evaluation metrics. \
+             Copy each name as the passage writes it. Leave out generic words (\"deep learning\", \"accuracy\" \
+             unless it is the metric's name) and anything that is not named in the passage."
+        )),
+    ]
+}
+
+/// Schema of the entity lists.
+pub fn survey_entities_schema() -> Value {
+    // Bounded so that the longest answer the schema allows fits the step's token budget.
+    let list = json!({"type": "array", "maxItems": 10, "items": {"type": "string", "minLength": 2, "maxLength": 50}});
+    json!({
+        "type": "object",
+        "properties": {"methods_models": list, "datasets": list, "evaluation_metrics": list},
+        "required": ["methods_models", "datasets", "evaluation_metrics"],
+        "additionalProperties": false
+    })
+}
+
+/// What kind of statements to extract from a survey passage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StatementKind {
+    /// Verifiable factual claims (Bloom-Eval's Factual Consistency).
+    Factual,
+    /// Critical judgments: limitations, flaws, unfavourable comparisons (Critical Analysis
+    /// Alignment).
+    Critical,
+}
+
+impl StatementKind {
+    /// A short name for traces and schemas.
+    pub fn name(self) -> &'static str {
+        match self {
+            StatementKind::Factual => "factual",
+            StatementKind::Critical => "critical",
+        }
+    }
+}
+
+/// Statements of one kind from a survey passage, each self-contained.
+pub fn survey_statements(kind: StatementKind, passage: &str) -> Vec<Message> {
+    let what = match kind {
+        StatementKind::Factual => {
+            "the verifiable factual claims it makes about the field: what a method does, what a result showed, \
+             when or by whom something was introduced. Skip opinions, plans and the survey's own structure"
+        }
+        StatementKind::Critical => {
+            "the critical judgments it makes: limitations of a method, methodological flaws, failure cases, or \
+             a disadvantage of one approach against another. Skip neutral descriptions and praise"
+        }
+    };
+    vec![
+        Message::system(SYSTEM),
+        Message::user(format!(
+            "Passage from a research survey:\n\n{passage}\n\nRewrite as short standalone statements {what}. Each \
+             statement must make sense without the passage (name the method it is about). Give at most 12; give \
+             none if there are none."
+        )),
+    ]
+}
+
+/// Schema of extracted statements.
+pub fn survey_statements_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "statements": {"type": "array", "maxItems": 8, "items": {"type": "string", "minLength": 20, "maxLength": 240}}
+        },
+        "required": ["statements"],
+        "additionalProperties": false
+    })
+}
+
+/// Matching items of a generated survey to an expert survey's: for each generated item, its
+/// candidates (the expert items closest to it) are numbered; the model picks the equivalent one.
+pub fn survey_matching(what: &str, listing: &str) -> Vec<Message> {
+    vec![
+        Message::system(SYSTEM),
+        Message::user(format!(
+            "Each numbered item below comes from a generated survey and is followed by candidate {what} from an \
+             expert survey on the same topic.\n\n{listing}\nFor every item, in order, give the number of the \
+             candidate that means the same thing (the same entity under another name, the same claim in other \
+             words, the same topic) or 0 when none does. Be strict: related is not the same."
+        )),
+    ]
+}
+
+/// Schema of a matching answer: one candidate number (0 = none) per item, at most
+/// `most_candidates` (an enumeration, so that grammar-constrained servers cannot write another).
+pub fn survey_matching_schema(items: usize, most_candidates: usize) -> Value {
+    let numbers: Vec<usize> = (0..=most_candidates).collect();
+    json!({
+        "type": "object",
+        "properties": {
+            "matches": {"type": "array", "minItems": items, "maxItems": items, "items": {"type": "integer", "enum": numbers}}
+        },
+        "required": ["matches"],
+        "additionalProperties": false
+    })
+}
+
+/// Bloom-Eval's Citation Faithfulness: does the cited paper support the sentence?
+pub fn citation_support(statement: &str, title: &str, abstract_text: &str) -> Vec<Message> {
+    vec![
+        Message::system(SYSTEM),
+        Message::user(format!(
+            "A survey writes:\n\n\"{statement}\"\n\nand cites this paper for it:\n\nTitle: {title}\nAbstract: \
+             {abstract_text}\n\nDoes the paper, as its title and abstract describe it, support what the sentence \
+             says about it? Answer true when the sentence's central point about the paper is backed by the \
+             abstract, false when it is not or goes beyond it."
+        )),
+    ]
+}
+
+/// Schema of the citation-support verdict.
+pub fn citation_support_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {"supported": {"type": "boolean"}, "reason": {"type": "string", "maxLength": 200}},
+        "required": ["supported", "reason"],
+        "additionalProperties": false
+    })
+}
+
+/// Bloom-Eval's Structural Clarity: headings in different branches that cover the same thing.
+pub fn redundant_headings(outline: &str) -> Vec<Message> {
+    vec![
+        Message::system(SYSTEM),
+        Message::user(format!(
+            "A survey's outline, one heading per line with its id:\n\n{outline}\n\nFind pairs of headings that \
+             cover the same content although they sit in different parts of the outline (not siblings under one \
+             parent), so that a reader meets the same material twice. Give the pairs by id; give none if there \
+             are none."
+        )),
+    ]
+}
+
+/// Schema of redundant heading pairs, each id one of the outline's `ids`.
+pub fn redundant_headings_schema(ids: &[String]) -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "pairs": {
+                "type": "array",
+                "maxItems": ids.len().min(20),
+                "items": {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "string", "enum": ids}}
+            }
+        },
+        "required": ["pairs"],
+        "additionalProperties": false
+    })
+}
+
+/// GRADE, step 1 for one ability: a weighted rubric for the topic, focused on `aspect`.
+pub fn grade_aspect_rubric(topic: &str, aspect: &str, expert: &str) -> Vec<Message> {
+    vec![
+        Message::system(SYSTEM),
+        Message::user(format!(
+            "Topic: \"{topic}\". An expert survey of it, in part:\n\n{expert}\n\nWrite a rubric for judging one \
+             ability of a survey on this topic: {aspect}. Give 4 to 8 criteria, each a concrete, checkable thing \
+             a survey that has this ability does for this topic, each with a weight from 1 (minor) to 5 (essential)."
+        )),
+    ]
 }

@@ -253,3 +253,88 @@ fn tree_and_path_judges_validate_their_scores() {
     let server = serve(vec![Behaviour::Answer(json!({"score": 7, "reason": "step 2 is weak"}).to_string())]);
     assert_eq!(judges::judge_path(&client(&server, None), &papers()).unwrap().score, 7);
 }
+
+// Bloom-Eval's LLM steps: each parses a valid answer, repairs an invalid one, and refuses one that
+// stays invalid.
+
+#[test]
+fn survey_entities_parse_repair_and_refuse() {
+    use litnav_llm::survey;
+    let good = json!({"methods_models": ["ViT", "Swin Transformer"], "datasets": ["ImageNet"], "evaluation_metrics": ["top-1 accuracy"]});
+    let server = serve(vec![Behaviour::Answer(good.to_string())]);
+    let answer = survey::entities(&client(&server, None), "ViT and Swin are trained on ImageNet.").unwrap();
+    assert_eq!(answer.value.methods_models, ["ViT", "Swin Transformer"]);
+    assert!(!answer.repaired);
+    // An empty name is repaired.
+    let bad = json!({"methods_models": [""], "datasets": [], "evaluation_metrics": []});
+    let server = serve(vec![Behaviour::Answer(bad.to_string()), Behaviour::Answer(good.to_string())]);
+    let answer = survey::entities(&client(&server, None), "text").unwrap();
+    assert!(answer.repaired);
+    assert!(server.requests.lock().unwrap()[1].to_string().contains("cannot be used"));
+    // Still invalid after the repair: refused.
+    let server = serve(vec![Behaviour::Answer(bad.to_string())]);
+    assert!(matches!(survey::entities(&client(&server, None), "text"), Err(Error::Invalid { .. })));
+}
+
+#[test]
+fn survey_statements_and_matching() {
+    use litnav_llm::prompts::StatementKind;
+    use litnav_llm::survey;
+    let server = serve(vec![Behaviour::Answer(json!({"statements": ["ViT splits images into patches."]}).to_string())]);
+    let found =
+        survey::statements(&client(&server, None), StatementKind::Factual, "ViT splits images into patches.").unwrap();
+    assert_eq!(found.value, ["ViT splits images into patches."]);
+    let server = serve(vec![Behaviour::Answer(json!({"statements": ["ok"]}).to_string())]);
+    assert!(
+        matches!(survey::statements(&client(&server, None), StatementKind::Critical, "x"), Err(Error::Invalid { .. })),
+        "a two-word fragment is not a statement, twice"
+    );
+    // Matching: candidate numbers are 1-based, 0 is "none"; a number beyond the candidates is
+    // repaired.
+    let items = vec![("ViT", vec!["Vision Transformer", "ResNet"]), ("MLP-Mixer", vec!["ResNet"])];
+    let server = serve(vec![
+        Behaviour::Answer(json!({"matches": [1, 3]}).to_string()),
+        Behaviour::Answer(json!({"matches": [1, 0]}).to_string()),
+    ]);
+    let matched = survey::match_items(&client(&server, None), "entities", &items).unwrap();
+    assert_eq!(matched.value, [Some(0), None]);
+    assert!(matched.repaired);
+}
+
+#[test]
+fn citation_support_and_redundant_headings() {
+    use litnav_llm::survey;
+    let server =
+        serve(vec![Behaviour::Answer(json!({"supported": true, "reason": "The abstract says so."}).to_string())]);
+    let verdict = survey::citation_support(&client(&server, None), "ViT uses patches [1].", "ViT", "Patches.").unwrap();
+    assert!(verdict.value.supported);
+    let ids: Vec<String> = ["H1", "H1_1", "H2"].map(String::from).to_vec();
+    let server = serve(vec![
+        Behaviour::Answer(json!({"pairs": [["H1_1", "H9"]]}).to_string()),
+        Behaviour::Answer(json!({"pairs": [["H1_1", "H2"], ["H2", "H1_1"]]}).to_string()),
+    ]);
+    let pairs = survey::redundant_headings(&client(&server, None), "H1: A\n  H1_1: B\nH2: C", &ids).unwrap();
+    assert_eq!(pairs.value, [("H1_1".to_string(), "H2".to_string())]);
+    assert!(pairs.repaired, "an id outside the outline was repaired");
+    assert!(
+        server.requests.lock().unwrap()[0].to_string().contains(r#""enum":["H1","H1_1","H2"]"#),
+        "the schema names the ids"
+    );
+}
+
+#[test]
+fn grade_for_each_ability_keeps_its_own_rubric() {
+    let rubric = json!({"criteria": [{"criterion": "Names a taxonomy and keeps to it", "weight": 4}]});
+    let scores =
+        json!({"scores": [{"criterion": 1, "generated": 6, "expert": 6, "evidence": "Both follow method families."}]});
+    for aspect in
+        [judges::Aspect::FrameworkApplication, judges::Aspect::FrameworkNovelty, judges::Aspect::ResearchOutlook]
+    {
+        let server = serve(vec![Behaviour::Answer(rubric.to_string()), Behaviour::Answer(scores.to_string())]);
+        let grade =
+            judges::grade_aspect(&client(&server, None), aspect, TOPIC, "expert text", "generated text").unwrap();
+        assert_eq!(grade.score, 0.5, "{aspect:?}: equal scores are parity");
+        let first = server.requests.lock().unwrap()[0].to_string();
+        assert!(first.contains(&aspect.description()[..30]), "{aspect:?}'s rubric asks about its own ability");
+    }
+}

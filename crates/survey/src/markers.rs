@@ -172,6 +172,10 @@ fn author_year_in_group(group: &str, out: &mut BTreeSet<CitationId>) {
 /// Every citation identifier cited in a text.
 pub fn cited_ids(text: &str) -> BTreeSet<CitationId> {
     let mut cited = BTreeSet::new();
+    // Every marker form needs a bracket or a parenthesis.
+    if !text.contains(['[', '(']) {
+        return cited;
+    }
     for group in BRACKETS.captures_iter(text) {
         cited.extend(expand_numeric_group(&group[1]).into_iter().map(CitationId::Number));
         author_year_in_group(&group[1], &mut cited);

@@ -14,7 +14,6 @@ static SETEXT: LazyLock<Regex> = LazyLock::new(|| regex(r"^[ \t]*(=+|-+)[ \t]*$"
 static HASHES: LazyLock<Regex> = LazyLock::new(|| regex(r"^[ \t]*#{1,6}"));
 static TRAILING_COLON: LazyLock<Regex> = LazyLock::new(|| regex(r"[：:]\s*$"));
 static SPACES: LazyLock<Regex> = LazyLock::new(|| regex(r"\s+"));
-static LEADING_NUMBERING: LazyLock<Regex> = LazyLock::new(|| regex(r"^\d+(\.\d+)*\s*"));
 
 /// Headings that open a survey's references section.
 pub const REFERENCE_HEADINGS: [&str; 6] =
@@ -39,11 +38,6 @@ pub fn normalize_whitespace(text: &str) -> String {
 pub fn normalize_heading(text: &str) -> String {
     let text = TRAILING_COLON.replace(text.trim(), "");
     SPACES.replace_all(&text, " ").to_lowercase()
-}
-
-/// A heading without its leading section number (`2.1 Self-Attention` → `Self-Attention`).
-pub fn clean_heading(text: &str) -> String {
-    LEADING_NUMBERING.replace(text, "").trim().to_string()
 }
 
 /// The text of every ATX heading line (`# …` to `###### …`), as Bloom-Eval's DSI collects them.
@@ -170,20 +164,6 @@ pub fn json_strings(value: &serde_json::Value) -> Vec<&str> {
     out
 }
 
-/// Bloom-Eval's Document Structure Integrity of a text: which of abstract, introduction,
-/// conclusion and references (or bibliography) occur inside some ATX heading, and their share.
-pub fn structure_integrity(text: &str) -> (f64, [bool; 4]) {
-    let mut found = [false; 4];
-    for heading in atx_headings(text) {
-        let h = normalize_heading(&heading);
-        found[0] |= h.contains("abstract");
-        found[1] |= h.contains("introduction");
-        found[2] |= h.contains("conclusion");
-        found[3] |= h.contains("references") || h.contains("bibliography");
-    }
-    (found.iter().filter(|f| **f).count() as f64 / 4.0, found)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -192,7 +172,6 @@ mod tests {
     fn whitespace_headings_and_numbering() {
         assert_eq!(normalize_whitespace("a\u{00A0}b\u{200B}c  \r\nd\t"), "a bc\nd");
         assert_eq!(normalize_heading("  References:  "), "references");
-        assert_eq!(clean_heading("2.1 Self-Attention"), "Self-Attention");
         assert_eq!(atx("### 1.1 Origins  "), Some((3, "1.1 Origins".into())));
         assert_eq!(setext_level("----"), Some(2));
     }
@@ -209,10 +188,9 @@ mod tests {
     }
 
     #[test]
-    fn sentences_and_structure() {
+    fn sentences_and_headings() {
         let s = sentences("ViT works [1]. It scales, e.g. to JFT. Vaswani et al. (2017) agree! Done");
         assert_eq!(s, ["ViT works [1].", "It scales, e.g. to JFT.", "Vaswani et al. (2017) agree!", "Done"]);
-        let (score, found) = structure_integrity("# Abstract\n## 1 Introduction\n## 9 Conclusions\ntext");
-        assert_eq!((score, found), (0.75, [true, true, true, false]));
+        assert_eq!(atx_headings("# Abstract\ntext\n  ## 1 Introduction"), ["Abstract", "1 Introduction"]);
     }
 }

@@ -41,6 +41,25 @@ pub enum Suite {
     /// retrieved and organized as `litnav map` does, subtopics filtered at several thresholds;
     /// precision of the papers kept and recall of the survey's references retrieval brought in.
     MapFilter(MapFilterArgs),
+    /// Survey evaluation: Bloom-Eval's deterministic metrics on the 14 Bloom-Eval topics (each
+    /// expert survey against itself) and cs_01's LLM survey (JSON and Markdown), beside Bloom-Eval's
+    /// own scripts on the same files (with --peer): values, agreement and time.
+    Survey(SurveyArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct SurveyArgs {
+    /// Python with thefuzz, zss and numpy, to run Bloom-Eval's scripts beside litnav.
+    #[arg(long, value_name = "PYTHON")]
+    peer: Option<PathBuf>,
+    /// Bloom-Eval's scripts (default: ../shared/peers/bloom-eval beside the datasets).
+    #[arg(long, value_name = "DIR")]
+    scripts: Option<PathBuf>,
+    #[command(flatten)]
+    model: ModelArgs,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -252,6 +271,14 @@ pub fn run(suite: Suite) -> Result<()> {
             let report =
                 litnav_bench::organize::speed_suite(&workspace, &session, &args.topic, args.k, args.peer.as_deref())?;
             show(&report, args.json, progress)
+        }
+        Suite::Survey(args) => {
+            let workspace = args.model.workspace()?;
+            let datasets = workspace.settings().datasets()?.to_path_buf();
+            let scripts = args.scripts.clone().unwrap_or_else(|| datasets.join("../peers/bloom-eval"));
+            let progress = Terminal::start("scoring the Bloom-Eval surveys");
+            let peer = args.peer.as_deref().map(|python| (python, scripts.as_path()));
+            show(&litnav_bench::survey::run(&workspace, &datasets.join("bloom-eval"), peer)?, args.json, progress)
         }
         Suite::MapFilter(args) => {
             let (workspace, session) = open(&args.model, None)?;

@@ -33,9 +33,66 @@ pub enum Scorer {
     /// SciNet ego-centric scores of retrieved papers: SoS (mean corpus percentile of their
     /// disruption or novelty) and Recall@k of the field's k most disruptive or novel papers.
     Ego(EgoScoreArgs),
+    /// Bloom-Eval's 16 metrics of a generated survey against an expert survey, by Bloom's six
+    /// tiers: the deterministic ones always, the LLM ones with --llm. A survey is a Bloom-Eval
+    /// directory (`human/`, `llm/`: content.json, outline.json, reference.json, article) or a
+    /// Markdown file.
+    Survey(SurveyArgs),
     /// LLM judges (tree, GRADE, path rationality), each printing its full trace as JSON.
     #[command(subcommand)]
     Judge(super::judge::Judge),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct SurveyArgs {
+    /// The expert survey (directory or Markdown file).
+    #[arg(long, value_name = "PATH")]
+    expert: PathBuf,
+    /// The generated survey (directory or Markdown file).
+    #[arg(long, value_name = "PATH")]
+    generated: PathBuf,
+    /// Resolve both bibliographies to this corpus's papers (titles aligned as TaxoBench aligns
+    /// them); entries without citation counts take the papers'.
+    #[arg(long, value_name = "DIR")]
+    corpus: Option<PathBuf>,
+    /// Only these metrics (comma-separated abbreviations: EFid, HIRC, FCons, OTC, CF, TFSim, TBal,
+    /// FMI, DSI, FAP, STS, SCons, SCS, CAA, FNov, ROQ).
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    metrics: Vec<String>,
+    /// Where the seed and Bloom-Eval's scripts disagree, follow the scripts (`bloom-eval`) to
+    /// compare with numbers they produced.
+    #[arg(long, value_enum, default_value_t = CompatArg::Seed)]
+    compat: CompatArg,
+    /// The topic (default: the expert survey's title).
+    #[arg(long)]
+    topic: Option<String>,
+    /// Longest passage an LLM extraction step reads, in characters.
+    #[arg(long, default_value_t = 6000)]
+    chunk_chars: usize,
+    /// At most this many passages per survey for each LLM extraction (spread over the text).
+    #[arg(long)]
+    max_passages: Option<usize>,
+    /// At most this many (sentence, cited paper) pairs checked for Citation Faithfulness.
+    #[arg(long)]
+    max_citations: Option<usize>,
+    /// Write every LLM step (answers, repairs, cache hits) as JSON here.
+    #[arg(long, value_name = "FILE")]
+    trace: Option<PathBuf>,
+    #[command(flatten)]
+    model: ModelArgs,
+    #[command(flatten)]
+    llm: super::LlmArgs,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CompatArg {
+    /// The seed paper's definitions.
+    Seed,
+    /// Bloom-Eval's public scripts.
+    BloomEval,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -186,8 +243,55 @@ pub fn run(scorer: Scorer) -> Result<()> {
         Scorer::Retrieval(args) => run_retrieval(args),
         Scorer::Paths(args) => run_paths(args),
         Scorer::Ego(args) => run_ego(args),
+        Scorer::Survey(args) => run_survey(args),
         Scorer::Judge(judge) => super::judge::run(judge),
     }
+}
+
+fn run_survey(args: SurveyArgs) -> Result<()> {
+    use litnav_app::survey::{self, Metric, SurveyOptions};
+    let workspace = args.model.workspace()?;
+    let progress = Terminal::new();
+    let session = match &args.corpus {
+        Some(dir) => Some(workspace.open(Some(dir), &progress)?),
+        None => None,
+    };
+    let expert = survey::read_survey(&args.expert, session.as_ref())?;
+    let generated = survey::read_survey(&args.generated, session.as_ref())?;
+    let metrics = if args.metrics.is_empty() {
+        Metric::ALL.into_iter().collect()
+    } else {
+        args.metrics
+            .iter()
+            .map(|key| {
+                Metric::from_key(key)
+                    .ok_or_else(|| anyhow::anyhow!("--metrics: `{key}` is not one of Bloom-Eval's 16 metrics"))
+            })
+            .collect::<Result<_>>()?
+    };
+    let options = SurveyOptions {
+        metrics,
+        compat: match args.compat {
+            CompatArg::Seed => litnav_eval::bloom::Compat::Seed,
+            CompatArg::BloomEval => litnav_eval::bloom::Compat::BloomEval,
+        },
+        chunk_chars: args.chunk_chars.max(500),
+        max_passages: args.max_passages,
+        max_citations: args.max_citations,
+        topic: args.topic.clone(),
+        ..SurveyOptions::default()
+    };
+    let client = args.llm.client(&workspace)?;
+    let report = survey::evaluate(&workspace, &expert, &generated, &options, client.as_ref(), &progress)?;
+    progress.finish();
+    if let Some(path) = &args.trace {
+        super::write_file(Some(path), &serde_json::to_string_pretty(&report.trace)?)?;
+    }
+    if args.json {
+        return print_json(&report);
+    }
+    print!("{report}");
+    Ok(())
 }
 
 /// Print a flat JSON object as aligned `key value` lines.

@@ -151,11 +151,16 @@ pub struct PairArgs {
     b: String,
 }
 
-/// Open the corpus a relation query names, saying so when it holds no citation edges.
+/// Open the corpus a relation query names, saying so when it holds no citation edges (unless the
+/// query reads only citation contexts).
 pub fn open(corpus: &CorpusArg) -> Result<(litnav_app::Workspace, CorpusSession)> {
+    open_for(corpus, true)
+}
+
+fn open_for(corpus: &CorpusArg, needs_edges: bool) -> Result<(litnav_app::Workspace, CorpusSession)> {
     let workspace = super::workspace()?;
     let session = workspace.open(corpus.corpus.as_deref(), &Terminal::new())?;
-    if session.citations()?.graph.edge_count() == 0 {
+    if needs_edges && session.citations()?.graph.edge_count() == 0 {
         eprintln!(
             "note: {} holds no citation edges between its papers; add them with \
              `litnav ingest --corpus DIR PAPERS EDGES.csv` (citing_id,cited_id) or papers with references",
@@ -233,7 +238,7 @@ fn neighbours(args: NeighbourArgs, which: Neighbourhood, what: &str) -> Result<(
 }
 
 fn co_mentioned(args: NeighbourArgs) -> Result<()> {
-    let (_, session) = open(&args.corpus)?;
+    let (_, session) = open_for(&args.corpus, false)?;
     show(&session.co_mentioned(&args.id, args.k)?, args.corpus.json)
 }
 
@@ -243,7 +248,7 @@ fn pair(args: PairArgs) -> Result<()> {
 }
 
 fn citers(args: CitersArgs) -> Result<()> {
-    let (workspace, session) = open(&args.corpus)?;
+    let (workspace, session) = open_for(&args.corpus, false)?;
     let client = args.llm.client(&workspace)?;
     let progress = Terminal::new();
     let report = session.citers(&args.id, args.sentiment, client.as_ref(), &progress)?;

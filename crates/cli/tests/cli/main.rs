@@ -11,4 +11,5 @@ mod eval;
 mod llm;
 mod maps;
 mod relations;
+mod survey;
 mod util;
