@@ -19,6 +19,9 @@ use litnav_survey::Survey;
 use serde_json::json;
 use std::collections::{BTreeMap, HashMap};
 
+/// Why the LLM metrics do not run without a client.
+pub const NO_ENDPOINT: &str = "no LLM endpoint";
+
 /// Candidates a matching step shows per generated item.
 const CANDIDATES: usize = 5;
 /// Generated items per matching call.
@@ -74,7 +77,7 @@ impl<'a> Context<'a> {
     /// Run one LLM metric (or say why it does not run).
     pub fn run(&mut self, metric: Metric) -> MetricScore {
         let Some(client) = self.llm else {
-            return MetricScore::not_run(metric, "no LLM endpoint (give --llm)");
+            return MetricScore::not_run(metric, NO_ENDPOINT);
         };
         if let Some(why) = &self.down {
             return MetricScore::not_run(metric, format!("the LLM endpoint failed earlier: {why}"));

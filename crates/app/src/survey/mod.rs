@@ -23,6 +23,8 @@
 mod deterministic;
 mod llm_metrics;
 
+pub use llm_metrics::NO_ENDPOINT;
+
 use crate::error::{Error, Result};
 use crate::session::CorpusSession;
 use crate::workspace::{Progress, Workspace};

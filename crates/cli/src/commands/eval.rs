@@ -291,6 +291,9 @@ fn run_survey(args: SurveyArgs) -> Result<()> {
         return print_json(&report);
     }
     print!("{report}");
+    if report.tiers.iter().flat_map(|t| &t.metrics).any(|m| m.reason.as_deref() == Some(survey::NO_ENDPOINT)) {
+        println!("(the LLM metrics run with --llm; see `litnav eval survey --help`)");
+    }
     Ok(())
 }
 
