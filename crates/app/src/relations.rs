@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 use crate::session::CorpusSession;
 use crate::workspace::Progress;
 use litnav_core::Sentiment;
-use litnav_graph::disruption::{self, Disruption};
+use litnav_graph::disruption::{self, CdOptions, Disruption, Reading};
 use litnav_graph::novelty::{self, Novelty, Units};
 use litnav_graph::pairs::{self, PairRelation, Related};
 use litnav_graph::paths::{self, Direction};
@@ -39,6 +39,8 @@ impl Measure {
 pub struct MetricOptions {
     /// Count only citing papers published within this many years after the focal paper.
     pub window: Option<u32>,
+    /// Which citing papers CD counts (later ones, as the index's authors compute it, by default).
+    pub reading: Reading,
     /// What plays the role of Uzzi's journals in novelty.
     pub units: Units,
     /// Randomized citation graphs of novelty's null model.
@@ -51,11 +53,21 @@ impl Default for MetricOptions {
     /// No window; novelty over venues with 10 null graphs and the default seed.
     fn default() -> Self {
         let n = novelty::Options::default();
-        MetricOptions { window: None, units: n.units, nulls: n.nulls, seed: litnav_core::DEFAULT_SEED }
+        MetricOptions {
+            window: None,
+            reading: Reading::default(),
+            units: n.units,
+            nulls: n.nulls,
+            seed: litnav_core::DEFAULT_SEED,
+        }
     }
 }
 
 impl MetricOptions {
+    fn cd(&self) -> CdOptions {
+        CdOptions { window: self.window, reading: self.reading }
+    }
+
     fn novelty(&self) -> novelty::Options {
         novelty::Options { units: self.units, nulls: self.nulls, seed: self.seed, ..novelty::Options::default() }
     }
@@ -175,6 +187,8 @@ pub struct PaperProfile {
     pub external_references: u32,
     /// The CD window, in years.
     pub window_years: Option<u32>,
+    /// Which citing papers CD counted.
+    pub cd_reading: Reading,
     /// CD counts and values.
     pub disruption: Disruption,
     /// Why CD is undefined, when it is.
@@ -325,7 +339,7 @@ impl CorpusSession {
         }
         let graph = &self.citations()?.graph;
         let (values, details): (Vec<Option<f64>>, Vec<Detail>) = match measure {
-            Measure::Disruption => disruption::disruption_all(graph, metric.window)
+            Measure::Disruption => disruption::disruption_all(graph, metric.cd())
                 .into_iter()
                 .map(|d| (if scinet_form { d.cd_nok } else { d.cd }, Detail::Disruption(d)))
                 .unzip(),
@@ -418,6 +432,7 @@ impl CorpusSession {
             out_degree: graph.out_degree(node),
             external_references: graph.external_references(node),
             window_years: metric.window,
+            cd_reading: metric.reading,
             disruption: cd,
             disruption_reason: cd.undefined.map(|u| u.describe()),
             disruption_percentile: cd.cd.and_then(|v| cd_scores.table.rank(v)),
@@ -592,12 +607,14 @@ impl std::fmt::Display for PaperProfile {
         )?;
         writeln!(
             f,
-            "  disruption: CD {} (n_i {}, n_j {}, n_k {}), SciNet form {}, percentile {}{}",
+            "  disruption: CD {} (n_i {}, n_j {}, n_k {}), SciNet form {}, I-index {}, mCD {}, percentile {}{}",
             crate::number(cd.cd),
             cd.n_i,
             cd.n_j,
             cd.n_k,
             crate::number(cd.cd_nok),
+            cd.i_index,
+            crate::number(cd.mcd),
             crate::number(self.disruption_percentile),
             undefined(self.disruption_reason)
         )?;

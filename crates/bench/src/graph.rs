@@ -1,10 +1,12 @@
-//! Citation-graph benchmark: the CD index for every paper of a real corpus (AAN) against the plain
-//! Python implementation (dict of sets) on the same machine in the same run, and CD plus novelty
-//! on a synthetic preferential-attachment graph of any size, with time and peak memory.
+//! Citation-graph benchmark: the CD index for every paper of a real corpus (AAN) against its
+//! authors' own package (`cdindex`, C; every value at three windows, and the time) and against
+//! the plain Python implementation (dict of sets) on the same machine in the same run, and CD
+//! plus novelty on a synthetic preferential-attachment graph of any size, with time and peak
+//! memory.
 
 use crate::peer::run_python;
 use crate::{Error, Result};
-use litnav_graph::disruption::disruption_all;
+use litnav_graph::disruption::{CdOptions, Disruption, disruption_all};
 use litnav_graph::novelty::{self, novelty_all};
 use litnav_graph::synthetic::preferential_attachment;
 use litnav_graph::{Graph, NodeInfo};
@@ -16,6 +18,10 @@ use std::time::Instant;
 const REPEATS: usize = 7;
 
 const PEER_SCRIPT: &str = include_str!("../peers/graph_cd_peer.py");
+const CDINDEX_SCRIPT: &str = include_str!("../peers/graph_cdindex_peer.py");
+
+/// The windows compared with `cdindex`, in years (1000 reaches past every paper).
+const CDINDEX_WINDOWS: [u32; 3] = [5, 10, 1000];
 
 /// Timings on a real corpus.
 #[derive(Debug, Clone, Serialize)]
@@ -43,6 +49,63 @@ pub struct CorpusReport {
     /// Python CD seconds / litnav all-threads CD seconds.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub speedup_all_threads: Option<f64>,
+    /// The `cdindex` package beside litnav, when it ran (or why it did not).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cdindex: Option<std::result::Result<CdindexComparison, String>>,
+}
+
+/// The CD index's authors' package against litnav on every paper.
+#[derive(Debug, Clone, Serialize)]
+pub struct CdindexComparison {
+    /// The package and its version.
+    pub package: String,
+    /// Building the package's graph, seconds.
+    pub build_seconds: f64,
+    /// Per window.
+    pub windows: Vec<CdindexWindow>,
+    /// Papers whose mCD (first window) differs by more than 1e-9.
+    pub mcd_differing: usize,
+    /// Papers whose I-index (first window) differs.
+    pub i_index_differing: usize,
+}
+
+/// One window of the comparison.
+#[derive(Debug, Clone, Serialize)]
+pub struct CdindexWindow {
+    /// Δ in years.
+    pub delta: u32,
+    /// Papers compared.
+    pub papers: usize,
+    /// Papers with a value in the package.
+    pub defined: usize,
+    /// Papers whose value differs by more than 1e-12, or is defined on one side only.
+    pub differing: usize,
+    /// Largest |litnav − package| over papers both define.
+    pub max_difference: f64,
+    /// The package: CD for every paper, seconds (median).
+    pub package_seconds: f64,
+    /// litnav on one thread, seconds (median).
+    pub litnav_seconds: f64,
+    /// package ÷ litnav.
+    pub speedup: f64,
+}
+
+#[derive(Debug, Deserialize)]
+struct CdindexPeer {
+    package: String,
+    build_seconds: f64,
+    ids: Vec<String>,
+    windows: Vec<PeerWindow>,
+    mcd: Vec<Option<f64>>,
+    /// The package returns the I-index as a float.
+    i_index: Vec<f64>,
+}
+
+#[derive(Debug, Deserialize)]
+struct PeerWindow {
+    delta: u32,
+    seconds: f64,
+    cd: Vec<Option<f64>>,
 }
 
 /// What the Python peer reported.
@@ -104,6 +167,7 @@ fn read_corpus(papers: &Path, citations: &Path) -> Result<Records> {
         for item in read_file(file, litnav_corpus::ReadOptions::default())?.items {
             match item {
                 Item::Paper(record) => nodes.push(NodeInfo {
+                    date: record.paper.date.as_deref().and_then(litnav_core::date::Date::parse).map(|d| d.days()),
                     id: record.paper.id,
                     year: record.paper.year,
                     venue: record.paper.venue,
@@ -117,8 +181,85 @@ fn read_corpus(papers: &Path, citations: &Path) -> Result<Records> {
     Ok((nodes, edges))
 }
 
+/// Median seconds of `REPEATS` runs of CD for every paper on `threads` threads, and the values.
+fn timed_cd(graph: &Graph, options: CdOptions, threads: usize) -> (f64, Vec<Disruption>) {
+    let mut seconds = Vec::new();
+    let mut values = Vec::new();
+    for _ in 0..REPEATS {
+        let started = Instant::now();
+        values = in_pool(threads, || disruption_all(graph, options));
+        seconds.push(started.elapsed().as_secs_f64());
+    }
+    seconds.sort_by(f64::total_cmp);
+    (seconds[REPEATS / 2], values)
+}
+
+/// litnav against `cdindex` in `python` on every paper, at each of [`CDINDEX_WINDOWS`].
+fn against_cdindex(graph: &Graph, papers: &Path, citations: &Path, python: &Path) -> Result<CdindexComparison> {
+    let job = serde_json::json!({
+        "papers": papers, "citations": citations, "deltas": CDINDEX_WINDOWS, "repeats": 3,
+    });
+    let peer: CdindexPeer = run_python(python, CDINDEX_SCRIPT, &job, "pip install cdindex==1.0.20")?;
+    let nodes: Vec<litnav_graph::Node> = peer
+        .ids
+        .iter()
+        .map(|id| graph.node(id))
+        .collect::<std::result::Result<_, _>>()
+        .map_err(|e| Error::unavailable(e.to_string()))?;
+    let mut windows = Vec::new();
+    let mut first = Vec::new();
+    for window in &peer.windows {
+        let (litnav_seconds, values) = timed_cd(graph, CdOptions::window(window.delta), 1);
+        let (mut differing, mut max_difference) = (0, 0.0f64);
+        for (&node, expected) in nodes.iter().zip(&window.cd) {
+            match (values[node as usize].cd, expected) {
+                (Some(a), Some(b)) => {
+                    max_difference = max_difference.max((a - b).abs());
+                    differing += usize::from((a - b).abs() > 1e-12);
+                }
+                (None, None) => {}
+                _ => differing += 1,
+            }
+        }
+        windows.push(CdindexWindow {
+            delta: window.delta,
+            papers: nodes.len(),
+            defined: window.cd.iter().filter(|v| v.is_some()).count(),
+            differing,
+            max_difference,
+            package_seconds: window.seconds,
+            litnav_seconds,
+            speedup: window.seconds / litnav_seconds,
+        });
+        if first.is_empty() {
+            first = values;
+        }
+    }
+    let mcd_differing = nodes
+        .iter()
+        .zip(&peer.mcd)
+        .filter(|&(&node, expected)| match (first[node as usize].mcd, expected) {
+            (Some(a), Some(b)) => (a - b).abs() > 1e-9,
+            (a, b) => a.is_some() != b.is_some(),
+        })
+        .count();
+    let i_index_differing = nodes
+        .iter()
+        .zip(&peer.i_index)
+        .filter(|&(&node, &expected)| first[node as usize].i_index as f64 != expected)
+        .count();
+    Ok(CdindexComparison {
+        package: peer.package,
+        build_seconds: peer.build_seconds,
+        windows,
+        mcd_differing,
+        i_index_differing,
+    })
+}
+
 /// CD (and novelty) for every paper of the corpus in `papers` + `citations`, against the Python
-/// peer when `python` is given. The two must agree on every count; a disagreement is an error.
+/// peers when `python` is given: the dict-of-sets implementation must agree on every count (a
+/// disagreement is an error); `cdindex`, when that Python has it, is compared value by value.
 pub fn corpus(papers: &Path, citations: &Path, python: Option<&Path>) -> Result<CorpusReport> {
     let (nodes, edges) = read_corpus(papers, citations)?;
     let started = Instant::now();
@@ -126,19 +267,8 @@ pub fn corpus(papers: &Path, citations: &Path, python: Option<&Path>) -> Result<
     let graph = Graph::build(nodes, &borrowed);
     let build_seconds = started.elapsed().as_secs_f64();
     // Median of REPEATS runs: one pass over AAN takes milliseconds, well within a noisy box's jitter.
-    let timed = |threads: usize| {
-        let mut seconds = Vec::new();
-        let mut values = Vec::new();
-        for _ in 0..REPEATS {
-            let started = Instant::now();
-            values = in_pool(threads, || disruption_all(&graph, None));
-            seconds.push(started.elapsed().as_secs_f64());
-        }
-        seconds.sort_by(f64::total_cmp);
-        (seconds[REPEATS / 2], values)
-    };
-    let (cd_seconds_one_thread, values) = timed(1);
-    let (cd_seconds_all_threads, _) = timed(rayon::current_num_threads());
+    let (cd_seconds_one_thread, values) = timed_cd(&graph, CdOptions::default(), 1);
+    let (cd_seconds_all_threads, _) = timed_cd(&graph, CdOptions::default(), rayon::current_num_threads());
     let started = Instant::now();
     novelty_all(&graph, &novelty::Options::default());
     let novelty_seconds = started.elapsed().as_secs_f64();
@@ -170,6 +300,7 @@ pub fn corpus(papers: &Path, citations: &Path, python: Option<&Path>) -> Result<
         speedup_one_thread: peer.as_ref().map(|p| p.cd_seconds / cd_seconds_one_thread),
         speedup_all_threads: peer.as_ref().map(|p| p.cd_seconds / cd_seconds_all_threads),
         peer,
+        cdindex: python.map(|python| against_cdindex(&graph, papers, citations, python).map_err(|e| e.to_string())),
     })
 }
 
@@ -179,7 +310,7 @@ pub fn synthetic(papers: usize, refs: usize, nulls: usize, seed: u64) -> Synthet
     let graph = preferential_attachment(papers, refs, seed);
     let generate_seconds = started.elapsed().as_secs_f64();
     let started = Instant::now();
-    let values = disruption_all(&graph, None);
+    let values = disruption_all(&graph, CdOptions::default());
     let cd_seconds = started.elapsed().as_secs_f64();
     drop(values);
     let peak_memory_mib_after_cd = peak_memory_mib();
@@ -237,6 +368,40 @@ impl std::fmt::Display for Report {
                 "  Python dict-of-sets: {:.3} s for CD (same values); litnav {one:.0}x faster on 1 thread, {all:.0}x on all",
                 peer.cd_seconds
             )?;
+        }
+        match &a.cdindex {
+            Some(Ok(c)) => {
+                writeln!(
+                    f,
+                    "  {} (the CD index's authors' C code), graph built in {:.2} s:",
+                    c.package, c.build_seconds
+                )?;
+                writeln!(
+                    f,
+                    "    {:>6} {:>8} {:>9} {:>10} {:>12} {:>10} {:>8}",
+                    "Δ", "defined", "differing", "max |diff|", "cdindex s", "litnav s", "ratio"
+                )?;
+                for w in &c.windows {
+                    writeln!(
+                        f,
+                        "    {:>6} {:>8} {:>9} {:>10.1e} {:>12.3} {:>10.4} {:>7.0}x",
+                        w.delta,
+                        w.defined,
+                        w.differing,
+                        w.max_difference,
+                        w.package_seconds,
+                        w.litnav_seconds,
+                        w.speedup
+                    )?;
+                }
+                writeln!(
+                    f,
+                    "    mCD differing: {}, I-index differing: {} (Δ = {})",
+                    c.mcd_differing, c.i_index_differing, CDINDEX_WINDOWS[0]
+                )?;
+            }
+            Some(Err(why)) => writeln!(f, "  cdindex not run: {why}")?,
+            None => {}
         }
         if let Some(s) = &self.synthetic {
             writeln!(f, "synthetic: {} papers, {} edges, generated in {:.2} s", s.papers, s.edges, s.generate_seconds)?;

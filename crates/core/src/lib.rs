@@ -8,7 +8,9 @@
 //! - [`PaperText`]: a paper as text (title and abstract), the view prompts, encoders and
 //!   organizers read.
 //! - [`Sentiment`]: how a citation speaks of the cited work.
+//! - [`date`]: calendar dates as day numbers (publication dates finer than a year).
 
+pub mod date;
 pub mod rng;
 pub mod vector;
 

@@ -326,6 +326,7 @@ fn fill_missing(paper: &mut Paper, other: Paper) {
         paper.abstract_suspect = other.abstract_suspect;
     }
     paper.year = paper.year.or(other.year);
+    paper.date = paper.date.take().or(other.date);
     if paper.venue.is_none() {
         paper.venue = other.venue;
     }

@@ -99,6 +99,20 @@ impl<'a> Fields<'a> {
         }
     }
 
+    /// An optional calendar date, `YYYY-MM-DD` (a time after it is dropped), written back in
+    /// that form.
+    pub(crate) fn opt_date(&self, field: &str) -> Result<Option<litnav_core::date::Date>, Error> {
+        match self.get(field) {
+            None => Ok(None),
+            Some(Value::String(s)) if s.trim().is_empty() => Ok(None),
+            Some(Value::String(s)) => match litnav_core::date::Date::parse(s) {
+                Some(date) => Ok(Some(date)),
+                None => Err(self.error(field, format!("expected a date as YYYY-MM-DD, found \"{s}\""))),
+            },
+            Some(other) => Err(self.error(field, format!("expected a date as YYYY-MM-DD, found {}", kind(other)))),
+        }
+    }
+
     /// An optional non-negative integer count.
     pub(crate) fn opt_count(&self, field: &str) -> Result<Option<u64>, Error> {
         match self.get(field) {

@@ -32,6 +32,10 @@ pub struct Paper {
     /// Publication year, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub year: Option<i32>,
+    /// Publication date (`YYYY-MM-DD`), when the source gives one (OpenAlex's
+    /// `publication_date`, a JSONL `date`); time windows use it when every dated paper has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
     /// Venue (journal, conference or hosting site), when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub venue: Option<String>,

@@ -115,6 +115,8 @@ fn openalex_works_are_read_per_the_schema() {
         Some("The dominant sequence transduction models are based on complex recurrent networks.")
     );
     assert_eq!(attention.year, Some(2017));
+    assert_eq!(attention.date.as_deref(), Some("2017-06-12"));
+    assert_eq!(papers[1].date, None);
     assert_eq!(attention.venue.as_deref(), Some("arXiv (Cornell University)"));
     assert_eq!(attention.authors, vec!["Ashish Vaswani", "Noam Shazeer", "Illia Polosukhin"]);
     assert_eq!(attention.citation_count, Some(100_000));
@@ -258,7 +260,7 @@ fn ingest_error(name: &str, content: &[u8]) -> String {
 
 #[test]
 fn bad_input_names_file_line_and_field() {
-    let cases: [(&str, &[u8], &str); 12] = [
+    let cases: [(&str, &[u8], &str); 13] = [
         (
             "a.jsonl",
             b"{\"id\": \"x\", \"title\": \"ok\"}\n{\"id\": \"y\", \"title\": \"broken\"\n",
@@ -273,6 +275,11 @@ fn bad_input_names_file_line_and_field() {
             "a.jsonl",
             b"{\"id\": \"x\", \"title\": \"ok\", \"year\": \"soon\"}\n",
             "a.jsonl:1: field `year`: expected a year",
+        ),
+        (
+            "a.jsonl",
+            b"{\"id\": \"x\", \"title\": \"ok\", \"date\": \"2023-02-29\"}\n",
+            "a.jsonl:1: field `date`: expected a date as YYYY-MM-DD, found \"2023-02-29\"",
         ),
         (
             "a.jsonl",

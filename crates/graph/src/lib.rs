@@ -25,6 +25,19 @@ pub mod synthetic;
 use litnav_corpus::Paper;
 use std::collections::HashMap;
 
+/// What a graph stores (everything but its derived timeline).
+pub(crate) struct Parts {
+    pub(crate) ids: Vec<String>,
+    pub(crate) index: HashMap<String, Node>,
+    pub(crate) years: Vec<Option<i32>>,
+    pub(crate) dates: Vec<Option<i32>>,
+    pub(crate) venues: Vec<Option<u32>>,
+    pub(crate) venue_names: Vec<String>,
+    pub(crate) external: Vec<u32>,
+    pub(crate) cites: Csr,
+    pub(crate) cited_by: Csr,
+}
+
 /// A node number: the paper's rank in ascending id order.
 pub type Node = u32;
 
@@ -163,24 +176,41 @@ pub struct NodeInfo {
     pub id: String,
     /// Publication year, when known.
     pub year: Option<i32>,
+    /// Publication date as days since 1970-01-01, when the source gave one.
+    pub date: Option<i32>,
     /// Venue, when known.
     pub venue: Option<String>,
     /// References to works outside the graph (counted, not linked).
     pub external_references: u32,
 }
 
-/// The citation graph: "cites" edges in both directions, with years, venues and the number of
-/// references that point outside the corpus.
+/// How a graph places papers in time (the timestamps of the CD index's windows).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Timeline {
+    /// Publication years: a window of Δ years ends Δ years after the focal paper's year.
+    Years,
+    /// Publication dates, used when every paper with a year also has a date: a window of Δ
+    /// years ends on the same day Δ years later.
+    Dates,
+}
+
+/// The citation graph: "cites" edges in both directions, with years (and dates), venues and the
+/// number of references that point outside the corpus.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Graph {
     ids: Vec<String>,
     index: HashMap<String, Node>,
     years: Vec<Option<i32>>,
+    dates: Vec<Option<i32>>,
     venues: Vec<Option<u32>>,
     venue_names: Vec<String>,
     external: Vec<u32>,
     cites: Csr,
     cited_by: Csr,
+    /// Derived: the timeline and each node's timestamp in it (`i32::MIN` when unknown).
+    timeline: Timeline,
+    stamps: Vec<i32>,
 }
 
 impl Graph {
@@ -220,9 +250,11 @@ impl Graph {
         let mut venue_names = Vec::new();
         let mut venues = Vec::with_capacity(n);
         let mut years = Vec::with_capacity(n);
+        let mut dates = Vec::with_capacity(n);
         let mut ids = Vec::with_capacity(n);
         for node in nodes {
             years.push(node.year);
+            dates.push(node.date);
             venues.push(node.venue.filter(|v| !v.trim().is_empty()).map(|venue| {
                 *venue_index.entry(venue.clone()).or_insert_with(|| {
                     venue_names.push(venue);
@@ -231,7 +263,20 @@ impl Graph {
             }));
             ids.push(node.id);
         }
-        Graph { ids, index, years, venues, venue_names, external, cites, cited_by }
+        Graph::assemble(Parts { ids, index, years, dates, venues, venue_names, external, cites, cited_by })
+    }
+
+    /// The graph of its stored parts, with the timeline derived from its years and dates.
+    pub(crate) fn assemble(parts: Parts) -> Graph {
+        let Parts { ids, index, years, dates, venues, venue_names, external, cites, cited_by } = parts;
+        let dated = dates.iter().any(Option::is_some)
+            && years.iter().zip(&dates).all(|(year, date)| year.is_none() || date.is_some());
+        let timeline = if dated { Timeline::Dates } else { Timeline::Years };
+        let stamps = match timeline {
+            Timeline::Dates => dates.iter().map(|d| d.unwrap_or(i32::MIN)).collect(),
+            Timeline::Years => years.iter().map(|y| y.unwrap_or(i32::MIN)).collect(),
+        };
+        Graph { ids, index, years, dates, venues, venue_names, external, cites, cited_by, timeline, stamps }
     }
 
     /// The graph of a corpus: every paper a node, every resolved reference an edge, unresolved
@@ -242,6 +287,7 @@ impl Graph {
             .map(|p| NodeInfo {
                 id: p.id.clone(),
                 year: p.year,
+                date: p.date.as_deref().and_then(litnav_core::date::Date::parse).map(|d| d.days()),
                 venue: p.venue.clone(),
                 external_references: p.external_references.len() as u32,
             })
@@ -289,6 +335,37 @@ impl Graph {
     /// Publication year of `node`.
     pub fn year(&self, node: Node) -> Option<i32> {
         self.years[node as usize]
+    }
+
+    /// Publication date of `node` (days since 1970-01-01), when known.
+    pub fn date(&self, node: Node) -> Option<i32> {
+        self.dates[node as usize]
+    }
+
+    /// How the graph places papers in time.
+    pub fn timeline(&self) -> Timeline {
+        self.timeline
+    }
+
+    /// The timestamp time windows compare for `node` (a day number on a dated timeline, else
+    /// the year), when known.
+    pub fn timestamp(&self, node: Node) -> Option<i32> {
+        Some(self.stamps[node as usize]).filter(|&t| t != i32::MIN)
+    }
+
+    /// Every node's timestamp, `i32::MIN` where unknown (for loops that test many).
+    pub fn timestamps(&self) -> &[i32] {
+        &self.stamps
+    }
+
+    /// The last timestamp at most `years` years after `stamp` (unbounded without a window).
+    pub fn window_end(&self, stamp: i32, years: Option<u32>) -> i32 {
+        let Some(years) = years else { return i32::MAX };
+        let years = i32::try_from(years).unwrap_or(i32::MAX);
+        match self.timeline {
+            Timeline::Years => stamp.saturating_add(years),
+            Timeline::Dates => litnav_core::date::Date::from_days(stamp).plus_years(years).days(),
+        }
     }
 
     /// Venue of `node`, when known.

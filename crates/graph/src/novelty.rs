@@ -288,6 +288,7 @@ mod tests {
                 year: base.year(n),
                 venue: Some(format!("V{}", rng.below(12))),
                 external_references: 0,
+                ..NodeInfo::default()
             })
             .collect();
         let edges: Vec<(&str, &str)> = base.edges().map(|(a, b)| (base.id(a), base.id(b))).collect();
@@ -325,6 +326,7 @@ mod tests {
                 year: g.year(n),
                 venue: g.venue(n).map(str::to_string),
                 external_references: 0,
+                ..NodeInfo::default()
             })
             .collect();
         let g = &g;
@@ -352,12 +354,13 @@ mod tests {
                     year: Some(1990),
                     venue: Some(venue.into()),
                     external_references: 0,
+                    ..NodeInfo::default()
                 });
             }
         }
         let ids: Vec<String> = (0..200).map(|i| format!("P{i:03}")).collect();
         for (i, id) in ids.iter().enumerate() {
-            nodes.push(NodeInfo { id: id.clone(), year, venue: Some("X".into()), external_references: 0 });
+            nodes.push(NodeInfo { id: id.clone(), year, venue: Some("X".into()), ..NodeInfo::default() });
             if i < 120 {
                 edges.push((id.clone(), format!("A{:02}", i % 40)));
                 edges.push((id.clone(), format!("B{:02}", (i * 7) % 40)));

@@ -1,15 +1,16 @@
 //! The graph as a corpus artifact: `gen-NNNNNN/graph/graph.bin`, written at ingest, read in
 //! milliseconds, plus `contexts.jsonl` when citation contexts were ingested.
 //!
-//! `graph.bin` (little-endian): the magic `LITNAVG` + format byte 1; node, edge and venue counts
+//! `graph.bin` (little-endian): the magic `LITNAVG` + format byte 2; node, edge and venue counts
 //! (u64 each); every venue name (u32 length + UTF-8); per node in id order its id (u32 length +
-//! UTF-8), year (i32, `i32::MIN` = unknown), venue number (u32, `u32::MAX` = none) and number of
-//! external references (u32); then the "cites" rows (n + 1 u64 offsets, u32 targets) and the
-//! "cited by" rows in the same layout. Every invariant is checked on load; a damaged file is an
+//! UTF-8), year and date (i32 each, the date in days since 1970-01-01, `i32::MIN` = unknown),
+//! venue number (u32, `u32::MAX` = none) and number of external references (u32); then the
+//! "cites" rows (n + 1 u64 offsets, u32 targets) and the "cited by" rows in the same layout.
+//! Format 1 (no dates) still loads. Every invariant is checked on load; a damaged file is an
 //! error naming it, never a panic.
 
 use crate::contexts::CitationContext;
-use crate::{Csr, Error, Graph, Node, Result};
+use crate::{Csr, Error, Graph, Node, Parts, Result};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -17,7 +18,9 @@ use std::path::Path;
 pub const ARTIFACT: &str = "graph";
 const GRAPH_FILE: &str = "graph.bin";
 const CONTEXTS_FILE: &str = "contexts.jsonl";
-const MAGIC: &[u8; 8] = b"LITNAVG\x01";
+const MAGIC: &[u8; 8] = b"LITNAVG\x02";
+/// Format 1: the same without dates.
+const MAGIC_V1: &[u8; 8] = b"LITNAVG\x01";
 
 /// Write `graph` (and `contexts`, when any) into `dir`, creating it.
 pub fn save(dir: &Path, graph: &Graph, contexts: &[CitationContext]) -> Result<()> {
@@ -74,6 +77,7 @@ fn encode(graph: &Graph) -> Vec<u8> {
         let i = node as usize;
         put_str(&mut out, &graph.ids[i]);
         out.extend_from_slice(&graph.years[i].unwrap_or(i32::MIN).to_le_bytes());
+        out.extend_from_slice(&graph.dates[i].unwrap_or(i32::MIN).to_le_bytes());
         out.extend_from_slice(&graph.venues[i].unwrap_or(u32::MAX).to_le_bytes());
         out.extend_from_slice(&graph.external[i].to_le_bytes());
     }
@@ -132,15 +136,18 @@ impl<'a> Cursor<'a> {
 
 fn decode(bytes: &[u8]) -> std::result::Result<Graph, String> {
     let mut cursor = Cursor { bytes, at: 0 };
-    if cursor.take(8)? != MAGIC {
+    let magic = cursor.take(8)?;
+    let with_dates = magic == MAGIC;
+    if !with_dates && magic != MAGIC_V1 {
         return Err("not a litnav graph file (or one of another format version)".into());
     }
     let (nodes, edges, venue_count) = (cursor.count()?, cursor.count()?, cursor.count()?);
     let venue_names = (0..venue_count).map(|_| cursor.string()).collect::<std::result::Result<Vec<_>, _>>()?;
-    let (mut ids, mut years, mut venues, mut external) = (vec![], vec![], vec![], vec![]);
+    let (mut ids, mut years, mut dates, mut venues, mut external) = (vec![], vec![], vec![], vec![], vec![]);
     for _ in 0..nodes {
         ids.push(cursor.string()?);
         years.push(Some(cursor.u32()? as i32).filter(|&y| y != i32::MIN));
+        dates.push(if with_dates { Some(cursor.u32()? as i32).filter(|&d| d != i32::MIN) } else { None });
         let venue = cursor.u32()?;
         if venue != u32::MAX && venue as usize >= venue_count {
             return Err("a node names a venue that does not exist".into());
@@ -157,7 +164,7 @@ fn decode(bytes: &[u8]) -> std::result::Result<Graph, String> {
         return Err("unexpected bytes after the edge lists".into());
     }
     let index: HashMap<String, Node> = ids.iter().enumerate().map(|(i, id)| (id.clone(), i as Node)).collect();
-    Ok(Graph { ids, index, years, venues, venue_names, external, cites, cited_by })
+    Ok(Graph::assemble(Parts { ids, index, years, dates, venues, venue_names, external, cites, cited_by }))
 }
 
 #[cfg(test)]

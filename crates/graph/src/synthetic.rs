@@ -38,8 +38,7 @@ pub fn preferential_attachment(papers: usize, refs: usize, seed: u64) -> Graph {
         .map(|i| NodeInfo {
             id: format!("S{i:08}"),
             year: Some(1950 + (i * 70 / papers.max(1)) as i32),
-            venue: None,
-            external_references: 0,
+            ..NodeInfo::default()
         })
         .collect();
     let index: HashMap<String, Node> = nodes.iter().enumerate().map(|(i, n)| (n.id.clone(), i as Node)).collect();

@@ -1,10 +1,12 @@
-//! The graph analytics on the real ACL Anthology Network against the independent reference values
-//! in `../shared/reference/aan_graph.json`: every sampled CD value and every maximum-citation path.
+//! The graph analytics on the real ACL Anthology Network against independent reference values:
+//! every paper's CD index at three windows as its authors' package computes it
+//! (`../shared/reference/aan_cdindex.json`), the all-time reading's sampled values and every
+//! maximum-citation path (`../shared/reference/aan_graph.json`).
 
 #![allow(clippy::unwrap_used)] // Tests fail loudly by design.
 
 use litnav_corpus::{ReadOptions, ingest_files};
-use litnav_graph::disruption::{Scratch, disruption, disruption_all};
+use litnav_graph::disruption::{CdOptions, Reading, Scratch, disruption, disruption_all};
 use litnav_graph::paths::{self, DEFAULT_MAX_HOPS};
 use litnav_graph::{Graph, store};
 use std::path::PathBuf;
@@ -50,16 +52,61 @@ fn graph_has_the_reference_size() {
 
 #[test]
 #[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
-fn every_sampled_cd_value_is_reproduced_exactly() {
+fn every_cd_value_equals_the_cdindex_package_at_three_windows() {
+    let text = std::fs::read_to_string(shared().join("reference/aan_cdindex.json")).unwrap();
+    let reference: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let g = aan();
+    let papers = reference["papers"].as_object().unwrap();
+    assert_eq!(papers.len(), g.len(), "every AAN paper has a year, so the package saw all of them");
+    for (key, delta) in reference["deltas"].as_object().unwrap() {
+        let options = CdOptions::window(delta.as_u64().unwrap() as u32);
+        let all = disruption_all(g, options);
+        let mut scratch = Scratch::new(g.len());
+        let (mut defined, mut differing) = (0, Vec::new());
+        for (id, values) in papers {
+            let expected = values[key.as_str()].as_f64();
+            let node = g.node(id).unwrap();
+            assert_eq!(
+                all[node as usize],
+                disruption(g, node, options, &mut scratch),
+                "{id}: parallel and single differ"
+            );
+            let found = all[node as usize].cd;
+            defined += usize::from(found.is_some());
+            let same = match (found, expected) {
+                (Some(a), Some(b)) => (a - b).abs() <= 1e-12,
+                (None, None) => true,
+                _ => false,
+            };
+            if !same {
+                differing.push(format!("{id}: litnav {found:?}, cdindex {expected:?}"));
+            }
+        }
+        assert!(
+            differing.is_empty(),
+            "{key}: {} differ, e.g. {:?}",
+            differing.len(),
+            &differing[..differing.len().min(5)]
+        );
+        assert!(defined > 10_000, "{key}: {defined} defined");
+    }
+    // Δ = 1000 years reaches past every paper: the same as no window.
+    assert_eq!(disruption_all(g, CdOptions::window(1000)), disruption_all(g, CdOptions::default()));
+}
+
+#[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
+fn every_sampled_all_time_value_is_reproduced_exactly() {
     let reference = reference();
     let g = aan();
-    let all = disruption_all(g, None);
+    let options = CdOptions { window: None, reading: Reading::AllTime };
+    let all = disruption_all(g, options);
     let mut scratch = Scratch::new(g.len());
     let sample = reference["cd_sample"].as_object().unwrap();
     assert_eq!(sample.len(), 350);
     for (id, expected) in sample {
         let node = g.node(id).unwrap();
-        let d = disruption(g, node, None, &mut scratch);
+        let d = disruption(g, node, options, &mut scratch);
         assert_eq!(d, all[node as usize], "{id}: parallel and single computations differ");
         let count = |key: &str| expected[key].as_u64().unwrap();
         assert_eq!((d.n_i, d.n_j, d.n_k), (count("n_i"), count("n_j"), count("n_k")), "{id}");
@@ -96,8 +143,10 @@ fn every_reference_max_citation_path_is_reproduced_exactly() {
 #[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn cd_stays_in_bounds_on_the_whole_corpus_with_and_without_a_window() {
     let g = aan();
-    for window in [None, Some(5)] {
-        let values = disruption_all(g, window);
+    for options in
+        [CdOptions::default(), CdOptions::window(5), CdOptions { window: Some(5), reading: Reading::AllTime }]
+    {
+        let values = disruption_all(g, options);
         let defined = values.iter().filter(|d| d.cd.is_some()).count();
         assert!(defined > 10_000, "{defined} defined values");
         for d in values {

@@ -224,7 +224,8 @@ pub fn token_count(text: &str) -> usize {
 mod tests {
     #[test]
     fn tokens_are_words_and_marks() {
-        assert_eq!(super::token_count("ViT works [1], well."), 7);
+        // ViT, works, [, 1, ], ",", well, "."
+        assert_eq!(super::token_count("ViT works [1], well."), 8);
         assert_eq!(super::token_count(""), 0);
     }
 }

@@ -7,6 +7,7 @@ use anyhow::Result;
 use litnav_app::CorpusSession;
 use litnav_app::relations::{Measure, MetricOptions, Neighbourhood, RankRequest};
 use litnav_core::Sentiment;
+use litnav_graph::disruption::Reading;
 use litnav_graph::novelty::Units;
 use litnav_graph::paths;
 
@@ -54,6 +55,11 @@ pub struct MetricArgs {
     /// Count only citing papers published within this many years after the focal paper (CD_t).
     #[arg(long, value_name = "YEARS")]
     window: Option<u32>,
+    /// Which citing papers CD counts: `subsequent` (papers published after the focal one, as the
+    /// index's authors' package computes it) or `all-time` (every citer whatever its year, and no
+    /// value for a paper without references: litnav's reading before 2026-11).
+    #[arg(long, value_enum, default_value_t = ReadingArg::Subsequent)]
+    cd_reading: ReadingArg,
     /// What plays the role of Uzzi's journals in novelty.
     #[arg(long, value_enum, default_value_t = UnitsArg::Venues)]
     units: UnitsArg,
@@ -63,6 +69,14 @@ pub struct MetricArgs {
     /// Seed of the randomization (default: the settings' seed, 42).
     #[arg(long)]
     seed: Option<u64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum ReadingArg {
+    /// Later papers only (t_f < t ≤ t_f + window).
+    Subsequent,
+    /// Every citing paper.
+    AllTime,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -79,7 +93,11 @@ impl MetricArgs {
             UnitsArg::Venues => Units::Venues,
             UnitsArg::References => Units::References,
         };
-        MetricOptions { window: self.window, units, nulls: self.nulls, seed: self.seed.unwrap_or(seed) }
+        let reading = match self.cd_reading {
+            ReadingArg::Subsequent => Reading::Subsequent,
+            ReadingArg::AllTime => Reading::AllTime,
+        };
+        MetricOptions { window: self.window, reading, units, nulls: self.nulls, seed: self.seed.unwrap_or(seed) }
     }
 }
 

@@ -33,14 +33,28 @@ fn relations_on_aan_reproduce_the_reference_and_read_contexts() {
         serde_json::from_str(&std::fs::read_to_string(datasets().join("../reference/aan_graph.json")).unwrap())
             .unwrap();
 
-    // One paper's profile carries the reference counts and values exactly.
-    let out = litnav(&["relations", "paper", "--corpus", path(&corpus), "A00-1031", "--json"]);
+    // One paper's profile: CD as the cdindex package computes it (D10-1001, the example:
+    // 0.0678 against the all-time reading's 0.0087), and the all-time reading's counts exactly.
+    let cdindex: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(datasets().join("../reference/aan_cdindex.json")).unwrap())
+            .unwrap();
+    for (window, key) in [(None, "cd_all"), (Some("5"), "cd_5"), (Some("10"), "cd_10")] {
+        let mut args = vec!["relations", "paper", "--corpus", path(&corpus), "D10-1001", "--json"];
+        args.extend(window.iter().flat_map(|w| ["--window", *w]));
+        let out = litnav(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+        assert_eq!(report["disruption"]["cd"], cdindex["papers"]["D10-1001"][key], "{key}");
+    }
+    let out =
+        litnav(&["relations", "paper", "--corpus", path(&corpus), "A00-1031", "--cd-reading", "all-time", "--json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     let expected = &reference["cd_sample"]["A00-1031"];
     for key in ["n_i", "n_j", "n_k", "cd", "cd_nok"] {
         assert_eq!(report["disruption"][key], expected[key], "{key}");
     }
+    assert_eq!(report["cd_reading"], "all-time");
     assert_eq!(report["in_degree"], expected["in_degree"]);
     assert!(report["novelty"]["p10"].is_number());
     let percentile = report["disruption_percentile"].as_f64().unwrap();

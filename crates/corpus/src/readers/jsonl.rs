@@ -38,12 +38,25 @@ fn paper(fields: &Fields<'_>) -> Result<PaperRecord> {
     if let Some(doi) = paper.ids.get_mut("doi") {
         *doi = crate::normalize::clean_doi(doi);
     }
+    let date = match fields.opt_date("date")? {
+        Some(date) => Some(date),
+        None => fields.opt_date("publication_date")?,
+    };
+    set_date(&mut paper, date);
     Ok(PaperRecord {
         paper,
         survey_explicit: survey.is_some(),
         references: fields.strings("references")?,
         at: at(fields.file, fields.line, None),
     })
+}
+
+/// A paper's publication date, and its year when the source gave none.
+pub(crate) fn set_date(paper: &mut Paper, date: Option<litnav_core::date::Date>) {
+    if let Some(date) = date {
+        paper.year = paper.year.or(Some(date.year));
+        paper.date = Some(date.to_string());
+    }
 }
 
 pub(crate) fn read_topics(path: &Path, sink: &mut Sink) -> Result<()> {

@@ -1,6 +1,6 @@
 //! OpenAlex works, as the snapshot (JSON lines, often gzipped) and the API (`results` pages) ship
 //! them. Fields read: `id`, `doi`, `title` / `display_name`, `abstract_inverted_index` (rebuilt
-//! into text), `publication_year`, `primary_location.source.display_name`,
+//! into text), `publication_year`, `publication_date`, `primary_location.source.display_name`,
 //! `authorships[].author.display_name`, `cited_by_count`, `referenced_works`, `type` (`review` marks
 //! a survey) and `ids` (`mag`, `pmid`, `pmcid`).
 
@@ -39,6 +39,7 @@ fn work(fields: &Fields<'_>) -> Result<PaperRecord> {
         is_survey: work_type.as_deref() == Some("review"),
         ..Paper::default()
     };
+    super::jsonl::set_date(&mut paper, fields.opt_date("publication_date")?);
     if let Some(id) = fields.opt_str("id")? {
         paper.ids.insert("openalex".into(), short_openalex_id(&id));
     }
