@@ -16,7 +16,8 @@ use serde::Serialize;
 use std::sync::Arc;
 
 /// A property papers are ranked by.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Measure {
     /// The CD disruption index.
     Disruption,

@@ -275,6 +275,52 @@ impl Workspace {
         Ok(report)
     }
 
+    /// A corpus litnav builds from the datasets for its own use (the benchmarks'):
+    /// `HOME/corpora/<name>`, ingested from `request` when it does not exist yet (an existing one
+    /// is used as it is; a damaged one is reported and left alone). A new one's vector cache starts
+    /// with the vectors the built-in corpus already holds for the same texts, so papers the two
+    /// share are not encoded again.
+    pub fn dataset_corpus(&self, name: &str, request: &IngestRequest, progress: &dyn Progress) -> Result<PathBuf> {
+        let dir = self.settings.home.join("corpora").join(name);
+        match litnav_corpus::Corpus::locate(&dir) {
+            Ok(_) => return Ok(dir),
+            Err(litnav_corpus::Error::NotACorpus { missing: true, .. }) => {}
+            Err(e) => {
+                return Err(Error::from(e).context(format!(
+                    "the {name} corpus at {} cannot be used and was left as it is (remove it to have it built again)",
+                    dir.display()
+                )));
+            }
+        }
+        progress.stage(&format!("building the {name} corpus (first run only)"));
+        self.ingest(&dir, request)?;
+        self.seed_vectors(&dir)?;
+        progress.notice(&format!("built the {name} corpus at {}", dir.display()));
+        Ok(dir)
+    }
+
+    /// Copy into the vector cache of the corpus at `dir` the vectors the built-in corpus holds
+    /// for its papers' texts (vectors are keyed by model and text, so they are the same).
+    fn seed_vectors(&self, dir: &Path) -> Result<()> {
+        let source_path = corpus_cache_path(&self.settings.default_corpus_dir());
+        if !source_path.is_file() {
+            return Ok(());
+        }
+        let dim = litnav_embed::DIM;
+        let source = VectorCache::open(&source_path, dim)?;
+        let mut target = VectorCache::open(&corpus_cache_path(dir), dim)?;
+        let corpus = litnav_corpus::Corpus::open(dir)?;
+        let entries: Vec<_> = corpus
+            .papers()
+            .iter()
+            .map(|p| VectorCache::key(litnav_embed::MODEL_NAME, &p.text()))
+            .filter(|key| target.get(key).is_none())
+            .filter_map(|key| source.get(&key).map(|v| (key, v.to_vec())))
+            .collect();
+        target.append(&entries)?;
+        Ok(())
+    }
+
     /// Compute the vectors the papers of the corpus at `dir` lack (title + abstract), resumably.
     pub fn ensure_vectors(&self, dir: &Path, progress: &dyn Progress) -> Result<CacheFill> {
         let corpus = litnav_corpus::Corpus::open(dir)?;

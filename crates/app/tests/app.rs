@@ -95,3 +95,52 @@ fn ingest_failures_keep_the_corpus_and_say_why() {
     assert!(error.to_string().contains("the corpus is unchanged"));
     assert_eq!(workspace.open(Some(&dir), &litnav_app::Quiet).unwrap().papers().len(), 12);
 }
+
+/// SciNet's LLM judgements through the scorers, against a scripted endpoint: every unlabelled
+/// mention positive, every path 7, every paper 4.
+#[test]
+fn scinet_llm_judgements_by_hand() {
+    use litnav_app::score::{pairwise, scinet};
+    use litnav_llm::fake::{Behaviour, serve_with};
+    let home = tempfile::tempdir().unwrap();
+    let workspace = workspace(home.path());
+    let dir = home.path().join("c");
+    ingest(&workspace, &dir, &["papers.jsonl", "citations.csv"], &["contexts-a.jsonl", "contexts-b.jsonl"]);
+    let session = workspace.open(Some(&dir), &litnav_app::Quiet).unwrap();
+    let server = serve_with(|_, request| {
+        let answer = match request["response_format"]["json_schema"]["name"].as_str().unwrap_or_default() {
+            "citation_sentiment" => serde_json::json!({"sentiment": "positive", "reason": "builds on it"}),
+            "path_judge" => serde_json::json!({"score": 7, "reason": "step 2 is a leap"}),
+            "paper_disruption" => serde_json::json!({"score": 4, "reason": "extends a line of work"}),
+            other => return Behaviour::Status(400, format!("unexpected {other}")),
+        };
+        Behaviour::Answer(answer.to_string())
+    })
+    .unwrap();
+    let options = litnav_app::LlmOptions { url: Some(server.url.clone()), no_cache: true, ..Default::default() };
+    let client = workspace.llm(&options).unwrap();
+    let write = |name: &str, text: &str| {
+        let path = home.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    // m05 cites m02 in a mention nobody labelled: without the LLM it cannot count, with it it does.
+    let queries =
+        write("q.jsonl", "{\"id\": \"q\", \"paper\": \"m02\", \"task\": \"cite\", \"sentiment\": \"positive\"}\n");
+    let answers = write("a.jsonl", "{\"id\": \"q\", \"retrieved\": [\"m05\"]}\n");
+    let plain = pairwise::score_pairs(&session, &queries, &answers, 50, None, &litnav_app::Quiet).unwrap();
+    assert_eq!((plain.cite_acc, plain.cite_sentiment), (Some(1.0), Some(0.0)));
+    let judged = pairwise::score_pairs(&session, &queries, &answers, 50, Some(&client), &litnav_app::Quiet).unwrap();
+    assert_eq!((judged.cite_sentiment, judged.labelled_by_llm), (Some(1.0), 1));
+    // Rationality of a retrieved path.
+    let paths = write("p.jsonl", "{\"source\": \"m01\", \"target\": \"m05\", \"retrieved\": [\"m02\", \"m03\"]}\n");
+    let scored = scinet::score_paths(&session, &paths, 4, Some(&client), &litnav_app::Quiet).unwrap();
+    assert_eq!((scored.rationality, scored.per_query[0].rationality), (Some(7.0), Some(7)));
+    // Disruption-LLM: the two retrieved corpus papers rated 4 (the third is no paper).
+    let ego = write("e.jsonl", "{\"topic\": \"molecules\", \"retrieved\": [\"m01\", \"m02\", \"zzz\"]}\n");
+    let scored =
+        scinet::score_ego(&session, &ego, Measure::Disruption, 50, 10, Some(&client), &litnav_app::Quiet).unwrap();
+    assert_eq!((scored.llm_score, scored.per_query[0].llm_rated), (Some(4.0), 2));
+    let calls = server.requests.lock().unwrap().len();
+    assert_eq!(calls, 1 + 1 + 2, "one label, one path, two papers");
+}

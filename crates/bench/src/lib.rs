@@ -8,6 +8,7 @@ pub mod graph;
 pub mod map_filter;
 pub mod organize;
 pub mod peer;
+pub mod scinet;
 pub mod search;
 pub mod survey;
 pub mod taxobench;

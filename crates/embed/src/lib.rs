@@ -223,6 +223,9 @@ fn read_json(path: &Path) -> Result<serde_json::Value> {
 /// The model's name, as recorded in caches.
 pub const MODEL_NAME: &str = "all-MiniLM-L6-v2";
 
+/// The dimension of [`MODEL_NAME`]'s vectors.
+pub const DIM: usize = 384;
+
 /// Outcome of [`embed_into_cache`].
 #[derive(Debug, Clone, Copy, Default, serde::Serialize)]
 pub struct CacheFill {

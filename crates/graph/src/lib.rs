@@ -6,7 +6,8 @@
 //! - Ego-centric: the CD disruption index ([`disruption`]), Uzzi-style novelty against a seeded
 //!   degree-preserving null ([`novelty`]), percentile ranks against the corpus ([`percentile`]).
 //! - Pair-wise: co-citation, bibliographic coupling ([`pairs`]); citation contexts, co-mention in a
-//!   paragraph and citation sentiment ([`contexts`]).
+//!   paragraph and citation sentiment ([`contexts`]); the truth of SciNet's pair-wise metrics
+//!   ([`evidence`]).
 //! - Path-wise: the maximum-citation path, all shortest paths, reachability, and SciNet's path
 //!   metrics ([`paths`]).
 //!
@@ -15,6 +16,7 @@
 
 pub mod contexts;
 pub mod disruption;
+pub mod evidence;
 pub mod novelty;
 pub mod pairs;
 pub mod paths;

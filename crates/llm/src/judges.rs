@@ -220,6 +220,60 @@ pub struct PathJudgement {
     pub reason: String,
 }
 
+/// A 1–10 verdict's meaning check: the score in range and a reason given.
+fn check_one_to_ten(j: &PathJudgement) -> std::result::Result<(), String> {
+    if !(1..=10).contains(&j.score) {
+        Err(format!("score {} is outside 1 to 10", j.score))
+    } else if j.reason.trim().is_empty() {
+        Err("the reason is empty".into())
+    } else {
+        Ok(())
+    }
+}
+
+/// A property SciNet asks an LLM to rate a paper on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PaperProperty {
+    /// Novelty-LLM.
+    Novelty,
+    /// Disruption-LLM.
+    Disruption,
+}
+
+impl PaperProperty {
+    fn meaning(self) -> &'static str {
+        match self {
+            PaperProperty::Novelty => {
+                "novelty: how far its ideas, methods or combinations of prior work depart from what the field \
+                 already had (not its quality or popularity)."
+            }
+            PaperProperty::Disruption => {
+                "disruptiveness: whether it opens a new direction that later work follows instead of its \
+                 predecessors (high), or consolidates and extends an existing line of work (low)."
+            }
+        }
+    }
+}
+
+/// SciNet's Novelty-LLM or Disruption-LLM rating of one paper (1–10, from title and abstract);
+/// the verdict has the path judge's shape.
+pub fn rate_paper(client: &Client, property: PaperProperty, paper: PaperText<'_>) -> Result<PathJudgement> {
+    let task = Task {
+        name: match property {
+            PaperProperty::Novelty => "paper_novelty".into(),
+            PaperProperty::Disruption => "paper_disruption".into(),
+        },
+        messages: prompts::paper_rating(
+            property.meaning(),
+            &prompts::paper_list(&[paper], crate::navigator::ABSTRACT_CHARS),
+        ),
+        schema: prompts::path_judge_schema(),
+        max_tokens: 200,
+    };
+    Ok(ask(client, &task, check_one_to_ten)?.value)
+}
+
 /// SciNet's rationality judge on an ordered list of papers.
 pub fn judge_path(client: &Client, papers: &[PaperText<'_>]) -> Result<PathJudgement> {
     let task = Task {
@@ -228,16 +282,7 @@ pub fn judge_path(client: &Client, papers: &[PaperText<'_>]) -> Result<PathJudge
         schema: prompts::path_judge_schema(),
         max_tokens: 250,
     };
-    Ok(ask(client, &task, |j: &PathJudgement| {
-        if !(1..=10).contains(&j.score) {
-            Err(format!("score {} is outside 1 to 10", j.score))
-        } else if j.reason.trim().is_empty() {
-            Err("the reason is empty".into())
-        } else {
-            Ok(())
-        }
-    })?
-    .value)
+    Ok(ask(client, &task, check_one_to_ten)?.value)
 }
 
 /// How a citing passage speaks of the cited work.

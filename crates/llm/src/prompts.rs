@@ -326,6 +326,18 @@ pub fn path_judge_schema() -> Value {
     })
 }
 
+/// SciNet's Novelty-LLM and Disruption-LLM: one paper rated on one property from its title and
+/// abstract alone. `property` says what the property means.
+pub fn paper_rating(property: &str, paper: &str) -> Vec<Message> {
+    vec![
+        Message::system(SYSTEM),
+        Message::user(format!(
+            "{paper}\n\nFrom the title and abstract alone, rate this paper's {property} Give a score from 1 (not at \
+             all) to 10 (exceptionally) and a one-sentence reason pointing to what in the abstract decides it."
+        )),
+    ]
+}
+
 /// SciNet's citation sentiment: how a citing passage speaks of the cited paper.
 pub fn citation_sentiment(cited_title: &str, passage: &str) -> Vec<Message> {
     vec![

@@ -120,3 +120,27 @@ fn citation_sentiment_labels_a_real_passage() {
     assert!(!judged.reason.trim().is_empty(), "{judged:?}");
     assert!(c.usage().calls >= 1);
 }
+
+#[test]
+#[cfg_attr(not(feature = "llm-server"), ignore = "needs the local llama.cpp server (tier `llm-server`)")]
+fn paper_ratings_and_path_rationality_on_real_papers() {
+    let c = client();
+    let bleu = litnav_core::PaperText::new(
+        "Bleu: a method for automatic evaluation of machine translation",
+        Some(
+            "Human evaluations of machine translation are expensive. We propose a quick, inexpensive, language-independent method of automatic evaluation that correlates highly with human evaluation.",
+        ),
+    );
+    for property in [judges::PaperProperty::Novelty, judges::PaperProperty::Disruption] {
+        if let Some(verdict) = validated(judges::rate_paper(&c, property, bleu)) {
+            // The schema bounds the score; the meaning check wants a reason.
+            assert!((1..=10).contains(&verdict.score) && !verdict.reason.trim().is_empty(), "{verdict:?}");
+        }
+    }
+    let ibm =
+        litnav_core::PaperText::new("The mathematics of statistical machine translation: parameter estimation", None);
+    if let Some(verdict) = validated(judges::judge_path(&c, &[ibm, bleu])) {
+        assert!((1..=10).contains(&verdict.score));
+    }
+    assert!(c.usage().calls >= 3);
+}

@@ -45,6 +45,23 @@ pub enum Suite {
     /// expert survey against itself) and cs_01's LLM survey (JSON and Markdown), beside Bloom-Eval's
     /// own scripts on the same files (with --peer): values, agreement and time.
     Survey(SurveyArgs),
+    /// SciNet's three task families on real data: ego (AAN subfields' most disruptive and novel
+    /// papers), pair (who cites / is co-cited with a paper on AAN; same-paragraph co-mentions in
+    /// the 14 expert surveys) and path (AAN pairs three hops apart), answered by BM25, dense and
+    /// litnav's relations, scored as `litnav eval ego|pairs|paths` score them.
+    Scinet(ScinetArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ScinetArgs {
+    /// Queries per pair and path family, and subfields of the ego task (at most 10).
+    #[arg(long, default_value_t = 50)]
+    queries: usize,
+    #[command(flatten)]
+    model: ModelArgs,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -279,6 +296,11 @@ pub fn run(suite: Suite) -> Result<()> {
             let progress = Terminal::start("scoring the Bloom-Eval surveys");
             let peer = args.peer.as_deref().map(|python| (python, scripts.as_path()));
             show(&litnav_bench::survey::run(&workspace, &datasets.join("bloom-eval"), peer)?, args.json, progress)
+        }
+        Suite::Scinet(args) => {
+            let workspace = args.model.workspace()?;
+            let progress = Terminal::start("SciNet's tasks");
+            show(&litnav_bench::scinet::run(&workspace, args.queries, &progress)?, args.json, progress)
         }
         Suite::MapFilter(args) => {
             let (workspace, session) = open(&args.model, None)?;

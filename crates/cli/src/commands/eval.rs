@@ -6,7 +6,7 @@ use anyhow::Result;
 use clap::Subcommand;
 use litnav_app::relations::Measure;
 use litnav_app::score::similarity::Kind;
-use litnav_app::score::{scinet, taxobench, trec, tree};
+use litnav_app::score::{pairwise, scinet, taxobench, trec, tree};
 use litnav_eval::tree::{LabelSimilarity, Tree};
 use litnav_graph::paths;
 use serde::Serialize;
@@ -27,12 +27,17 @@ pub enum Scorer {
     /// Score a ranked run against relevance judgments, TREC style: Recall/Precision/nDCG@k and MRR.
     Retrieval(RetrievalArgs),
     /// SciNet path-wise scores of retrieved papers against the citation graph: Consistency
-    /// (share of the maximum-citation path's inner papers retrieved) and Connectivity (the
-    /// retrieved papers link the endpoints by citations).
+    /// (share of the maximum-citation path's inner papers retrieved), Connectivity (the retrieved
+    /// papers link the endpoints by citations) and, with --llm, Rationality.
     Paths(PathScoreArgs),
     /// SciNet ego-centric scores of retrieved papers: SoS (mean corpus percentile of their
-    /// disruption or novelty) and Recall@k of the field's k most disruptive or novel papers.
+    /// disruption or novelty), Recall@k of the field's k most disruptive or novel papers and,
+    /// with --llm, Novelty-LLM or Disruption-LLM (1–10 from title and abstract).
     Ego(EgoScoreArgs),
+    /// SciNet pair-wise scores of answers to citation and co-mention queries: Cite-Acc,
+    /// Cite-Sentiment, CoMention-Acc and CoMention-Paragraph, against the corpus's citation graph
+    /// and citation contexts (`ingest --contexts`, `ingest --surveys`).
+    Pairs(PairScoreArgs),
     /// Bloom-Eval's 16 metrics of a generated survey against an expert survey, by Bloom's six
     /// tiers: the deterministic ones always, the LLM ones with --llm. A survey is a Bloom-Eval
     /// directory (`human/`, `llm/`: content.json, outline.json, reference.json, article) or a
@@ -195,12 +200,40 @@ pub struct PathScoreArgs {
     /// Corpus directory (default: the built-in litbench corpus).
     #[arg(long, value_name = "DIR")]
     corpus: Option<PathBuf>,
-    /// JSONL, one query per line: `source`, `target` (paper ids), `retrieved` (the system's
-    /// papers, ids), optional `truth` (the ground-truth path; default: the maximum-citation path).
+    /// JSONL, one query per line: `source`, `target` (paper ids, in either order: SciNet writes
+    /// them old → new), `retrieved` (the system's papers, ids, in its order), optional `truth`
+    /// (the ground-truth path, citing end first; default: the maximum-citation path).
     file: PathBuf,
     /// Hop limit of the ground-truth path.
     #[arg(long, default_value_t = paths::DEFAULT_MAX_HOPS)]
     max_hops: usize,
+    /// Judge each retrieved sequence's Rationality (1–10) with the LLM.
+    #[command(flatten)]
+    llm: super::LlmArgs,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct PairScoreArgs {
+    /// Corpus directory (default: the built-in litbench corpus).
+    #[arg(long, value_name = "DIR")]
+    corpus: Option<PathBuf>,
+    /// JSONL, one query per line: `id`, `paper` (a corpus id), `task` (`cite` or `co-mention`),
+    /// optional `sentiment` (positive, neutral, negative) and `direction` (`citers`: the answers
+    /// cite the paper, the default; `references`: the paper cites them).
+    #[arg(long, value_name = "FILE")]
+    queries: PathBuf,
+    /// JSONL, one answer per line: `id` (the query's) and `retrieved` (ids, in rank order).
+    #[arg(long, value_name = "FILE")]
+    answers: PathBuf,
+    /// Answers scored per query (the first k).
+    #[arg(long, short, default_value_t = 50)]
+    k: usize,
+    /// Label unlabelled citation mentions with the LLM for Cite-Sentiment.
+    #[command(flatten)]
+    llm: super::LlmArgs,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -231,6 +264,9 @@ pub struct EgoScoreArgs {
     /// How many BM25 matches a free-text topic takes.
     #[arg(long, default_value_t = 300)]
     pool: usize,
+    /// Rate every retrieved paper with the LLM (Novelty-LLM or Disruption-LLM).
+    #[command(flatten)]
+    llm: super::LlmArgs,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -243,6 +279,7 @@ pub fn run(scorer: Scorer) -> Result<()> {
         Scorer::Retrieval(args) => run_retrieval(args),
         Scorer::Paths(args) => run_paths(args),
         Scorer::Ego(args) => run_ego(args),
+        Scorer::Pairs(args) => run_pairs(args),
         Scorer::Survey(args) => run_survey(args),
         Scorer::Judge(judge) => super::judge::run(judge),
     }
@@ -363,35 +400,44 @@ fn run_taxobench(args: TaxobenchArgs) -> Result<()> {
 }
 
 fn run_paths(args: PathScoreArgs) -> Result<()> {
-    let session = super::workspace()?.open(args.corpus.as_deref(), &Terminal::new())?;
-    let report = scinet::score_paths(&session, &args.file, args.max_hops)?;
-    if args.json {
-        return print_json(&report);
-    }
-    println!(
-        "{} path queries ({} without a ground-truth path within {} hops)",
-        report.queries, report.without_truth, args.max_hops
-    );
-    println!("  Consistency  {}", report.consistency.map_or("—".into(), |c| format!("{c:.4}")));
-    println!("  Connectivity {}", report.connectivity.map_or("—".into(), |c| format!("{c:.4}")));
-    Ok(())
+    let workspace = super::workspace()?;
+    let session = workspace.open(args.corpus.as_deref(), &Terminal::new())?;
+    let client = args.llm.client(&workspace)?;
+    let progress = Terminal::start("scoring path queries");
+    let report = scinet::score_paths(&session, &args.file, args.max_hops, client.as_ref(), &progress)?;
+    progress.finish();
+    show_report(&report, args.json)
 }
 
 fn run_ego(args: EgoScoreArgs) -> Result<()> {
-    let session = super::workspace()?.open(args.corpus.as_deref(), &Terminal::new())?;
+    let workspace = super::workspace()?;
+    let session = workspace.open(args.corpus.as_deref(), &Terminal::new())?;
     let measure = match args.measure {
         MeasureArg::Disruption => Measure::Disruption,
         MeasureArg::Novelty => Measure::Novelty,
     };
+    let client = args.llm.client(&workspace)?;
     let progress = Terminal::start(&format!("computing {} for every paper", measure.name().to_lowercase()));
-    let report = scinet::score_ego(&session, &args.file, measure, args.k, args.pool)?;
+    let report = scinet::score_ego(&session, &args.file, measure, args.k, args.pool, client.as_ref(), &progress)?;
     progress.finish();
-    if args.json {
-        return print_json(&report);
+    show_report(&report, args.json)
+}
+
+fn run_pairs(args: PairScoreArgs) -> Result<()> {
+    let workspace = super::workspace()?;
+    let session = workspace.open(args.corpus.as_deref(), &Terminal::new())?;
+    let client = args.llm.client(&workspace)?;
+    let progress = Terminal::start("scoring pair-wise answers");
+    let report = pairwise::score_pairs(&session, &args.queries, &args.answers, args.k, client.as_ref(), &progress)?;
+    progress.finish();
+    show_report(&report, args.json)
+}
+
+/// A report as JSON or as its own text.
+fn show_report<T: Serialize + std::fmt::Display>(report: &T, json: bool) -> Result<()> {
+    if json {
+        return print_json(report);
     }
-    let name = measure.name();
-    println!("{} {name} queries", report.queries);
-    println!("  {name}-SoS       {}", report.sos.map_or("—".into(), |s| format!("{s:.2}")));
-    println!("  {name}-Recall@{} {}", args.k, report.recall.map_or("—".into(), |r| format!("{r:.4}")));
+    print!("{report}");
     Ok(())
 }

@@ -11,5 +11,6 @@ mod eval;
 mod llm;
 mod maps;
 mod relations;
+mod scinet;
 mod survey;
 mod util;
