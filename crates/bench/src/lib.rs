@@ -1,9 +1,11 @@
 //! litnav's benchmark suites. Each suite measures on the real datasets and returns a report the
 //! CLI prints (and `BENCHMARKS.md` records). Benchmarks are commands, never timed assertions.
 
+pub mod clusters;
 pub mod dense;
 pub mod discovery;
 pub mod embed;
+pub mod expander;
 pub mod graph;
 pub mod map_filter;
 pub mod organize;

@@ -190,7 +190,9 @@ pub struct LlmStage<'a> {
 }
 
 /// The LLM rows of one instance: the default method's map refined by the LLM stage, and the
-/// one-call Bottom-Up tree, each timed from its start. A row whose LLM calls fail is an `Err`
+/// one-call Bottom-Up tree and Knowledge Navigator's Direct-Gen baseline (an outline from the topic
+/// alone: no papers, so only the heading metrics — NSR, US-NTED — mean anything), each timed from
+/// its start. A row whose LLM calls fail is an `Err`
 /// saying why, so one bad answer does not end the benchmark.
 fn llm_trees(
     llm: LlmStage<'_>,
@@ -224,7 +226,14 @@ fn llm_trees(
             .map(|taxonomy| (name.to_string(), taxonomy.to_tree(topic, &titles), started.elapsed().as_secs_f64()))
             .map_err(|e| format!("{name}: {e}"))
     };
-    vec![refined_row, bottom_up_row]
+    let direct_gen_row = {
+        let name = "LLM Direct-Gen (topic only, headings)";
+        let started = Instant::now();
+        litnav_llm::navigator::direct_outline(llm.client, topic)
+            .map(|answer| (name.to_string(), answer.value, started.elapsed().as_secs_f64()))
+            .map_err(|e| format!("{name}: {e}"))
+    };
+    vec![refined_row, bottom_up_row, direct_gen_row]
 }
 
 /// Run the benchmark on TaxoBench files; with `llm`, also litnav's LLM stage on the default method's map
@@ -453,8 +462,14 @@ fn outline_tree(name: &str, node: &Value, path: &[String], placements: &[(Vec<St
 }
 
 /// Organize every Bloom-Eval topic's references with each offline method and score the maps
-/// against the outlines (TaxoBench's metrics; NSR is the heading soft recall).
-pub fn run_bloom(topics: &[BloomTopic], workspace: &Workspace, options: Options) -> Result<Report> {
+/// against the outlines (TaxoBench's metrics; NSR is the heading soft recall, the measure
+/// Knowledge Navigator compares with Direct-Gen); with `llm`, the LLM rows too.
+pub fn run_bloom(
+    topics: &[BloomTopic],
+    workspace: &Workspace,
+    options: Options,
+    llm: Option<LlmStage<'_>>,
+) -> Result<Report> {
     let encoder = workspace.encoder(&Quiet)?;
     let labels = workspace.settings().vector_cache("labels");
     let mut report = Report::default();
@@ -462,10 +477,18 @@ pub fn run_bloom(topics: &[BloomTopic], workspace: &Workspace, options: Options)
         report.ceilings.push(ceiling("bloom-eval", &topic.id, &topic.docs, &topic.truth));
         let topic_vector = encoder.embed(&[topic.title.as_str()]).pop().unwrap_or_default();
         let embed = |texts: &[String]| encoder.embed(texts);
-        let built: Vec<(String, Tree, f64)> = offline_maps(&topic.title, &topic_vector, &topic.docs, &embed, options)
-            .into_iter()
-            .map(|(_, name, map, seconds)| (name, Tree::from(&map), seconds))
-            .collect();
+        let mut built = Vec::new();
+        for (method, name, map, seconds) in offline_maps(&topic.title, &topic_vector, &topic.docs, &embed, options) {
+            built.push((name, Tree::from(&map), seconds));
+            if let Some(stage) = llm.filter(|_| method == Method::default()) {
+                for row in llm_trees(stage, &topic.title, map, &topic.docs, &embed) {
+                    match row {
+                        Ok(row) => built.push(row),
+                        Err(why) => report.failures.push(format!("topic {}: {why}", topic.id)),
+                    }
+                }
+            }
+        }
         let mut trees: Vec<&Tree> = vec![&topic.truth];
         trees.extend(built.iter().map(|(_, t, _)| t));
         let sim = Embedded::new(encoder, &trees, &labels);
@@ -725,9 +748,10 @@ pub(crate) mod tests {
         };
         let client = litnav_llm::Client::new(config);
         let rows = llm_trees(LlmStage { client: &client, papers_per_cluster: 12 }, "graphs", map, &docs, &embed);
-        assert_eq!(rows.len(), 2);
+        assert_eq!(rows.len(), 3);
         let errors: Vec<String> = rows.into_iter().map(|r| r.expect_err("no server")).collect();
         assert!(errors[0].starts_with("litnav + LLM"), "{}", errors[0]);
         assert!(errors[1].starts_with("LLM Bottom-Up"), "{}", errors[1]);
+        assert!(errors[2].starts_with("LLM Direct-Gen"), "{}", errors[2]);
     }
 }

@@ -109,30 +109,51 @@ pub fn normalized_mutual_information<A: Hash + Eq, B: Hash + Eq>(truth: &[A], pr
 /// documents"). `cluster_of[i]` is document i's cluster; `relevant[i]` says whether it belongs to
 /// the topic. `None` when the topic has no documents.
 pub fn clusters_by_relevance(cluster_of: &[usize], relevant: &[bool], p: f64) -> Option<(usize, f64)> {
+    let memberships: Vec<[usize; 1]> = cluster_of.iter().map(|&c| [c]).collect();
+    clusters_by_relevance_soft(&memberships, relevant, p)
+}
+
+/// [`clusters_by_relevance`] where a document may sit in several clusters (soft membership):
+/// `memberships[i]` lists document i's clusters. A cluster holds every document listed in it;
+/// coverage and Rv@p count distinct documents, so a document reached through two taken clusters
+/// counts once. With one cluster per document this is [`clusters_by_relevance`].
+pub fn clusters_by_relevance_soft<M: AsRef<[usize]>>(
+    memberships: &[M],
+    relevant: &[bool],
+    p: f64,
+) -> Option<(usize, f64)> {
     let total_relevant = relevant.iter().filter(|&&r| r).count();
-    if total_relevant == 0 || cluster_of.is_empty() {
+    if total_relevant == 0 || memberships.is_empty() {
         return None;
     }
-    let mut per_cluster: HashMap<usize, (usize, usize)> = HashMap::new();
-    for (&c, &r) in cluster_of.iter().zip(relevant) {
-        let entry = per_cluster.entry(c).or_default();
-        entry.0 += usize::from(r);
-        entry.1 += 1;
+    let mut members: HashMap<usize, Vec<usize>> = HashMap::new();
+    for (doc, clusters) in memberships.iter().enumerate() {
+        for &c in clusters.as_ref() {
+            let list = members.entry(c).or_default();
+            if list.last() != Some(&doc) {
+                list.push(doc);
+            }
+        }
     }
-    let mut clusters: Vec<(usize, usize, usize)> =
-        per_cluster.into_iter().map(|(c, (rel, size))| (c, rel, size)).collect();
-    clusters.sort_by(|a, b| b.1.cmp(&a.1).then(a.2.cmp(&b.2)).then(a.0.cmp(&b.0)));
+    let mut clusters: Vec<(usize, usize, Vec<usize>)> =
+        members.into_iter().map(|(c, docs)| (c, docs.iter().filter(|&&d| relevant[d]).count(), docs)).collect();
+    clusters.sort_by(|a, b| b.1.cmp(&a.1).then(a.2.len().cmp(&b.2.len())).then(a.0.cmp(&b.0)));
     let needed = (p * total_relevant as f64).ceil() as usize;
+    let mut seen = vec![false; memberships.len()];
     let (mut covered, mut documents, mut taken) = (0, 0, 0);
-    for (_, rel, size) in clusters {
+    for (_, _, docs) in clusters {
         if covered >= needed {
             break;
         }
-        covered += rel;
-        documents += size;
+        for d in docs {
+            if !std::mem::replace(&mut seen[d], true) {
+                documents += 1;
+                covered += usize::from(relevant[d]);
+            }
+        }
         taken += 1;
     }
-    Some((taken, documents as f64 / cluster_of.len() as f64))
+    Some((taken, documents as f64 / memberships.len() as f64))
 }
 
 /// Entropy (nats) of a labeling given its class sizes.
@@ -194,6 +215,13 @@ mod tests {
         assert_eq!(clusters_by_relevance(&cluster_of, &relevant, 0.8), Some((2, 0.7)));
         assert_eq!(clusters_by_relevance(&cluster_of, &relevant, 0.5), Some((1, 0.4)));
         assert_eq!(clusters_by_relevance(&cluster_of, &[false; 10], 0.8), None);
+        // A relevant document also listed in the first cluster taken covers the topic sooner.
+        let mut soft: Vec<Vec<usize>> = cluster_of.iter().map(|&c| vec![c]).collect();
+        let hard = clusters_by_relevance_soft(&soft, &relevant, 0.8);
+        assert_eq!(hard, clusters_by_relevance(&cluster_of, &relevant, 0.8));
+        soft[3].push(0);
+        // A now holds 4 of the 5 relevant documents: one cluster, documents 0, 1, 2, 3 and 5.
+        assert_eq!(clusters_by_relevance_soft(&soft, &relevant, 0.8), Some((1, 0.5)));
     }
 
     #[test]

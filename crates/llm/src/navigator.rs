@@ -243,6 +243,44 @@ struct RawSubcategory {
     papers: Vec<i64>,
 }
 
+/// Knowledge Navigator's Direct-Gen baseline: the model outlines the topic's subtopics from its
+/// own knowledge, no papers shown. The outline is a tree of names (no papers): scored by heading
+/// soft recall (NSR) and the other label metrics.
+pub fn direct_outline(client: &Client, topic: &str) -> Result<Answer<litnav_eval::tree::Tree>> {
+    #[derive(Deserialize)]
+    struct Section {
+        name: String,
+        subsections: Vec<String>,
+    }
+    #[derive(Deserialize)]
+    struct Outline {
+        sections: Vec<Section>,
+    }
+    let task = Task {
+        name: "direct_outline".into(),
+        messages: prompts::direct_outline(topic),
+        schema: prompts::direct_outline_schema(),
+        max_tokens: 600,
+    };
+    let answer: Answer<Outline> = ask(client, &task, |outline: &Outline| {
+        for name in outline.sections.iter().flat_map(|s| std::iter::once(&s.name).chain(&s.subsections)) {
+            check_name(&tidy_name(name, topic), topic)?;
+        }
+        Ok(())
+    })?;
+    use litnav_eval::tree::Tree;
+    let sections = answer
+        .value
+        .sections
+        .iter()
+        .map(|s| {
+            let subsections = s.subsections.iter().map(|n| Tree::leaf(tidy_name(n, topic), Vec::new())).collect();
+            Tree::node(tidy_name(&s.name, topic), subsections)
+        })
+        .collect();
+    Ok(Answer { value: Tree::node(topic, sections), raw: answer.raw, repaired: answer.repaired, cached: answer.cached })
+}
+
 /// TaxoBench's Bottom-Up organizer: one call, papers in, a taxonomy out, every paper once. When
 /// the model's last answer still places a paper twice or not at all, litnav fixes the placement:
 /// by content when it is given ([`place_by_content`]), else by keeping a paper's first placement

@@ -100,16 +100,67 @@ pub fn thematic_organizer_schema() -> Value {
     })
 }
 
-/// Subtopic Expander: terms from the cluster's own vocabulary, to form a query.
+/// Subtopic Expander: terms from the cluster's own vocabulary, to form a query. Without papers
+/// (Knowledge Navigator's title-only baseline) the terms come from the name alone; an empty
+/// `topic` is left out.
 pub fn subtopic_expander(topic: &str, subtopic: &str, description: &str, papers: &str) -> Vec<Message> {
+    let context = if topic.is_empty() { String::new() } else { format!("Topic: \"{topic}\". ") };
+    let ask = if papers.trim().is_empty() {
+        format!(
+            "{context}Subtopic: \"{subtopic}\". {description}\nList 4 to 10 search terms that would find papers on \
+             this subtopic: the technical vocabulary its papers would use (methods, tasks, datasets, phenomena), not \
+             generic words."
+        )
+    } else {
+        format!(
+            "{context}Subtopic: \"{subtopic}\". {description}\nIts papers:\n\n{papers}\n\
+             List 4 to 10 search terms that would find more papers on this subtopic. Take them from the technical \
+             vocabulary these papers actually use (methods, tasks, datasets, phenomena), not generic words."
+        )
+    };
+    vec![Message::system(SYSTEM), Message::user(ask)]
+}
+
+/// Knowledge Navigator's Direct-Gen baseline: subtopics of a topic from the model's own
+/// knowledge, no papers shown.
+pub fn direct_outline(topic: &str) -> Vec<Message> {
     vec![
         Message::system(SYSTEM),
         Message::user(format!(
-            "Topic: \"{topic}\". Subtopic: \"{subtopic}\". {description}\nIts papers:\n\n{papers}\n\
-             List 4 to 10 search terms that would find more papers on this subtopic. Take them from the technical \
-             vocabulary these papers actually use (methods, tasks, datasets, phenomena), not generic words."
+            "Topic: \"{topic}\". Without any papers to read, outline the subtopics a survey of this topic would \
+             cover: a few top-level sections, each with its subsections. Names are short (2 to 6 words) and specific \
+             to the topic; no \"Introduction\", \"Background\" or \"Conclusion\"."
         )),
     ]
+}
+
+/// Schema of the Direct-Gen outline.
+pub fn direct_outline_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "sections": {
+                "type": "array",
+                "minItems": 2,
+                "maxItems": 12,
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "name": {"type": "string", "maxLength": 60},
+                        "subsections": {
+                            "type": "array",
+                            "maxItems": 10,
+                            "items": {"type": "string", "maxLength": 60}
+                        }
+                    },
+                    "required": ["name", "subsections"],
+                    "additionalProperties": false
+                }
+            }
+        },
+        "required": ["sections"],
+        "additionalProperties": false
+    })
 }
 
 /// Schema of the Subtopic Expander's answer.

@@ -338,3 +338,26 @@ fn grade_for_each_ability_keeps_its_own_rubric() {
         assert!(first.contains(&aspect.description()[..30]), "{aspect:?}'s rubric asks about its own ability");
     }
 }
+
+#[test]
+fn direct_gen_outlines_the_topic_from_the_model_alone() {
+    let outline = json!({"sections": [
+        {"name": "Replay Methods", "subsections": ["Generative Replay", "Experience Replay"]},
+        {"name": "Regularization", "subsections": []}
+    ]});
+    // A first answer that restates the topic as a section is refused and repaired.
+    let bad =
+        json!({"sections": [{"name": "Continual Learning", "subsections": []}, {"name": "Replay", "subsections": []}]});
+    let server = serve(vec![Behaviour::Answer(bad.to_string()), Behaviour::Answer(outline.to_string())]);
+    let answer = navigator::direct_outline(&client(&server, None), "continual learning").unwrap();
+    assert!(answer.repaired);
+    let tree = answer.value;
+    assert_eq!(tree.name, "continual learning");
+    let names: Vec<&str> = tree.children.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["Replay Methods", "Regularization"]);
+    assert_eq!(tree.children[0].children.len(), 2);
+    assert!(tree.children.iter().all(|c| c.papers.is_empty()), "no papers: an outline of headings");
+    // No papers were shown to the model.
+    let prompt = server.requests.lock().unwrap()[0]["messages"][1]["content"].as_str().unwrap().to_string();
+    assert!(prompt.contains("Without any papers"), "{prompt}");
+}

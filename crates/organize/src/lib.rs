@@ -35,7 +35,15 @@ mod naming;
 pub mod render;
 pub mod umap;
 
-pub use map::{Doc, MapNode};
+pub use map::{Doc, MapNode, SecondaryMember};
+
+/// The mixture weight for a second subtopic at which a paper is listed there too (as a
+/// secondary member, [`MapNode::also`]). Knowledge Navigator's mixture gives every paper a
+/// probability per subtopic; a paper whose second-best subtopic takes a tenth of its mass sits
+/// between two subtopics a reader would want to find it under. Measured: in UMAP's space the
+/// mixture is nearly hard — on four litbench topics' maps (800 papers) the lowest first-choice
+/// weights were 0.81, 0.97, 0.98 and 0.98, so about one paper in a few hundred is listed twice.
+pub const SECONDARY_MEMBERSHIP: f64 = 0.1;
 use map::{assign_ids, fill_leaf, size, sort_by_size};
 use naming::{Namer, distinct_names};
 
@@ -74,6 +82,9 @@ pub struct Options {
     /// Subtopics with more papers than this are organized again into sub-subtopics, the same
     /// way, down to three levels below the themes (`None`: no recursion).
     pub recurse_above: Option<usize>,
+    /// Mixture weight at which a paper is also listed in its second subtopic
+    /// ([`SECONDARY_MEMBERSHIP`]; above 1 lists none). Gaussian-mixture methods only.
+    pub secondary_above: f64,
 }
 
 impl Default for Options {
@@ -85,6 +96,7 @@ impl Default for Options {
             themes: true,
             min_relevance: 0.0,
             recurse_above: None,
+            secondary_above: SECONDARY_MEMBERSHIP,
         }
     }
 }
@@ -130,6 +142,7 @@ fn organize_naming(
     let max_k = (docs.len() / 4).clamp(2, options.max_subtopics.max(2));
     let min_k = (docs.len() / 5).clamp(2, max_k);
     let mut soft: Option<Vec<f64>> = None;
+    let mut second: Vec<Option<(usize, f64)>> = Vec::new();
     let labels = match options.method {
         Method::KMeans => cluster::best_by_silhouette(&space, min_k..=max_k, options.seed).0.labels,
         Method::Ward => cluster::agglomerative_by_silhouette(&space, min_k..=max_k, cluster::Linkage::Ward).0,
@@ -138,7 +151,9 @@ fn organize_naming(
             let reduced = umap::umap(&space, &umap::UmapOptions { seed: options.seed, ..Default::default() });
             let (mixture, _) = gmm::best_by_silhouette(&reduced, min_k..=max_k, options.seed);
             soft = Some(mixture.labels.iter().zip(&mixture.responsibilities).map(|(&l, r)| r[l]).collect());
-            gmm::compact(&mixture.labels)
+            let labels = gmm::compact(&mixture.labels);
+            second = second_subtopics(&mixture, &labels, options.secondary_above);
+            labels
         }
     };
     // Names and relevance use centroids of the papers' own vectors; themes group subtopics in the
@@ -209,6 +224,7 @@ fn organize_naming(
         let by_id: std::collections::HashMap<&str, f64> =
             docs.iter().zip(weights).map(|(d, w)| (d.id.as_str(), w)).collect();
         set_weights(&mut root, &by_id);
+        list_secondary_members(&mut root, docs, &subtopics.labels, &second);
     }
     // After the weights: deeper leaves keep the memberships of their own mixture.
     if let Some(threshold) = options.recurse_above {
@@ -254,6 +270,52 @@ fn recurse(
         node.abstracts.clear();
         recurse(&mut node.subtopics, topic, topic_vector, docs, embed, options, threshold, depth + 1, used);
     }
+}
+
+/// For each paper, its second subtopic (as a compacted label) and weight, when the weight reaches
+/// `threshold` and the subtopic holds papers of its own.
+fn second_subtopics(mixture: &gmm::Mixture, labels: &[usize], threshold: f64) -> Vec<Option<(usize, f64)>> {
+    let compacted: std::collections::HashMap<usize, usize> =
+        mixture.labels.iter().copied().zip(labels.iter().copied()).collect();
+    mixture
+        .labels
+        .iter()
+        .zip(&mixture.responsibilities)
+        .map(|(&primary, r)| {
+            let (component, &weight) = r
+                .iter()
+                .enumerate()
+                .filter(|&(c, _)| c != primary)
+                .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(&a.0)))?;
+            let label = *compacted.get(&component)?;
+            (weight >= threshold).then_some((label, weight))
+        })
+        .collect()
+}
+
+/// List every paper with a second subtopic in that subtopic's node, as a secondary member. A
+/// leaf's subtopic is its papers' label (each leaf holds exactly one subtopic's papers here).
+fn list_secondary_members(node: &mut MapNode, docs: &[Doc], labels: &[usize], second: &[Option<(usize, f64)>]) {
+    if second.iter().all(Option::is_none) {
+        return;
+    }
+    for child in &mut node.subtopics {
+        list_secondary_members(child, docs, labels, second);
+    }
+    let Some(first) = node.paper_ids.first() else { return };
+    let Some(leaf_label) = docs.iter().position(|d| &d.id == first).map(|i| labels[i]) else { return };
+    let mut also: Vec<SecondaryMember> = docs
+        .iter()
+        .zip(second)
+        .filter_map(|(doc, s)| match s {
+            Some((label, weight)) if *label == leaf_label => {
+                Some(SecondaryMember { id: doc.id.clone(), title: doc.title.clone(), weight: *weight })
+            }
+            _ => None,
+        })
+        .collect();
+    also.sort_by(|a, b| b.weight.total_cmp(&a.weight).then_with(|| a.id.cmp(&b.id)));
+    node.also = also;
 }
 
 /// Fill `paper_weights` of every leaf from the papers' membership probabilities.
@@ -491,5 +553,41 @@ mod tests {
         }
         let map = organize("molecules", &topic, &docs, &fake_embed, Options::default());
         assert_distinct_names(&map);
+    }
+
+    #[test]
+    fn a_paper_with_a_heavy_second_subtopic_is_listed_there_too() {
+        // Components 0 and 2 hold papers (compacted to labels 0 and 1); component 1 holds none.
+        let mixture = gmm::Mixture {
+            labels: vec![0, 0, 2, 2],
+            responsibilities: vec![
+                vec![0.9, 0.05, 0.05],
+                vec![0.6, 0.1, 0.3],
+                vec![0.1, 0.3, 0.6],
+                vec![0.01, 0.01, 0.98],
+            ],
+            weights: vec![0.5, 0.0, 0.5],
+            means: Vec::new(),
+            log_likelihood: 0.0,
+        };
+        let labels = gmm::compact(&mixture.labels);
+        let second = second_subtopics(&mixture, &labels, SECONDARY_MEMBERSHIP);
+        // Paper 1 leans to the other subtopic (0.3); paper 2's runner-up is the empty component.
+        assert_eq!(second, vec![None, Some((1, 0.3)), None, None]);
+        assert!(second_subtopics(&mixture, &labels, 0.35).iter().all(Option::is_none));
+
+        let docs: Vec<Doc> = docs().into_iter().take(4).collect();
+        let mut root = MapNode::new("topic".into(), String::new(), 1.0);
+        for members in [[0, 1], [2, 3]] {
+            let mut leaf = MapNode::new("leaf".into(), String::new(), 0.5);
+            fill_leaf(&mut leaf, &docs, &members);
+            root.subtopics.push(leaf);
+        }
+        list_secondary_members(&mut root, &docs, &labels, &second);
+        assert!(root.subtopics[0].also.is_empty());
+        let also = &root.subtopics[1].also;
+        assert_eq!((also.len(), also[0].id.as_str(), also[0].weight), (1, docs[1].id.as_str(), 0.3));
+        // Above 1, nobody is listed twice.
+        assert!(second_subtopics(&mixture, &labels, 1.01).iter().all(Option::is_none));
     }
 }

@@ -72,6 +72,12 @@ pub struct MapNode {
     /// subtopic, in the order of `papers`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub paper_weights: Vec<f64>,
+    /// Papers the mixture places in another subtopic but gives this one a weight of at least
+    /// [`crate::SECONDARY_MEMBERSHIP`] too: listed here as well, marked as secondary members
+    /// (Gaussian-mixture methods; highest weight first). Scorers that need a partition read
+    /// `paper_ids` only.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<SecondaryMember>,
     /// Years, in the order of `papers` (for display).
     #[serde(skip)]
     pub years: Vec<Option<i32>>,
@@ -82,6 +88,17 @@ pub struct MapNode {
     /// reason in the description).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub filtered: bool,
+}
+
+/// A paper listed in a second subtopic (see [`MapNode::also`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SecondaryMember {
+    /// Corpus id.
+    pub id: String,
+    /// Title.
+    pub title: String,
+    /// The mixture's probability that the paper belongs to this subtopic.
+    pub weight: f64,
 }
 
 impl MapNode {
@@ -96,6 +113,7 @@ impl MapNode {
             papers: Vec::new(),
             paper_ids: Vec::new(),
             paper_weights: Vec::new(),
+            also: Vec::new(),
             years: Vec::new(),
             abstracts: Vec::new(),
             filtered: false,

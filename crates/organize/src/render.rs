@@ -28,6 +28,12 @@ fn write_markdown(node: &MapNode, level: usize, out: &mut String) {
             }
         }
     }
+    if !node.also.is_empty() {
+        out.push('\n');
+        for member in &node.also {
+            let _ = writeln!(out, "- _(also here, membership {:.2})_ {}", member.weight, member.title);
+        }
+    }
     for child in &node.subtopics {
         write_markdown(child, level + 1, out);
     }
@@ -56,6 +62,7 @@ summary{{cursor:pointer;padding:.25rem .4rem;border-radius:.3rem}} summary:hover
 .node>summary{{font-weight:600}} .count{{color:#6b7785;font-weight:400;font-size:.9em}}
 .desc{{color:#4a5563;margin:.2rem 0 .4rem 1.4rem;font-size:.95em}}
 .paper>summary{{font-weight:400}} .year{{color:#6b7785}} .abstract{{margin:.3rem 0 .6rem 1.6rem;font-size:.92em;color:#333c47}}
+.also{{margin:.2rem 0 .2rem 1.6rem;font-size:.92em;color:#4a5563;font-style:italic}}
 </style></head><body>
 <h1>{title}</h1><p class="lead">{description}</p>
 {body}<p class="lead" style="margin-top:2rem;font-size:.85em">Made by litnav. Click a theme or subtopic to open it, a paper to read its abstract.</p>
@@ -95,6 +102,15 @@ fn write_html(node: &MapNode, out: &mut String) {
             "<details class=\"paper\"><summary>{}{year}</summary><p class=\"abstract\">{}</p></details>",
             escape(title),
             escape(text)
+        );
+    }
+    // Papers whose first home is another subtopic: listed after this one's own, marked.
+    for member in &node.also {
+        let _ = write!(
+            out,
+            "<p class=\"also\">also here <span class=\"year\">· membership {:.2}</span> — {}</p>",
+            member.weight,
+            escape(&member.title)
         );
     }
     out.push_str("</details>\n");

@@ -1,6 +1,7 @@
 //! Scoring other systems' outputs with the field's metrics, over whole files: TaxoBench
-//! prediction files, any two trees, TREC runs, and SciNet's path-wise and ego-centric queries.
+//! prediction files, any two trees, TREC runs, SciNet's queries and Knowledge Navigator's clusterings.
 
+pub mod clusters;
 pub mod pairwise;
 pub mod scinet;
 pub mod similarity;

@@ -50,6 +50,48 @@ pub enum Suite {
     /// the 14 expert surveys) and path (AAN pairs three hops apart), answered by BM25, dense and
     /// litnav's relations, scored as `litnav eval ego|pairs|paths` score them.
     Scinet(ScinetArgs),
+    /// Knowledge Navigator's clustering benchmark: up to --per-topic papers of each litbench
+    /// topic (cited by that survey only) pooled and clustered by every organizer method into as
+    /// many subtopics as topics; ARI, NMI, Rc@80 and Rv@80 beside a random assignment.
+    Clusters(ClustersArgs),
+    /// Knowledge Navigator's Subtopic Expander benchmark: for each litbench topic, a cluster of 20
+    /// papers its survey cites; P@K and R@K (K = 20, 50, 100, 200) of BM25 for the original query,
+    /// litnav's offline expansion and, with --llm, the Subtopic Expander from the title alone and
+    /// from the title and the cluster; the survey's other references are the truth.
+    Expander(ExpanderArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ExpanderArgs {
+    /// Papers per cluster (the seed's 20).
+    #[arg(long, default_value_t = 20)]
+    cluster_size: usize,
+    /// Seed of the cluster samples (default: the settings' seed).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// With --llm: the Subtopic Expander rows (--llm-papers of the cluster shown).
+    #[command(flatten)]
+    llm: LlmArgs,
+    #[command(flatten)]
+    model: ModelArgs,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ClustersArgs {
+    /// Papers sampled per topic (the seed's CLUSTREC-COVID takes up to 50).
+    #[arg(long, default_value_t = 50)]
+    per_topic: usize,
+    /// Seed of the sample, the organizer and the random baseline (default: the settings' seed).
+    #[arg(long)]
+    seed: Option<u64>,
+    #[command(flatten)]
+    model: ModelArgs,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -302,6 +344,24 @@ pub fn run(suite: Suite) -> Result<()> {
             let progress = Terminal::start("SciNet's tasks");
             show(&litnav_bench::scinet::run(&workspace, args.queries, &progress)?, args.json, progress)
         }
+        Suite::Clusters(args) => {
+            let (workspace, session) = open(&args.model, None)?;
+            let seed = args.seed.unwrap_or(workspace.settings().seed);
+            let progress = Terminal::start("clustering litbench's topics");
+            show(&litnav_bench::clusters::run(&workspace, &session, args.per_topic, seed)?, args.json, progress)
+        }
+        Suite::Expander(args) => {
+            let (workspace, session) = open(&args.model, None)?;
+            let client = args.llm.client(&workspace)?;
+            let options = litnav_bench::expander::ExpanderOptions {
+                cluster_size: args.cluster_size,
+                llm_papers: args.llm.llm_papers,
+                llm: client.as_ref(),
+                seed: args.seed.unwrap_or(workspace.settings().seed),
+            };
+            let progress = Terminal::start("expanding litbench's topics");
+            show(&litnav_bench::expander::run(&workspace, &session, options)?, args.json, progress)
+        }
         Suite::MapFilter(args) => {
             let (workspace, session) = open(&args.model, None)?;
             let litbench = workspace.settings().datasets()?.join("litbench");
@@ -381,7 +441,7 @@ fn run_organize(args: OrganizeArgs) -> Result<()> {
         let docs_for = |ids: &[String]| session.docs(ids, encoder, &progress).unwrap_or_default();
         let litbench = workspace.settings().datasets()?.join("litbench");
         let topics = litnav_bench::organize::bloom_topics(&litbench, &docs_for)?;
-        let bloom = litnav_bench::organize::run_bloom(&topics, &workspace, options)?;
+        let bloom = litnav_bench::organize::run_bloom(&topics, &workspace, options, stage)?;
         report.rows.extend(bloom.rows);
         report.ceilings.extend(bloom.ceilings);
     }

@@ -6,7 +6,7 @@ use anyhow::Result;
 use clap::Subcommand;
 use litnav_app::relations::Measure;
 use litnav_app::score::similarity::Kind;
-use litnav_app::score::{pairwise, scinet, taxobench, trec, tree};
+use litnav_app::score::{clusters, pairwise, scinet, taxobench, trec, tree};
 use litnav_eval::tree::{LabelSimilarity, Tree};
 use litnav_graph::paths;
 use serde::Serialize;
@@ -38,6 +38,10 @@ pub enum Scorer {
     /// Cite-Sentiment, CoMention-Acc and CoMention-Paragraph, against the corpus's citation graph
     /// and citation contexts (`ingest --contexts`, `ingest --surveys`).
     Pairs(PairScoreArgs),
+    /// Knowledge Navigator's clustering scores against gold clusters: ARI, NMI, Rc@80 (clusters a
+    /// reader opens to see 80% of a gold cluster) and Rv@80 (share of the collection they hold),
+    /// beside a random assignment of the same cluster sizes.
+    Clusters(ClusterScoreArgs),
     /// Bloom-Eval's 16 metrics of a generated survey against an expert survey, by Bloom's six
     /// tiers: the deterministic ones always, the LLM ones with --llm. A survey is a Bloom-Eval
     /// directory (`human/`, `llm/`: content.json, outline.json, reference.json, article) or a
@@ -239,6 +243,29 @@ pub struct PairScoreArgs {
     json: bool,
 }
 
+#[derive(Debug, clap::Args)]
+pub struct ClusterScoreArgs {
+    /// The gold clusters: JSONL (`id`, `cluster`: a string or number; a later line for the same
+    /// id is a secondary membership) or a litnav map (leaves are clusters, `also` secondary).
+    #[arg(long, value_name = "FILE")]
+    gold: PathBuf,
+    /// The clustering to score, in the same formats (e.g. `litnav map --json`).
+    #[arg(long, value_name = "FILE")]
+    predicted: PathBuf,
+    /// Coverage p of Rc@p and Rv@p, in percent.
+    #[arg(long, default_value_t = 80.0)]
+    coverage: f64,
+    /// Random assignments averaged for the baseline.
+    #[arg(long, default_value_t = 10)]
+    random_runs: usize,
+    /// Seed of the random baseline (default: the settings' seed, 42).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum MeasureArg {
     /// The CD disruption index.
@@ -280,6 +307,7 @@ pub fn run(scorer: Scorer) -> Result<()> {
         Scorer::Paths(args) => run_paths(args),
         Scorer::Ego(args) => run_ego(args),
         Scorer::Pairs(args) => run_pairs(args),
+        Scorer::Clusters(args) => run_clusters(args),
         Scorer::Survey(args) => run_survey(args),
         Scorer::Judge(judge) => super::judge::run(judge),
     }
@@ -430,6 +458,17 @@ fn run_pairs(args: PairScoreArgs) -> Result<()> {
     let progress = Terminal::start("scoring pair-wise answers");
     let report = pairwise::score_pairs(&session, &args.queries, &args.answers, args.k, client.as_ref(), &progress)?;
     progress.finish();
+    show_report(&report, args.json)
+}
+
+fn run_clusters(args: ClusterScoreArgs) -> Result<()> {
+    let workspace = super::workspace()?;
+    let options = clusters::ClusterOptions {
+        coverage: args.coverage / 100.0,
+        random_runs: args.random_runs,
+        seed: args.seed.unwrap_or(workspace.settings().seed),
+    };
+    let report = clusters::score_cluster_files(&args.gold, &args.predicted, options)?;
     show_report(&report, args.json)
 }
 

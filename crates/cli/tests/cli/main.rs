@@ -10,6 +10,7 @@ mod corpus;
 mod eval;
 mod llm;
 mod maps;
+mod navigator;
 mod relations;
 mod scinet;
 mod survey;
