@@ -83,6 +83,7 @@ fn map_with_the_llm_stage_and_a_judge_on_a_real_server() {
     let out = Command::new(env!("CARGO_BIN_EXE_litnav"))
         .args(["expand", "--map", path(&map), "--subtopic", leaf["id"].as_str().unwrap(), "--corpus", path(&corpus)])
         .args(["--k", "10", "--llm", "--llm-url", &url, "--llm-papers", "3", "--llm-timeout", "600", "--json"])
+        .args(["--llm-trace", path(&dir.path().join("expand-trace.json"))])
         .env("LITNAV_HOME", &cache)
         .env("LITNAV_MODEL", litnav_embed_model())
         .output()
@@ -91,6 +92,11 @@ fn map_with_the_llm_stage_and_a_judge_on_a_real_server() {
     assert!(stderr(&out).contains("expansion query: "), "{}", stderr(&out));
     let sub: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert!(sub["subtopics"].is_array() || sub["paper_ids"].is_array());
+    // The sub-map went through the LLM stage (the Cluster Reader read its subtopics), as the
+    // help says.
+    let sub_trace: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("expand-trace.json")).unwrap()).unwrap();
+    assert!(!sub_trace["subtopics"].as_array().unwrap().is_empty(), "{sub_trace}");
 
     // A judge on the real map: four dimensions, scores in range, with reasons — or a clear
     // rejection of the small model's answer.
