@@ -210,16 +210,11 @@ pub fn expand(
             session.dir().display()
         )));
     }
-    let classes: Vec<Vec<(usize, &str)>> = vec![
-        inside_texts.iter().enumerate().map(|(i, t)| (i, t.as_str())).collect(),
-        outside_texts.iter().enumerate().map(|(i, t)| (inside_texts.len() + i, t.as_str())).collect(),
-    ];
     // The subtopic's papers with their vectors: they start the sub-map, and their centroid ranks
     // the key phrases.
     let inside_docs = session.docs(&inside, encoder, progress)?;
-    let centroid = litnav_core::vector::unit_mean(&inside_docs.iter().map(|d| d.vector.as_slice()).collect::<Vec<_>>());
     let embed = |texts: &[String]| encoder.embed(texts);
-    let phrases = label::key_phrases(&classes, &[centroid.clone(), centroid], &embed, 4, &map.name).swap_remove(0);
+    let phrases = distinguishing_phrases(&inside_texts, &outside_texts, &inside_docs, &embed, &map.name);
     let (mut query, mut query_by, mut expander_error) = (query_of(&node.name, &phrases), "offline", None);
     if let Some(client) = llm {
         progress.stage("asking the Subtopic Expander for a query");
@@ -265,6 +260,24 @@ pub fn expand(
         map: sub_map,
         trace: outcome.trace,
     })
+}
+
+/// The key phrases that set a group of papers (`inside`, with their vectors in `inside_docs`)
+/// apart from the others (`outside`), ranked by closeness to the group's centroid: the terms of
+/// litnav's offline expansion query. Phrases made only of `topic` words are left out.
+pub fn distinguishing_phrases(
+    inside: &[String],
+    outside: &[String],
+    inside_docs: &[Doc],
+    embed: &dyn Fn(&[String]) -> Vec<Vec<f32>>,
+    topic: &str,
+) -> Vec<String> {
+    let classes: Vec<Vec<(usize, &str)>> = vec![
+        inside.iter().enumerate().map(|(i, t)| (i, t.as_str())).collect(),
+        outside.iter().enumerate().map(|(i, t)| (inside.len() + i, t.as_str())).collect(),
+    ];
+    let centroid = litnav_core::vector::unit_mean(&inside_docs.iter().map(|d| d.vector.as_slice()).collect::<Vec<_>>());
+    label::key_phrases(&classes, &[centroid.clone(), centroid], embed, 4, topic).swap_remove(0)
 }
 
 /// The expansion query: the subtopic's name, then each term that adds a word the query lacks

@@ -107,16 +107,13 @@ fn gold_clusters(session: &CorpusSession, per_topic: usize, seed: u64) -> Vec<(&
         .topics()
         .iter()
         .filter_map(|topic| {
-            let mut ids: Vec<String> = topic
+            let cited_here_only: Vec<String> = topic
                 .reference_ids
                 .iter()
                 .filter(|id| topics_citing[id.as_str()] == 1 && session.paper(id).is_some())
                 .cloned()
                 .collect();
-            ids.sort_unstable();
-            ids.dedup();
-            let mut rng = litnav_core::rng::SplitMix64(seed);
-            litnav_core::rng::shuffle(&mut ids, &mut rng);
+            let mut ids = crate::seeded_order(cited_here_only, seed);
             ids.truncate(per_topic);
             ids.sort_unstable();
             (!ids.is_empty()).then_some((topic.id.as_str(), ids))

@@ -14,11 +14,11 @@
 //! query for that row, and the row says how often that happened.
 
 use crate::Result;
-use litnav_app::maps::query_of;
+use litnav_app::maps::{distinguishing_phrases, query_of};
 use litnav_app::{CorpusSession, Quiet, SearchRequest, Workspace};
 use litnav_core::PaperText;
 use litnav_corpus::Paper;
-use litnav_organize::label;
+use litnav_organize::Doc;
 use litnav_search::{Filter, Mode};
 use serde::Serialize;
 use std::collections::HashSet;
@@ -102,7 +102,9 @@ pub fn run(workspace: &Workspace, session: &CorpusSession, options: ExpanderOpti
     let mut sums = vec![(vec![0.0; CUTOFFS.len()], vec![0.0; CUTOFFS.len()], 0usize); names.len()];
     let mut topics = Vec::new();
     for (i, cluster) in clusters.iter().enumerate() {
-        let phrases = offline_phrases(i, &cluster_texts, &embed, &cluster.title);
+        // The cluster's vectors come from the corpus's cache.
+        let cluster_docs = session.docs(&cluster.cluster, encoder, &Quiet)?;
+        let phrases = offline_phrases(i, &cluster_texts, &cluster_docs, &embed, &cluster.title);
         let mut queries =
             vec![(ORIGINAL, cluster.title.clone(), false), (OFFLINE, query_of(&cluster.title, &phrases), false)];
         if let Some(client) = options.llm {
@@ -169,12 +171,8 @@ fn clusters(session: &CorpusSession, size: usize, seed: u64) -> Vec<Cluster> {
         .topics()
         .iter()
         .filter_map(|topic| {
-            let mut ids: Vec<String> =
-                topic.reference_ids.iter().filter(|id| session.paper(id).is_some()).cloned().collect();
-            ids.sort_unstable();
-            ids.dedup();
-            let mut rng = litnav_core::rng::SplitMix64(seed);
-            litnav_core::rng::shuffle(&mut ids, &mut rng);
+            let in_corpus = topic.reference_ids.iter().filter(|id| session.paper(id).is_some()).cloned().collect();
+            let mut ids = crate::seeded_order(in_corpus, seed);
             if ids.len() < 2 * size {
                 return None;
             }
@@ -194,21 +192,17 @@ fn clusters(session: &CorpusSession, size: usize, seed: u64) -> Vec<Cluster> {
 fn offline_phrases(
     i: usize,
     cluster_texts: &[Vec<String>],
+    cluster_docs: &[Doc],
     embed: &dyn Fn(&[String]) -> Vec<Vec<f32>>,
     title: &str,
 ) -> Vec<String> {
-    let inside: Vec<(usize, &str)> = cluster_texts[i].iter().enumerate().map(|(j, t)| (j, t.as_str())).collect();
-    let outside: Vec<(usize, &str)> = cluster_texts
+    let outside: Vec<String> = cluster_texts
         .iter()
         .enumerate()
         .filter(|&(j, _)| j != i)
-        .flat_map(|(_, texts)| texts.iter())
-        .enumerate()
-        .map(|(j, t)| (inside.len() + j, t.as_str()))
+        .flat_map(|(_, texts)| texts.iter().cloned())
         .collect();
-    let vectors = embed(&cluster_texts[i]);
-    let centroid = litnav_core::vector::unit_mean(&vectors.iter().map(Vec::as_slice).collect::<Vec<_>>());
-    label::key_phrases(&[inside, outside], &[centroid.clone(), centroid], embed, 4, title).swap_remove(0)
+    distinguishing_phrases(&cluster_texts[i], &outside, cluster_docs, embed, title)
 }
 
 /// BM25's ranking for `query` under the protocol, without the cluster's papers.

@@ -28,6 +28,15 @@ pub fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[rank.clamp(1, sorted.len()) - 1]
 }
 
+/// The distinct `ids` in a seeded random order: the same ids and seed give the same order,
+/// whatever order the ids came in.
+pub fn seeded_order(mut ids: Vec<String>, seed: u64) -> Vec<String> {
+    ids.sort_unstable();
+    ids.dedup();
+    litnav_core::rng::shuffle(&mut ids, &mut litnav_core::rng::SplitMix64(seed));
+    ids
+}
+
 /// Median of unsorted values.
 pub fn median(values: &[f64]) -> f64 {
     let mut sorted = values.to_vec();

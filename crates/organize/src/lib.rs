@@ -224,7 +224,9 @@ fn organize_naming(
         let by_id: std::collections::HashMap<&str, f64> =
             docs.iter().zip(weights).map(|(d, w)| (d.id.as_str(), w)).collect();
         set_weights(&mut root, &by_id);
-        list_secondary_members(&mut root, docs, &subtopics.labels, &second);
+        if second.iter().any(Option::is_some) {
+            list_secondary_members(&mut root, docs, &subtopics.labels, &second);
+        }
     }
     // After the weights: deeper leaves keep the memberships of their own mixture.
     if let Some(threshold) = options.recurse_above {
@@ -296,9 +298,6 @@ fn second_subtopics(mixture: &gmm::Mixture, labels: &[usize], threshold: f64) ->
 /// List every paper with a second subtopic in that subtopic's node, as a secondary member. A
 /// leaf's subtopic is its papers' label (each leaf holds exactly one subtopic's papers here).
 fn list_secondary_members(node: &mut MapNode, docs: &[Doc], labels: &[usize], second: &[Option<(usize, f64)>]) {
-    if second.iter().all(Option::is_none) {
-        return;
-    }
     for child in &mut node.subtopics {
         list_secondary_members(child, docs, labels, second);
     }

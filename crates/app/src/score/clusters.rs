@@ -123,10 +123,7 @@ impl Assignment {
                     continue;
                 }
             };
-            let clusters = assignment.memberships.entry(id.to_string()).or_default();
-            if !clusters.contains(&cluster) {
-                clusters.push(cluster);
-            }
+            assignment.add(id, &cluster);
         }
         if assignment.memberships.is_empty() {
             return Err(Error::input(format!("{}: no readable assignment", file.display())));
@@ -143,26 +140,24 @@ impl Assignment {
         }
         let (mut primary, mut secondary) = (Vec::new(), Vec::new());
         walk(map, &mut primary, &mut secondary);
-        let mut assignment = Assignment::default();
-        for (id, cluster) in primary.into_iter().chain(secondary) {
-            let clusters = assignment.memberships.entry(id).or_default();
-            if !clusters.contains(&cluster) {
-                clusters.push(cluster);
-            }
-        }
-        assignment
+        Assignment::from_pairs(primary.iter().chain(&secondary).map(|(id, cluster)| (id.as_str(), cluster.as_str())))
     }
 
     /// An assignment from (document, cluster) pairs, first memberships first.
     pub fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Assignment {
         let mut assignment = Assignment::default();
         for (id, cluster) in pairs {
-            let clusters = assignment.memberships.entry(id.to_string()).or_default();
-            if !clusters.iter().any(|c| c == cluster) {
-                clusters.push(cluster.to_string());
-            }
+            assignment.add(id, cluster);
         }
         assignment
+    }
+
+    /// List `cluster` among `id`'s clusters (after those it has; once).
+    fn add(&mut self, id: &str, cluster: &str) {
+        let clusters = self.memberships.entry(id.to_string()).or_default();
+        if !clusters.iter().any(|c| c == cluster) {
+            clusters.push(cluster.to_string());
+        }
     }
 }
 
@@ -186,38 +181,14 @@ pub fn score_clusters(gold: &Assignment, predicted: &Assignment, options: Cluste
     if ids.is_empty() {
         return Err(Error::input("the two clusterings share no document"));
     }
-    let labels = |a: &Assignment| -> Vec<Vec<usize>> {
-        let mut index: HashMap<&str, usize> = HashMap::new();
-        ids.iter()
-            .map(|id| {
-                a.memberships[*id]
-                    .iter()
-                    .map(|c| {
-                        let next = index.len();
-                        *index.entry(c.as_str()).or_insert(next)
-                    })
-                    .collect()
-            })
-            .collect()
-    };
-    let (gold_labels, predicted_labels) = (labels(gold), labels(predicted));
-    let gold_names: Vec<&str> = {
-        let mut names: Vec<(usize, &str)> = ids
-            .iter()
-            .zip(&gold_labels)
-            .flat_map(|(id, ls)| gold.memberships[*id].iter().zip(ls).map(|(c, &l)| (l, c.as_str())))
-            .collect();
-        names.sort_unstable();
-        names.dedup();
-        names.into_iter().map(|(_, c)| c).collect()
-    };
-    let count = |ls: &[Vec<usize>]| ls.iter().flatten().max().map_or(0, |m| m + 1);
+    let (gold_labels, gold_names) = numbered(gold, &ids);
+    let (predicted_labels, predicted_names) = numbered(predicted, &ids);
     let (measured, per_cluster) = measure(&gold_labels, &predicted_labels, &gold_names, options.coverage);
     let random = random_baseline(&gold_labels, &predicted_labels, &gold_names, options);
     Ok(ClusterScores {
         documents: ids.len(),
-        gold_clusters: count(&gold_labels),
-        predicted_clusters: count(&predicted_labels),
+        gold_clusters: gold_names.len(),
+        predicted_clusters: predicted_names.len(),
         secondary_memberships: predicted_labels.iter().map(|l| l.len() - 1).sum(),
         only_in_gold: gold.memberships.len() - ids.len(),
         only_in_predicted: predicted.memberships.len() - ids.len(),
@@ -228,6 +199,27 @@ pub fn score_clusters(gold: &Assignment, predicted: &Assignment, options: Cluste
         per_cluster,
         problems: Vec::new(),
     })
+}
+
+/// The clusters of each of `ids` as numbers, and the cluster names in number order.
+fn numbered<'a>(assignment: &'a Assignment, ids: &[&str]) -> (Vec<Vec<usize>>, Vec<&'a str>) {
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    let mut names = Vec::new();
+    let labels = ids
+        .iter()
+        .map(|id| {
+            assignment.memberships[*id]
+                .iter()
+                .map(|c| {
+                    *index.entry(c.as_str()).or_insert_with(|| {
+                        names.push(c.as_str());
+                        names.len() - 1
+                    })
+                })
+                .collect()
+        })
+        .collect();
+    (labels, names)
 }
 
 /// The four numbers and each gold cluster's Rc/Rv.

@@ -76,15 +76,7 @@ fn clusterings_scored_as_knowledge_navigator_scores_them() {
 #[test]
 #[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn bench_clusters_on_a_small_litbench_pool() {
-    let home = litnav_testkit::home().join("test-cache").join("bench-home");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_litnav"))
-        .args(["bench", "clusters", "--per-topic", "10", "--json"])
-        .env("LITNAV_HOME", &home)
-        .env("LITNAV_MODEL", litnav_embed_model())
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
-    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let report = bench_report(&["clusters", "--per-topic", "10"]);
     assert_eq!(report["topics"], 19);
     assert!(report["documents"].as_u64().unwrap() > 150);
     let random = &report["random"];
@@ -108,17 +100,19 @@ fn bench_clusters_on_a_small_litbench_pool() {
     ignore = "needs ../shared/datasets, the encoder and the local llama.cpp server (tiers `datasets`, `llm-server`)"
 )]
 fn bench_expander_with_every_query_type() {
-    let home = litnav_testkit::home().join("test-cache").join("bench-home");
     let url = litnav_testkit::llm_server();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_litnav"))
-        .args(["bench", "expander", "--cluster-size", "5", "--json"])
-        .args(["--llm", "--llm-url", url, "--llm-papers", "2", "--llm-timeout", "600"])
-        .env("LITNAV_HOME", &home)
-        .env("LITNAV_MODEL", litnav_embed_model())
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
-    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let report = bench_report(&[
+        "expander",
+        "--cluster-size",
+        "5",
+        "--llm",
+        "--llm-url",
+        url,
+        "--llm-papers",
+        "2",
+        "--llm-timeout",
+        "600",
+    ]);
     let rows = report["rows"].as_array().unwrap();
     let names: Vec<&str> = rows.iter().map(|r| r["query"].as_str().unwrap()).collect();
     assert_eq!(names.len(), 4, "{names:?}");

@@ -145,17 +145,7 @@ fn path_queries_take_either_order_of_the_endpoints() {
 #[test]
 #[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn bench_scinet_on_a_few_real_queries() {
-    // A home kept across runs: building AAN and the surveys corpus with every vector costs about
-    // seven minutes on two cores, paid once per machine (the build itself runs in the first run).
-    let home = litnav_testkit::home().join("test-cache").join("bench-home");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_litnav"))
-        .args(["bench", "scinet", "--queries", "3", "--json"])
-        .env("LITNAV_HOME", &home)
-        .env("LITNAV_MODEL", litnav_embed_model())
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
-    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let report = bench_report(&["scinet", "--queries", "3"]);
     assert_eq!((report["ego_queries"].as_u64(), report["path_queries"].as_u64()), (Some(3), Some(3)));
     // litnav's relation answers reproduce the truth they are built from; content-only retrieval
     // does not (SciNet's claim), on every family.

@@ -33,6 +33,22 @@ pub fn litnav_embed_model() -> String {
     installed["dir"].as_str().unwrap().to_string()
 }
 
+/// The JSON report of `litnav bench <args> --json`, run in a home kept across runs
+/// (`test-cache/bench-home`): the corpora benchmarks build — AAN, the surveys' contexts, litbench,
+/// each with every vector, about 13 minutes on two cores — are paid for once per machine.
+pub fn bench_report(args: &[&str]) -> serde_json::Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_litnav"))
+        .arg("bench")
+        .args(args)
+        .arg("--json")
+        .env("LITNAV_HOME", litnav_testkit::home().join("test-cache").join("bench-home"))
+        .env("LITNAV_MODEL", litnav_embed_model())
+        .output()
+        .expect("run litnav bench");
+    assert!(out.status.success(), "{}", stderr(&out));
+    serde_json::from_str(&stdout(&out)).expect("a JSON report")
+}
+
 /// Corpus ids of every paper at or below a map node (JSON), in map order.
 pub fn all_paper_ids(node: &serde_json::Value) -> Vec<String> {
     let mut ids: Vec<String> =
