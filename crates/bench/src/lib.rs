@@ -11,6 +11,7 @@ pub mod map_filter;
 pub mod organize;
 pub mod peer;
 pub mod scinet;
+pub mod scoring;
 pub mod search;
 pub mod survey;
 pub mod taxobench;

@@ -8,6 +8,7 @@ use litnav_app::score::similarity::Embedded;
 use litnav_app::score::taxobench::{pair_files, read_instances};
 use litnav_app::{Quiet, Workspace};
 use litnav_embed::Encoder;
+use litnav_eval::taxobench::Options as Scoring;
 use litnav_eval::taxobench::{InstanceScores, score_instance};
 use litnav_eval::tree::{Tree, normalize_title};
 use litnav_organize::{Doc, MapNode, Method, Options, organize};
@@ -248,19 +249,14 @@ pub fn run(
     let encoder = workspace.encoder(&Quiet)?;
     let cache = workspace.settings().vector_cache("papers");
     let labels = workspace.settings().vector_cache("labels");
-    let text =
-        std::fs::read_to_string(data).map_err(|e| Error::input(format!("cannot read {}: {e}", data.display())))?;
-    let lines: Vec<&str> = text.lines().collect();
     let (gold, _) = read_instances(data, "gt")?;
     let paired = pair_files(data, predictions)?;
     let mut report = Report::default();
     for instance in &gold {
         let Ok(gt) = &instance.tree else { continue };
-        // The instance's own line (read_instances skips lines, so its list cannot be zipped with
-        // the file's).
-        let Ok(line) = serde_json::from_str::<Value>(lines[instance.line - 1]) else { continue };
+        let line = &instance.record;
         let topic = line["survey_topic"].as_str().or(line["survey"].as_str()).unwrap_or("").to_string();
-        let docs = instance_docs(&line, encoder, &cache);
+        let docs = instance_docs(line, encoder, &cache);
         report.ceilings.push(ceiling("taxobench", &instance.id, &docs, gt));
         let topic_vector = encoder.embed(&[topic.as_str()]).pop().unwrap_or_default();
         let embed = |texts: &[String]| encoder.embed(texts);
@@ -276,7 +272,7 @@ pub fn run(
                 }
             }
         }
-        let llm = paired.pairs.iter().find(|(id, _, _)| *id == instance.id).map(|(_, _, p)| p.clone());
+        let llm = paired.pairs.iter().find(|pair| pair.id == instance.id).map(|pair| pair.predicted.clone());
         let mut trees: Vec<&Tree> = vec![gt];
         trees.extend(built.iter().map(|(_, t, _)| t));
         if let Some(p) = &llm {
@@ -288,7 +284,7 @@ pub fn run(
                 suite: "taxobench".into(),
                 id: instance.id.clone(),
                 method: name.clone(),
-                scores: score_instance(gt, tree, 0.92, 1.0, &sim),
+                scores: score_instance(gt, tree, None, Scoring::default(), &sim),
                 papers: docs.len(),
                 seconds: *seconds,
             });
@@ -298,7 +294,7 @@ pub fn run(
                 suite: "taxobench".into(),
                 id: instance.id.clone(),
                 method: "LLM trees (predictions_example)".into(),
-                scores: score_instance(gt, &p, 0.92, 1.0, &sim),
+                scores: score_instance(gt, &p, None, Scoring::default(), &sim),
                 papers: docs.len(),
                 seconds: 0.0,
             });
@@ -497,7 +493,7 @@ pub fn run_bloom(
                 suite: "bloom-eval".into(),
                 id: topic.id.clone(),
                 method: name.clone(),
-                scores: score_instance(&topic.truth, tree, 0.92, 1.0, &sim),
+                scores: score_instance(&topic.truth, tree, None, Scoring::default(), &sim),
                 papers: topic.docs.len(),
                 seconds: *seconds,
             });

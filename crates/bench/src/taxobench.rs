@@ -1,106 +1,278 @@
-//! The TaxoBench scoring benchmark: `litnav eval taxobench`'s work (model load, label embedding,
-//! every metric) timed on TaxoBench's files, against a Python implementation of the same
-//! definitions run in the same command.
+//! TaxoBench end to end, with litnav as the system under test (seed 000 §4):
+//! - **Deep-Research mode**: each instance's `survey_topic` is all litnav gets. It retrieves from a
+//!   corpus (the litbench corpus holds every TaxoBench paper among ~4,000 others) with the leakage
+//!   filter — no surveys, so the expert survey itself never comes back; TaxoBench gives no survey
+//!   dates, so no year filter —, maps what it found as `litnav map --topic` does, and answers with
+//!   the map minus its "Filtered" branch.
+//! - **Bottom-Up mode**: the instance's own papers (title + abstract) are organized, as
+//!   `litnav map --papers data.jsonl --instance ID` does.
+//!
+//! Either way each answer becomes a TaxoBench prediction line (`hierarchy_tree`,
+//! `retrieved_papers`), written to a file any scorer can re-score, and is scored with every
+//! metric of `litnav eval taxobench`. An instance that cannot be answered (no topic, nothing
+//! retrieved, an LLM failure) is reported and the run goes on.
 
 use crate::Result;
-use litnav_app::score::similarity::Embedded;
-use litnav_app::score::taxobench::{pair_files, score_pairs, summarize};
-use litnav_embed::Encoder;
+use litnav_app::maps::{self, MapRequest, PaperSource};
+use litnav_app::score::similarity::Kind;
+use litnav_app::score::taxobench::{Pair, Summary, prediction_line, read_instances, score_pairs, summarize};
+use litnav_app::{CorpusSession, Progress, Workspace};
+use litnav_eval::taxobench::{InstanceScores, Options as Scoring};
 use litnav_eval::tree::Tree;
-use std::collections::HashMap;
-use std::path::Path;
+use litnav_llm::Client;
+use litnav_search::Filter;
+use std::path::PathBuf;
 use std::time::Instant;
 
-/// The scoring benchmark's numbers.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct BenchReport {
-    /// Instances scored.
-    pub instances: usize,
-    /// litnav: model load + label embedding + all metrics, seconds (median of the repeats).
-    pub litnav_seconds: f64,
-    /// The Python peer on the same files, seconds (median), when it ran.
-    pub peer_seconds: Option<f64>,
-    /// Peer ÷ litnav.
-    pub speedup: Option<f64>,
-    /// Largest absolute difference between the two implementations' summary values.
-    pub max_abs_difference: Option<f64>,
-    /// The peer's libraries.
-    pub peer_library: Option<String>,
+/// Which TaxoBench mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mode {
+    /// Topic → retrieval → taxonomy.
+    DeepResearch,
+    /// The instance's papers → taxonomy.
+    BottomUp,
 }
 
-const PEER_SCRIPT: &str = include_str!("../peers/taxobench_peer.py");
-
-/// Time litnav's scorer (and the peer's, with `peer_python`) on the same files.
-pub fn bench(
-    data: &Path,
-    predictions: &Path,
-    model: &Path,
-    labels_cache: &Path,
-    repeats: usize,
-    peer_python: Option<&Path>,
-) -> Result<BenchReport> {
-    let mut times = Vec::new();
-    let mut summary = None;
-    let mut instances = 0;
-    for _ in 0..repeats.max(1) {
-        let started = Instant::now();
-        let paired = pair_files(data, predictions)?;
-        let encoder = Encoder::load(model)?;
-        let trees: Vec<&Tree> = paired.pairs.iter().flat_map(|(_, g, p)| [g, p]).collect();
-        let sim = Embedded::new(&encoder, &trees, labels_cache);
-        let scored = score_pairs(&paired.pairs, 0.92, 1.0, &sim);
-        summary = Some(summarize(&scored, 0.92, 1.0, "embedding:all-MiniLM-L6-v2"));
-        times.push(started.elapsed().as_secs_f64());
-        instances = scored.len();
-    }
-    let litnav_seconds = crate::median(&times);
-    let mut report = BenchReport {
-        instances,
-        litnav_seconds,
-        peer_seconds: None,
-        speedup: None,
-        max_abs_difference: None,
-        peer_library: None,
-    };
-    if let Some(python) = peer_python {
-        let job =
-            serde_json::json!({"data": data, "predictions": predictions, "model": model, "repeats": repeats.max(1)});
-        #[derive(serde::Deserialize)]
-        struct Peer {
-            library: String,
-            seconds: f64,
-            summary: HashMap<String, f64>,
+impl Mode {
+    /// The mode's name in commands and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::DeepResearch => "deep-research",
+            Mode::BottomUp => "bottom-up",
         }
-        let peer: Peer =
-            crate::peer::run_python(python, PEER_SCRIPT, &job, "pip install sentence-transformers scikit-learn scipy")?;
-        let ours = summary.as_ref().map(|s| s.numbers()).unwrap_or_default();
-        let difference = peer
-            .summary
-            .iter()
-            .filter_map(|(key, theirs)| ours.iter().find(|(k, _)| k == key).map(|(_, v)| (v - theirs).abs()))
-            .fold(0.0f64, f64::max);
-        report.peer_seconds = Some(peer.seconds);
-        report.speedup = Some(peer.seconds / litnav_seconds.max(1e-9));
-        report.max_abs_difference = Some(difference);
-        report.peer_library = Some(peer.library);
     }
-    Ok(report)
 }
 
-impl std::fmt::Display for BenchReport {
+/// How the benchmark runs.
+pub struct Options<'a> {
+    /// The mode.
+    pub mode: Mode,
+    /// TaxoBench's `data.jsonl`.
+    pub data: PathBuf,
+    /// Where the prediction lines go.
+    pub predictions_out: PathBuf,
+    /// Papers retrieved per topic (Deep-Research).
+    pub k: usize,
+    /// The organizer's settings.
+    pub organizer: litnav_organize::Options,
+    /// The relevance floor of retrieved maps (default: `litnav map`'s).
+    pub min_relevance: Option<f64>,
+    /// The LLM stage, when asked for.
+    pub llm: Option<&'a Client>,
+    /// Papers per subtopic the LLM stage shows.
+    pub llm_papers: usize,
+    /// Label similarity of the hierarchy metrics.
+    pub similarity: Kind,
+    /// Only the first this many instances.
+    pub limit: Option<usize>,
+}
+
+/// One instance answered and scored.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Row {
+    /// Instance id.
+    pub id: String,
+    /// The topic litnav was given.
+    pub topic: String,
+    /// Papers litnav's answer holds.
+    pub papers: usize,
+    /// Seconds to answer (retrieval, organizing, the LLM stage).
+    pub seconds: f64,
+    /// Every metric.
+    pub scores: InstanceScores,
+}
+
+/// The run's numbers.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Report {
+    /// The mode.
+    pub mode: Mode,
+    /// The organizer method.
+    pub method: String,
+    /// Whether the LLM stage ran.
+    pub llm: bool,
+    /// Instances in the data file.
+    pub instances: usize,
+    /// Scored instances.
+    pub rows: Vec<Row>,
+    /// Means over the scored instances.
+    pub summary: Summary,
+    /// Instances not answered, and why.
+    pub problems: Vec<String>,
+    /// The prediction file written.
+    pub predictions: PathBuf,
+}
+
+/// Answer every instance of `options.data` with litnav, write the predictions, score them.
+/// `session` is the corpus Deep-Research mode retrieves from.
+pub fn run(
+    workspace: &Workspace,
+    session: Option<&CorpusSession>,
+    options: &Options<'_>,
+    progress: &dyn Progress,
+) -> Result<Report> {
+    let (instances, mut problems) = read_instances(&options.data, "gt")?;
+    let total = instances.len();
+    let mut pairs = Vec::new();
+    let mut lines = String::new();
+    let mut timing = Vec::new();
+    for instance in instances.into_iter().take(options.limit.unwrap_or(usize::MAX)) {
+        let at = format!("instance {}", instance.id);
+        let gold = match instance.tree {
+            Ok(tree) => tree,
+            Err(why) => {
+                problems.push(format!("{at} skipped: {why}"));
+                continue;
+            }
+        };
+        let topic = ["survey_topic", "survey"].iter().find_map(|key| instance.record[*key].as_str());
+        let Some(topic) = topic.map(str::trim).filter(|t| !t.is_empty()) else {
+            problems.push(format!("{at} skipped: no `survey_topic` (or `survey`) to give the system"));
+            continue;
+        };
+        progress.stage(&format!("{at}: {topic}"));
+        let started = Instant::now();
+        let map = match answer(workspace, session, options, &instance.id, topic, progress) {
+            Ok(map) => map,
+            Err(e) => {
+                problems.push(format!("{at} not answered: {e}"));
+                continue;
+            }
+        };
+        let seconds = started.elapsed().as_secs_f64();
+        let line = prediction_line(&instance.id, topic, &map);
+        lines.push_str(&line.to_string());
+        lines.push('\n');
+        let predicted = map.kept_tree();
+        let retrieved = line["retrieved_papers"]
+            .as_array()
+            .map(|titles| titles.iter().filter_map(|t| t.as_str().map(String::from)).collect());
+        timing.push((topic.to_string(), seconds));
+        pairs.push(Pair { id: instance.id, gold, predicted, retrieved });
+    }
+    litnav_corpus::store::write_atomically(&options.predictions_out, lines.as_bytes())?;
+    let trees: Vec<&Tree> = pairs.iter().flat_map(|p| [&p.gold, &p.predicted]).collect();
+    let sim = options.similarity.build(workspace, &trees, progress)?;
+    let scoring = Scoring { reading: options.similarity.reading(), ..Scoring::default() };
+    let scored = score_pairs(&pairs, scoring, sim.as_ref());
+    let summary = summarize(&scored, scoring, options.similarity.name());
+    let rows = scored
+        .into_iter()
+        .zip(timing)
+        .zip(&pairs)
+        .map(|(((id, scores), (topic, seconds)), pair)| Row {
+            id,
+            topic,
+            papers: pair.predicted.paper_nodes().len(),
+            seconds,
+            scores,
+        })
+        .collect();
+    Ok(Report {
+        mode: options.mode,
+        method: format!("{:?}", options.organizer.method).to_lowercase(),
+        llm: options.llm.is_some(),
+        instances: total,
+        rows,
+        summary,
+        problems,
+        predictions: options.predictions_out.clone(),
+    })
+}
+
+/// litnav's map for one instance.
+fn answer(
+    workspace: &Workspace,
+    session: Option<&CorpusSession>,
+    options: &Options<'_>,
+    id: &str,
+    topic: &str,
+    progress: &dyn Progress,
+) -> Result<litnav_organize::MapNode> {
+    let source = match options.mode {
+        Mode::DeepResearch => {
+            PaperSource::Retrieve { k: options.k, filter: Filter { before: None, exclude_surveys: true } }
+        }
+        Mode::BottomUp => PaperSource::File { path: options.data.clone(), instance: Some(id.to_string()) },
+    };
+    let request = MapRequest {
+        topic: topic.to_string(),
+        source,
+        options: options.organizer,
+        min_relevance: options.min_relevance,
+        llm_papers: options.llm_papers,
+    };
+    Ok(maps::build_map(workspace, session, &request, options.llm, progress)?.map)
+}
+
+impl std::fmt::Display for Report {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         writeln!(
             f,
-            "TaxoBench scoring of {} instances (model load, label embedding and every metric):",
-            self.instances
+            "TaxoBench, {} mode: litnav ({}{}) on {} of {} instances; label similarity {}",
+            self.mode.name(),
+            self.method,
+            if self.llm { " + LLM stage" } else { "" },
+            self.rows.len(),
+            self.instances,
+            self.summary.similarity
         )?;
-        writeln!(f, "  litnav  {:.3} s", self.litnav_seconds)?;
-        if let (Some(peer), Some(speedup), Some(diff), Some(library)) =
-            (self.peer_seconds, self.speedup, self.max_abs_difference, &self.peer_library)
-        {
-            writeln!(f, "  Python  {peer:.3} s ({library})")?;
-            writeln!(f, "  litnav is {speedup:.1}x faster; summaries agree to {diff:.1e}")?;
+        writeln!(
+            f,
+            "{:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>7} {:>6} {:>6} {:>7}  topic",
+            "id", "papers", "R", "P", "F1", "ARI", "V", "ARI∩", "V∩", "SemPth", "NTED", "SoftF1", "seconds"
+        )?;
+        for row in &self.rows {
+            let s = &row.scores;
+            let sem = s.sem_path.map_or("—".to_string(), |v| format!("{v:.3}"));
+            writeln!(
+                f,
+                "{:>6} {:>6} {:>6.3} {:>6.3} {:>6.3} {:>6.3} {:>6.3} {:>6.3} {:>6.3} {:>7} {:>6.3} {:>6.3} {:>7.1}  {}",
+                row.id,
+                row.papers,
+                s.leaf.recall,
+                s.leaf.precision,
+                s.leaf.f1,
+                s.leaf.ari,
+                s.leaf.v_measure,
+                s.leaf.ari_cap,
+                s.leaf.v_measure_cap,
+                sem,
+                s.us_nted,
+                s.soft_f1,
+                row.seconds,
+                truncate(&row.topic, 50)
+            )?;
         }
-        Ok(())
+        let m = &self.summary;
+        let sem = m.sem_path.map_or("—".to_string(), |v| format!("{v:.3}"));
+        writeln!(
+            f,
+            "{:>6} {:>6} {:>6.3} {:>6.3} {:>6.3} {:>6.3} {:>6.3} {:>6.3} {:>6.3} {:>7} {:>6.3} {:>6.3}",
+            "mean",
+            "",
+            m.retrieval_recall,
+            m.retrieval_precision,
+            m.retrieval_f1,
+            m.leaf_ari,
+            m.leaf_v_measure,
+            m.leaf_ari_cap,
+            m.leaf_v_measure_cap,
+            sem,
+            m.us_nted,
+            m.soft_f1
+        )?;
+        for problem in &self.problems {
+            writeln!(f, "  note: {problem}")?;
+        }
+        writeln!(f, "predictions written to {} (re-score with `litnav eval taxobench`)", self.predictions.display())
+    }
+}
+
+fn truncate(text: &str, chars: usize) -> String {
+    match text.char_indices().nth(chars) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
     }
 }

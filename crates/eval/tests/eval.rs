@@ -140,7 +140,7 @@ fn reversed(tree: &Tree) -> Tree {
 #[test]
 #[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn laws_on_the_real_expert_trees() {
-    use litnav_eval::taxobench::score_instance;
+    use litnav_eval::taxobench::{Options, score_instance};
     let data = jsonl(shared().join("datasets/taxobench/data.jsonl"));
     let encoder = litnav_testkit::encoder();
     let trees: Vec<Tree> = data.iter().map(|d| tree(&d["gt"])).collect();
@@ -153,15 +153,15 @@ fn laws_on_the_real_expert_trees() {
     let vectors = encoder.embed(&all);
     let sim = Embedded(all.into_iter().zip(vectors).collect());
     for (i, gt) in trees.iter().enumerate() {
-        let itself = score_instance(gt, gt, 0.92, 1.0, &sim);
+        let itself = score_instance(gt, gt, None, Options::default(), &sim);
         assert_eq!(itself.leaf.ari, 1.0, "identity: ARI 1");
         assert!(itself.us_ted < 1e-4 && itself.sem_path.unwrap() > 1.0 - 1e-4, "identity: US-TED 0, Sem-Path 1");
         assert!((itself.nsr - 1.0).abs() < 1e-9 && (itself.nsp - 1.0).abs() < 1e-9);
-        let shuffled = score_instance(gt, &reversed(gt), 0.92, 1.0, &sim);
+        let shuffled = score_instance(gt, &reversed(gt), None, Options::default(), &sim);
         assert!((shuffled.us_ted - itself.us_ted).abs() < 1e-9, "sibling order must not change US-TED");
         assert_eq!(shuffled.leaf.ari, 1.0, "nor the leaf partition");
         for other in trees.iter().skip(i + 1) {
-            let cross = score_instance(gt, other, 0.92, 1.0, &sim);
+            let cross = score_instance(gt, other, None, Options::default(), &sim);
             assert!((0.0..=1.0).contains(&cross.us_nted), "US-NTED in [0, 1]");
             assert!(cross.sem_path.is_none_or(|s| s > 0.0 && s <= 1.0), "Sem-Path in (0, 1]");
         }

@@ -30,6 +30,27 @@ impl From<&MapNode> for litnav_eval::tree::Tree {
     }
 }
 
+impl MapNode {
+    /// The map as a system's answer: its tree without the "Filtered" branch (and any subtopic
+    /// marked filtered), so what litnav judged off-topic counts neither as retrieved nor as placed.
+    pub fn kept_tree(&self) -> litnav_eval::tree::Tree {
+        litnav_eval::tree::Tree {
+            name: self.name.clone(),
+            children: self.subtopics.iter().filter(|s| !s.filtered).map(MapNode::kept_tree).collect(),
+            papers: self.papers.clone(),
+        }
+    }
+
+    /// Corpus ids of every paper the map places outside the "Filtered" branch, in map order.
+    pub fn kept_paper_ids(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = self.paper_ids.iter().map(String::as_str).collect();
+        for child in self.subtopics.iter().filter(|s| !s.filtered) {
+            out.extend(child.kept_paper_ids());
+        }
+        out
+    }
+}
+
 impl Doc {
     /// A corpus paper with its vector.
     pub fn from_paper(paper: &litnav_corpus::Paper, vector: Vec<f32>) -> Doc {

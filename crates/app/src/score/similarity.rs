@@ -2,6 +2,7 @@
 //! vectors, tabulated once per file pair) and a string similarity that needs no model.
 
 use litnav_embed::Encoder;
+use litnav_eval::taxobench::Reading;
 use litnav_eval::tree::{LabelSimilarity, Tree, normalize_title};
 use std::collections::HashMap;
 use std::path::Path;
@@ -59,6 +60,9 @@ pub enum Kind {
     Embedding,
     /// difflib's ratio of normalized labels: no model needed, not comparable to published numbers.
     String,
+    /// The public `taxobench` package's title similarity (normalized labels, containment → 1, else
+    /// difflib's ratio), with its readings of every metric it reports ([`Reading::Public`]).
+    Public,
 }
 
 impl Kind {
@@ -67,6 +71,15 @@ impl Kind {
         match self {
             Kind::Embedding => "embedding:all-MiniLM-L6-v2",
             Kind::String => "string:difflib-ratio",
+            Kind::Public => "public:taxobench-package",
+        }
+    }
+
+    /// Whose readings of TaxoBench's metrics go with this similarity.
+    pub fn reading(self) -> Reading {
+        match self {
+            Kind::Public => Reading::Public,
+            Kind::Embedding | Kind::String => Reading::Seed,
         }
     }
 
@@ -79,6 +92,7 @@ impl Kind {
     ) -> crate::Result<Box<dyn LabelSimilarity>> {
         Ok(match self {
             Kind::String => Box::new(Textual),
+            Kind::Public => Box::new(litnav_eval::taxobench::public::label_similarity),
             Kind::Embedding => {
                 let cache = workspace.settings().vector_cache("labels");
                 Box::new(Embedded::new(workspace.encoder(progress)?, trees, &cache))

@@ -1,10 +1,11 @@
 //! TaxoBench scoring over whole files: TaxoBench's `data.jsonl` (expert trees in `gt`) paired with
-//! a predictions file (`hierarchy_tree`) by instance id, every pair scored, means under the
-//! public scorer's key names. A bad line or instance is reported and skipped; the others are
-//! scored.
+//! a predictions file (`hierarchy_tree`, or `tree` as the public scorer also reads, and optional
+//! `retrieved_papers`) by instance id, every pair scored, means under the public scorer's key
+//! names. A bad line or instance is reported and skipped; the others are scored. A predicted tree
+//! without papers is scored (it retrieved nothing) and reported.
 
 use crate::error::{Error, Result};
-use litnav_eval::taxobench::{InstanceScores, score_instance};
+use litnav_eval::taxobench::{InstanceScores, Options, Reading, score_instance};
 use litnav_eval::tree::{LabelSimilarity, Tree, normalize_title};
 use serde::Serialize;
 use serde_json::Value;
@@ -19,9 +20,14 @@ pub struct Instance {
     pub id: String,
     /// The tree, or why there is none.
     pub tree: std::result::Result<Tree, String>,
+    /// `retrieved_papers` (titles), when the line has them.
+    pub retrieved: Option<Vec<String>>,
+    /// The whole line.
+    pub record: Value,
 }
 
-/// Read a TaxoBench JSON-lines file, taking each line's tree from `tree_key`. Lines that are not
+/// Read a TaxoBench JSON-lines file, taking each line's tree from `tree_key` (for `hierarchy_tree`,
+/// from `tree` when the line has no `hierarchy_tree`, as the public scorer does). Lines that are not
 /// JSON or carry no usable id cannot be paired; they are returned as problems, not errors, so one
 /// bad line never stops the scoring of the others. Only an unreadable or empty file is an error.
 pub fn read_instances(path: &Path, tree_key: &str) -> Result<(Vec<Instance>, Vec<String>)> {
@@ -48,9 +54,20 @@ pub fn read_instances(path: &Path, tree_key: &str) -> Result<(Vec<Instance>, Vec
                 continue;
             }
         };
-        let tree = match value.get(tree_key) {
+        let key = match value.get(tree_key) {
+            None | Some(Value::Null) if tree_key == "hierarchy_tree" && value.get("tree").is_some() => "tree",
+            _ => tree_key,
+        };
+        let tree = match value.get(key) {
             None | Some(Value::Null) => Err(format!("no `{tree_key}`")),
-            Some(tree) => Tree::from_json(tree).map_err(|e| format!("`{tree_key}`: {e}")),
+            Some(tree) => Tree::from_json(tree).map_err(|e| format!("`{key}`: {e}")),
+        };
+        let retrieved = match retrieved_papers(&value) {
+            Ok(retrieved) => retrieved,
+            Err(e) => {
+                problems.push(format!("{at}: instance {id}: `retrieved_papers` ignored: {e}"));
+                None
+            }
         };
         if let Ok(tree) = &tree {
             for (title, count) in repeated_papers(tree) {
@@ -59,12 +76,64 @@ pub fn read_instances(path: &Path, tree_key: &str) -> Result<(Vec<Instance>, Vec
                 ));
             }
         }
-        out.push(Instance { line: i + 1, id, tree });
+        out.push(Instance { line: i + 1, id, tree, retrieved, record: value });
     }
     if out.is_empty() && problems.is_empty() {
         return Err(Error::input(format!("{} holds no instances", path.display())));
     }
     Ok((out, problems))
+}
+
+/// A line's `retrieved_papers`: titles, or objects with a `title`.
+fn retrieved_papers(value: &Value) -> std::result::Result<Option<Vec<String>>, String> {
+    let items = match value.get("retrieved_papers") {
+        None | Some(Value::Null) => return Ok(None),
+        Some(Value::Array(items)) => items,
+        Some(_) => return Err("not an array".into()),
+    };
+    let titles = items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| match item {
+            Value::String(title) => Ok(title.clone()),
+            Value::Object(object) => match object.get("title") {
+                Some(Value::String(title)) => Ok(title.clone()),
+                _ => Err(format!("item {i} has no title")),
+            },
+            _ => Err(format!("item {i} is neither a title nor an object with one")),
+        })
+        .collect::<std::result::Result<Vec<String>, String>>()?;
+    Ok(Some(titles))
+}
+
+/// An instance id as TaxoBench writes it: a number when it is one (the public scorer pairs lines
+/// by id *and* type), else a string.
+pub fn id_value(id: &str) -> Value {
+    match id.parse::<u64>() {
+        Ok(n) if n.to_string() == id => Value::from(n),
+        _ => Value::String(id.to_string()),
+    }
+}
+
+/// A map as a TaxoBench prediction line: `id`, `survey_topic`, `hierarchy_tree` (the map without
+/// its "Filtered" branch) and `retrieved_papers` (the titles that tree places, in its order).
+pub fn prediction_line(id: &str, topic: &str, map: &litnav_organize::MapNode) -> Value {
+    let tree = map.kept_tree();
+    let mut titles = Vec::new();
+    collect_titles(&tree, &mut titles);
+    serde_json::json!({
+        "id": id_value(id),
+        "survey_topic": topic,
+        "hierarchy_tree": tree.to_json(),
+        "retrieved_papers": titles,
+    })
+}
+
+fn collect_titles(tree: &Tree, out: &mut Vec<String>) {
+    out.extend(tree.papers.iter().cloned());
+    for child in &tree.children {
+        collect_titles(child, out);
+    }
 }
 
 /// Papers listed more than once in a tree (by normalized title), with their counts.
@@ -86,10 +155,22 @@ fn repeated_papers(tree: &Tree) -> Vec<(String, usize)> {
     counts.into_iter().filter(|(_, _, n)| *n > 1).map(|(_, title, n)| (title, n)).collect()
 }
 
+/// One instance with its prediction.
+pub struct Pair {
+    /// Instance id.
+    pub id: String,
+    /// The expert tree.
+    pub gold: Tree,
+    /// The predicted tree.
+    pub predicted: Tree,
+    /// The prediction's `retrieved_papers`, when given.
+    pub retrieved: Option<Vec<String>>,
+}
+
 /// Instances paired with their predictions, and the reasons others were skipped.
 pub struct Paired {
-    /// (id, expert tree, predicted tree).
-    pub pairs: Vec<(String, Tree, Tree)>,
+    /// The scorable pairs, in the data file's order.
+    pub pairs: Vec<Pair>,
     /// One message per instance or line that could not be scored.
     pub problems: Vec<String>,
 }
@@ -124,23 +205,27 @@ pub fn pair_files(data: &Path, predictions: &Path) -> Result<Paired> {
             Some(Instance { line, tree: Err(e), .. }) => {
                 problems.push(format!("{}:{line}: instance {id} skipped: {e}", predictions.display()))
             }
-            Some(Instance { tree: Ok(tree), .. }) if tree.children.is_empty() && tree.papers.is_empty() => {
-                problems.push(format!("instance {id} skipped: the predicted tree is empty"))
+            Some(Instance { tree: Ok(tree), retrieved, .. }) => {
+                if tree.paper_nodes().is_empty() && retrieved.as_ref().is_none_or(Vec::is_empty) {
+                    problems
+                        .push(format!("instance {id}: the prediction holds no papers; scored as retrieving nothing"));
+                }
+                pairs.push(Pair { id, gold: gt, predicted: tree, retrieved })
             }
-            Some(Instance { tree: Ok(tree), .. }) => pairs.push((id, gt, tree)),
         }
     }
     Ok(Paired { pairs, problems })
 }
 
 /// Score every pair.
-pub fn score_pairs(
-    pairs: &[(String, Tree, Tree)],
-    threshold: f64,
-    lambda: f64,
-    sim: &dyn LabelSimilarity,
-) -> Vec<(String, InstanceScores)> {
-    pairs.iter().map(|(id, gt, tree)| (id.clone(), score_instance(gt, tree, threshold, lambda, sim))).collect()
+pub fn score_pairs(pairs: &[Pair], options: Options, sim: &dyn LabelSimilarity) -> Vec<(String, InstanceScores)> {
+    pairs
+        .iter()
+        .map(|pair| {
+            let scores = score_instance(&pair.gold, &pair.predicted, pair.retrieved.as_deref(), options, sim);
+            (pair.id.clone(), scores)
+        })
+        .collect()
 }
 
 /// Write one JSON line of scores per instance (the scores under TaxoBench's key names, and `id`).
@@ -170,7 +255,7 @@ pub struct Summary {
     pub leaf_homogeneity: f64,
     /// End-to-end leaf completeness.
     pub leaf_completeness: f64,
-    /// Sem-Path (over instances with aligned papers).
+    /// Sem-Path (seed reading: over instances with aligned papers; public: over all, 0 without).
     pub sem_path: Option<f64>,
     /// Retrieval recall.
     pub retrieval_recall: f64,
@@ -180,6 +265,8 @@ pub struct Summary {
     pub retrieval_f1: f64,
     /// ARI on aligned papers only (ARI∩).
     pub leaf_ari_cap: f64,
+    /// V-measure on aligned papers only (V∩).
+    pub leaf_v_measure_cap: f64,
     /// US-TED.
     pub us_ted: f64,
     /// US-NTED.
@@ -210,6 +297,7 @@ impl Summary {
             ("retrieval_precision", self.retrieval_precision),
             ("retrieval_f1", self.retrieval_f1),
             ("leaf_ari_cap", self.leaf_ari_cap),
+            ("leaf_v_measure_cap", self.leaf_v_measure_cap),
             ("us_ted", self.us_ted),
             ("us_nted", self.us_nted),
             ("nsr", self.nsr),
@@ -224,7 +312,7 @@ impl Summary {
 }
 
 /// Means over scored instances.
-pub fn summarize(scored: &[(String, InstanceScores)], threshold: f64, lambda: f64, similarity: &str) -> Summary {
+pub fn summarize(scored: &[(String, InstanceScores)], options: Options, similarity: &str) -> Summary {
     let n = scored.len().max(1) as f64;
     let mean = |f: &dyn Fn(&InstanceScores) -> f64| scored.iter().map(|(_, s)| f(s)).sum::<f64>() / n;
     let sem: Vec<f64> = scored.iter().filter_map(|(_, s)| s.sem_path).collect();
@@ -239,13 +327,14 @@ pub fn summarize(scored: &[(String, InstanceScores)], threshold: f64, lambda: f6
         retrieval_precision: mean(&|s| s.leaf.precision),
         retrieval_f1: mean(&|s| s.leaf.f1),
         leaf_ari_cap: mean(&|s| s.leaf.ari_cap),
+        leaf_v_measure_cap: mean(&|s| s.leaf.v_measure_cap),
         us_ted: mean(&|s| s.us_ted),
         us_nted: mean(&|s| s.us_nted),
         nsr: mean(&|s| s.nsr),
         nsp: mean(&|s| s.nsp),
         soft_f1: mean(&|s| s.soft_f1),
-        threshold,
-        lambda,
+        threshold: options.threshold,
+        lambda: if options.reading == Reading::Public { 1.0 } else { options.lambda },
         similarity: similarity.to_string(),
     }
 }

@@ -3,7 +3,7 @@
 //! and — when both trees hold papers — the retrieval, leaf and Sem-Path metrics.
 
 use crate::error::{Error, Result};
-use litnav_eval::taxobench::{LeafScores, score_instance};
+use litnav_eval::taxobench::{LeafScores, Options, Reading, score_instance};
 use litnav_eval::tree::{LabelSimilarity, Tree};
 use litnav_eval::{hierarchy, ordered};
 use serde::Serialize;
@@ -30,11 +30,13 @@ pub struct TreeOptions {
     pub lambda: f64,
     /// Cosine above which Tree Semantic Distance relabels for free.
     pub tsd_threshold: f64,
+    /// Whose readings of TaxoBench's paper metrics.
+    pub reading: Reading,
 }
 
 impl Default for TreeOptions {
     fn default() -> Self {
-        TreeOptions { threshold: 0.92, lambda: 1.0, tsd_threshold: 0.8 }
+        TreeOptions { threshold: 0.92, lambda: 1.0, tsd_threshold: 0.8, reading: Reading::Seed }
     }
 }
 
@@ -93,7 +95,8 @@ pub fn compare(
     let cosine = |a: &str, b: &str| sim.similarity(a, b);
     let (nsr, nsp, soft_f1) = hierarchy::nsr_nsp_soft_f1(reference, predicted, sim);
     let papers = (!reference.paper_nodes().is_empty() && !predicted.paper_nodes().is_empty()).then(|| {
-        let scores = score_instance(reference, predicted, options.threshold, options.lambda, sim);
+        let scoring = Options { threshold: options.threshold, lambda: options.lambda, reading: options.reading };
+        let scores = score_instance(reference, predicted, None, scoring, sim);
         PaperScores { leaf: scores.leaf, sem_path: scores.sem_path }
     });
     TreeReport {

@@ -23,8 +23,9 @@ pub enum Suite {
     /// Dense retrieval: IVF (approximate) against exact search on a corpus's real vectors —
     /// recall@10 and latency; queries are the corpus's own titles.
     Dense(DenseArgs),
-    /// TaxoBench scoring speed: `litnav eval taxobench` on TaxoBench's files, against a Python
-    /// implementation of the same metrics (with --peer), same files, same run.
+    /// TaxoBench scoring speed: `litnav eval taxobench` on TaxoBench's files, beside the public
+    /// taxobench scorer (with --peer; litnav with --similarity public, values compared key by key)
+    /// and a Python implementation of the seed's metrics (with --embedding-peer), same run.
     Eval(EvalArgs),
     /// Organizer quality: Bottom-Up maps of the TaxoBench instances scored against the expert
     /// taxonomies (ARI, V-measure, Sem-Path, US-NTED), beside the shipped LLM trees.
@@ -59,6 +60,62 @@ pub enum Suite {
     /// litnav's offline expansion and, with --llm, the Subtopic Expander from the title alone and
     /// from the title and the cluster; the survey's other references are the truth.
     Expander(ExpanderArgs),
+    /// TaxoBench end to end with litnav as the system: Deep-Research (each instance's topic →
+    /// leakage-filtered retrieval → map) or Bottom-Up (the instance's papers → map); writes the
+    /// prediction file and scores it with every TaxoBench metric, per instance and on average.
+    Taxobench(TaxobenchArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ModeArg {
+    /// The survey topic alone: litnav retrieves, then organizes.
+    DeepResearch,
+    /// The instance's own papers, organized.
+    BottomUp,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct TaxobenchArgs {
+    /// Which TaxoBench mode.
+    #[arg(long, value_enum)]
+    mode: ModeArg,
+    /// TaxoBench data.jsonl (default: the shared TaxoBench instances).
+    #[arg(long, value_name = "FILE")]
+    data: Option<PathBuf>,
+    /// Corpus Deep-Research mode retrieves from (default: the built-in litbench corpus).
+    #[arg(long, value_name = "DIR")]
+    corpus: Option<PathBuf>,
+    /// Where to write the prediction lines (default: taxobench-<mode>.jsonl here).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Papers retrieved per topic (Deep-Research).
+    #[arg(long, short, default_value_t = litnav_app::maps::DEFAULT_MAP_PAPERS)]
+    k: usize,
+    /// Subtopic clustering, as `litnav map --method`.
+    #[arg(long, value_enum, default_value_t = super::map::MethodArg::Average)]
+    method: super::map::MethodArg,
+    /// Organize subtopics with more papers than this again, as `litnav map --recurse-above`.
+    #[arg(long, value_name = "PAPERS")]
+    recurse_above: Option<usize>,
+    /// The relevance floor of retrieved maps (default: `litnav map`'s, 0.35).
+    #[arg(long, value_name = "COSINE")]
+    min_relevance: Option<f64>,
+    /// Seed of every stochastic step (default: the settings' seed).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Only the first N instances.
+    #[arg(long, value_name = "N")]
+    limit: Option<usize>,
+    /// Label similarity of the hierarchy metrics.
+    #[arg(long, value_enum, default_value_t = super::eval::SimilarityArg::Embedding)]
+    similarity: super::eval::SimilarityArg,
+    #[command(flatten)]
+    llm: LlmArgs,
+    #[command(flatten)]
+    model: ModelArgs,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -207,9 +264,17 @@ pub struct EvalArgs {
     /// Repetitions (median reported).
     #[arg(long, default_value_t = 3)]
     repeats: usize,
-    /// Python with sentence-transformers, scikit-learn and SciPy, for the peer.
+    /// Python with numpy and scikit-learn: runs the public TaxoBench scorer beside litnav's
+    /// `--similarity public`.
     #[arg(long, value_name = "PYTHON")]
     peer: Option<PathBuf>,
+    /// The public scorer's repository (default: ../shared/peers/taxobench beside the datasets).
+    #[arg(long, value_name = "DIR")]
+    public_scorer: Option<PathBuf>,
+    /// Python with sentence-transformers, scikit-learn and SciPy: runs a Python implementation of
+    /// the seed's definitions with the same encoder beside litnav's default similarity.
+    #[arg(long, value_name = "PYTHON")]
+    embedding_peer: Option<PathBuf>,
     /// Model directory (default: $LITNAV_MODEL or ~/.cache/litnav/models/all-MiniLM-L6-v2).
     #[arg(long, value_name = "DIR")]
     model: Option<PathBuf>,
@@ -350,6 +415,7 @@ pub fn run(suite: Suite) -> Result<()> {
             let progress = Terminal::start("clustering litbench's topics");
             show(&litnav_bench::clusters::run(&workspace, &session, args.per_topic, seed)?, args.json, progress)
         }
+        Suite::Taxobench(args) => run_taxobench(args),
         Suite::Expander(args) => {
             let (workspace, session) = open(&args.model, None)?;
             let client = args.llm.client(&workspace)?;
@@ -448,16 +514,58 @@ fn run_organize(args: OrganizeArgs) -> Result<()> {
     show(&report, args.json, progress)
 }
 
+fn run_taxobench(args: TaxobenchArgs) -> Result<()> {
+    use litnav_bench::taxobench::{Mode, Options};
+    let workspace = args.model.workspace()?;
+    let mode = match args.mode {
+        ModeArg::DeepResearch => Mode::DeepResearch,
+        ModeArg::BottomUp => Mode::BottomUp,
+    };
+    let client = args.llm.client(&workspace)?;
+    let session = match mode {
+        Mode::DeepResearch => Some(workspace.open(args.corpus.as_deref(), &Terminal::new())?),
+        Mode::BottomUp => None,
+    };
+    let options = Options {
+        mode,
+        data: match args.data {
+            Some(path) => path,
+            None => workspace.settings().datasets()?.join("taxobench/data.jsonl"),
+        },
+        predictions_out: args.out.unwrap_or_else(|| PathBuf::from(format!("taxobench-{}.jsonl", mode.name()))),
+        k: args.k,
+        organizer: litnav_organize::Options {
+            seed: args.seed.unwrap_or(workspace.settings().seed),
+            method: args.method.method(),
+            recurse_above: args.recurse_above,
+            ..Default::default()
+        },
+        min_relevance: args.min_relevance,
+        llm: client.as_ref(),
+        llm_papers: args.llm.llm_papers,
+        similarity: args.similarity.kind(),
+        limit: args.limit,
+    };
+    let progress = Terminal::start(&format!("TaxoBench, {} mode", mode.name()));
+    let report = litnav_bench::taxobench::run(&workspace, session.as_ref(), &options, &progress)?;
+    show(&report, args.json, progress)
+}
+
 fn run_eval(args: EvalArgs) -> Result<()> {
     let workspace = super::workspace()?;
-    let taxobench = workspace.settings().datasets()?.join("taxobench");
+    let datasets = workspace.settings().datasets()?;
+    let taxobench = datasets.join("taxobench");
     let data = args.data.unwrap_or_else(|| taxobench.join("data.jsonl"));
     let predictions = args.predictions.unwrap_or_else(|| taxobench.join("predictions_example.jsonl"));
     let model = args.model.unwrap_or_else(|| workspace.settings().model_dir.clone());
     let labels = workspace.settings().vector_cache("labels");
     let progress = Terminal::start("benchmarking TaxoBench scoring");
-    let report =
-        litnav_bench::taxobench::bench(&data, &predictions, &model, &labels, args.repeats, args.peer.as_deref())?;
+    let peers = litnav_bench::scoring::Peers {
+        public_python: args.peer.as_deref(),
+        public_package: args.public_scorer.unwrap_or_else(|| datasets.join("../peers/taxobench")),
+        embedding_python: args.embedding_peer.as_deref(),
+    };
+    let report = litnav_bench::scoring::bench(&data, &predictions, &model, &labels, args.repeats, &peers)?;
     show(&report, args.json, progress)
 }
 

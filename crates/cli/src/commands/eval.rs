@@ -7,6 +7,7 @@ use clap::Subcommand;
 use litnav_app::relations::Measure;
 use litnav_app::score::similarity::Kind;
 use litnav_app::score::{clusters, pairwise, scinet, taxobench, trec, tree};
+use litnav_eval::taxobench::Options;
 use litnav_eval::tree::{LabelSimilarity, Tree};
 use litnav_graph::paths;
 use serde::Serialize;
@@ -110,13 +111,18 @@ pub enum SimilarityArg {
     Embedding,
     /// difflib ratio of normalized labels: no model needed, NOT comparable to published numbers.
     String,
+    /// The public `taxobench` package's reading of every key it reports (its title similarity for
+    /// labels, its paper keys, Sem-Path 0 without aligned papers) — its numbers to the last digit.
+    Public,
 }
 
 impl SimilarityArg {
-    fn kind(self) -> Kind {
+    /// The application's similarity kind.
+    pub fn kind(self) -> Kind {
         match self {
             SimilarityArg::Embedding => Kind::Embedding,
             SimilarityArg::String => Kind::String,
+            SimilarityArg::Public => Kind::Public,
         }
     }
 
@@ -381,8 +387,12 @@ fn run_tree(args: TreeArgs) -> Result<()> {
     let reference = tree::read_tree(&args.reference)?;
     let predicted = tree::read_tree(&args.prediction)?;
     let sim = args.similarity.build(&args.model, &[&reference, &predicted])?;
-    let options =
-        tree::TreeOptions { threshold: args.threshold, lambda: args.lambda, tsd_threshold: args.tsd_threshold };
+    let options = tree::TreeOptions {
+        threshold: args.threshold,
+        lambda: args.lambda,
+        tsd_threshold: args.tsd_threshold,
+        reading: args.similarity.kind().reading(),
+    };
     let report = tree::compare(&reference, &predicted, options, sim.as_ref(), args.similarity.kind().name());
     if args.json {
         return print_json(&report);
@@ -406,13 +416,15 @@ fn run_retrieval(args: RetrievalArgs) -> Result<()> {
 
 fn run_taxobench(args: TaxobenchArgs) -> Result<()> {
     let paired = taxobench::pair_files(&args.data, &args.predictions)?;
-    let trees: Vec<&Tree> = paired.pairs.iter().flat_map(|(_, g, p)| [g, p]).collect();
+    let trees: Vec<&Tree> = paired.pairs.iter().flat_map(|p| [&p.gold, &p.predicted]).collect();
     let sim = args.similarity.build(&args.model, &trees)?;
-    let scored = taxobench::score_pairs(&paired.pairs, args.threshold, args.lambda, sim.as_ref());
+    let kind = args.similarity.kind();
+    let options = Options { threshold: args.threshold, lambda: args.lambda, reading: kind.reading() };
+    let scored = taxobench::score_pairs(&paired.pairs, options, sim.as_ref());
     if let Some(path) = &args.output {
         taxobench::write_per_instance(path, &scored)?;
     }
-    let summary = taxobench::summarize(&scored, args.threshold, args.lambda, args.similarity.kind().name());
+    let summary = taxobench::summarize(&scored, options, kind.name());
     for problem in &paired.problems {
         eprintln!("warning: {problem}");
     }
@@ -422,6 +434,7 @@ fn run_taxobench(args: TaxobenchArgs) -> Result<()> {
     let label = match args.similarity {
         SimilarityArg::Embedding => "label similarity: all-MiniLM-L6-v2 clipped cosine (TaxoBench's)",
         SimilarityArg::String => "label similarity: STRING RATIO — not comparable to published TaxoBench numbers",
+        SimilarityArg::Public => "the public taxobench scorer's readings (its string label similarity)",
     };
     println!("TaxoBench scores over {} instance(s); {label}", scored.len());
     print_numbers(&summary)

@@ -54,6 +54,11 @@ pub struct Args {
     /// Write the map as JSON (TaxoBench-compatible tree with ids, descriptions, relevance).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// Write the map as a TaxoBench prediction line (`id` — the --instance, else the topic —,
+    /// `hierarchy_tree` without the "Filtered" branch, `retrieved_papers`), for `litnav eval
+    /// taxobench` or the public scorer.
+    #[arg(long, value_name = "FILE")]
+    taxobench_out: Option<PathBuf>,
     /// Write a Markdown outline.
     #[arg(long, value_name = "FILE")]
     markdown: Option<PathBuf>,
@@ -119,6 +124,11 @@ pub fn run(args: Args) -> Result<()> {
     }
     let map = outcome.map;
     write_file(args.out.as_deref(), &serde_json::to_string_pretty(&map)?)?;
+    if let Some(path) = &args.taxobench_out {
+        let id = args.instance.as_deref().unwrap_or(&args.topic);
+        let line = litnav_app::score::taxobench::prediction_line(id, &args.topic, &map);
+        write_file(Some(path), &format!("{line}\n"))?;
+    }
     write_file(args.markdown.as_deref(), &render::markdown(&map))?;
     write_file(args.html.as_deref(), &render::html(&map))?;
     if args.json {

@@ -80,14 +80,17 @@ fn eval_taxobench_reports_malformed_predictions_per_instance() {
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let got: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
-    assert_eq!(got["n_scored"], 2);
+    assert_eq!(got["n_scored"], 3);
     assert_eq!(got["similarity"], "string:difflib-ratio");
     let warnings = stderr(&out);
     assert!(
         warnings.contains("preds.jsonl:2: instance 2 skipped: `hierarchy_tree`: the root is not an object"),
         "{warnings}"
     );
-    assert!(warnings.contains("instance 28 skipped: the predicted tree is empty"), "{warnings}");
+    assert!(
+        warnings.contains("instance 28: the prediction holds no papers; scored as retrieving nothing"),
+        "{warnings}"
+    );
     assert!(
         warnings.contains(
             "preds.jsonl:4: instance 34 skipped: `hierarchy_tree`: paper 0 of `subtopics[0]` is neither a title"
@@ -97,6 +100,87 @@ fn eval_taxobench_reports_malformed_predictions_per_instance() {
     assert!(warnings.contains("preds.jsonl:5: line skipped: field `id` is missing"), "{warnings}");
     assert!(warnings.contains("preds.jsonl:6: line skipped: not valid JSON"), "{warnings}");
     assert!(warnings.contains("preds.jsonl:7: instance 64: paper \"Same Paper\" is listed 2 times"), "{warnings}");
+}
+
+#[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets (tier `datasets`)")]
+fn eval_taxobench_public_reading_equals_the_public_scorer() {
+    let taxobench = datasets().join("taxobench");
+    let out = litnav(&[
+        "eval",
+        "taxobench",
+        "--data",
+        path(&taxobench.join("data.jsonl")),
+        "--predictions",
+        path(&taxobench.join("predictions_example.jsonl")),
+        "--similarity",
+        "public",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let got: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    // What the public scorer prints on these files (../shared/peers/README.md; `litnav bench eval
+    // --peer` compares every key and instance in one run).
+    for (key, expected) in [("leaf_ari", 0.19628453821984887), ("sem_path", 0.2915258463053524)] {
+        let value = got[key].as_f64().unwrap();
+        assert!((value - expected).abs() < 1e-12, "{key} = {value}, the public scorer's {expected}");
+    }
+    assert_eq!(got["similarity"], "public:taxobench-package");
+}
+
+/// Gold: R → a [P1, P2], b [P3, P4]. Prediction: X → a [P1, P2], b [P3], c [P9], and it says it
+/// retrieved six papers, four of them the gold's.
+#[test]
+fn eval_taxobench_honours_retrieved_papers_and_reports_v_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data.jsonl");
+    let predictions = dir.path().join("preds.jsonl");
+    std::fs::write(
+        &data,
+        r#"{"id": 7, "gt": {"name": "R", "subtopics": [{"name": "a", "papers": ["Paper one", "Paper two"]}, {"name": "b", "papers": ["Paper three", "Paper four"]}]}}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        &predictions,
+        concat!(
+            r#"{"id": 7, "hierarchy_tree": {"name": "X", "subtopics": [{"name": "a", "papers": ["Paper one", "Paper two"]}, {"name": "b", "papers": ["Paper three"]}, {"name": "c", "papers": ["Paper nine"]}]}, "#,
+            r#""retrieved_papers": ["Paper one", "Paper two", "Paper three", "Paper four", "Paper five", {"title": "Paper six"}]}"#,
+            "
+",
+            r#"{"id": 8, "hierarchy_tree": {"name": "X", "papers": ["Paper one"]}, "retrieved_papers": 5}"#,
+            "
+"
+        ),
+    )
+    .unwrap();
+    for similarity in ["string", "public"] {
+        let out = litnav(&[
+            "eval",
+            "taxobench",
+            "--data",
+            path(&data),
+            "--predictions",
+            path(&predictions),
+            "--similarity",
+            similarity,
+            "--json",
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let got: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+        let close = |key: &str, expected: f64| {
+            let value = got[key].as_f64().unwrap();
+            assert!((value - expected).abs() < 1e-12, "{similarity}: {key} = {value}, expected {expected}");
+        };
+        close("retrieval_recall", 1.0);
+        close("retrieval_precision", 4.0 / 6.0);
+        close("retrieval_f1", 0.8);
+        // The three aligned papers sit exactly as in the gold: ARI∩ = V∩ = 1.
+        close("leaf_ari_cap", 1.0);
+        close("leaf_v_measure_cap", 1.0);
+        // Each aligned paper's chain [R, a] against [X, a]: one mismatched name (ratio 0), cost 1.
+        close("sem_path", 0.5);
+        assert!(stderr(&out).contains("preds.jsonl:2: instance 8: `retrieved_papers` ignored: not an array"));
+    }
 }
 
 #[test]

@@ -14,4 +14,5 @@ mod navigator;
 mod relations;
 mod scinet;
 mod survey;
+mod taxobench;
 mod util;

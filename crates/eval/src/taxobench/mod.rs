@@ -18,21 +18,29 @@
 //!   stands for all reference papers without an aligned prediction. **Intersection view** (ARI∩):
 //!   only aligned reference papers.
 //! - Retrieval: recall = aligned / reference papers, precision = aligned / distinct predicted
-//!   papers, F1 their harmonic mean (0 when both are 0).
+//!   papers, F1 their harmonic mean (0 when both are 0). A prediction's `retrieved_papers`, when
+//!   given, are the predicted papers for these three (a system may retrieve more than it places).
+//!
+//! [`public`] follows the public scorer's readings where they differ; [`Reading`] chooses.
+
+pub mod public;
 
 use crate::clustering::{adjusted_rand_index, homogeneity_completeness_v};
 use crate::difflib;
 use crate::tree::{Tree, normalize_title};
 use serde::Serialize;
 
-/// Similarity of two normalized titles.
+/// Similarity of two normalized titles (0 when either is empty: a title of punctuation alone
+/// matches nothing).
 pub fn title_similarity(reference: &str, predicted: &str) -> f64 {
     title_similarity_at_least(reference, predicted, 0.0).unwrap_or(0.0)
 }
 
 /// [`title_similarity`] when it is at least `floor` (see [`difflib::ratio_at_least`]).
 fn title_similarity_at_least(reference: &str, predicted: &str, floor: f64) -> Option<f64> {
-    if reference == predicted || reference.contains(predicted) || predicted.contains(reference) {
+    if reference.is_empty() || predicted.is_empty() {
+        (0.0 >= floor).then_some(0.0)
+    } else if reference == predicted || reference.contains(predicted) || predicted.contains(reference) {
         (1.0 >= floor).then_some(1.0)
     } else {
         difflib::ratio_at_least(reference, predicted, floor)
@@ -130,12 +138,17 @@ pub fn leaf_scores(reference: &Tree, predicted: &Tree, threshold: f64) -> LeafSc
         v_measure_cap: homogeneity_completeness_v(&truth_cap, &predicted_cap).2,
         recall,
         precision,
-        f1: if recall + precision > 0.0 { 2.0 * recall * precision / (recall + precision) } else { 0.0 },
+        f1: harmonic_mean(recall, precision),
     }
 }
 
 fn ratio(a: usize, b: usize) -> f64 {
     if b == 0 { 0.0 } else { a as f64 / b as f64 }
+}
+
+/// `2ab / (a + b)`, 0 when both are 0: F1 (the operand order is kept, for bit-equal results).
+fn harmonic_mean(a: f64, b: f64) -> f64 {
+    if a + b > 0.0 { 2.0 * a * b / (a + b) } else { 0.0 }
 }
 
 /// Everything `litnav eval taxobench` reports for one instance, under TaxoBench's key names.
@@ -158,31 +171,105 @@ pub struct InstanceScores {
     pub soft_f1: f64,
 }
 
-/// Score one instance completely.
+/// Whose readings the scores follow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reading {
+    /// The seed paper's (this module's doc).
+    Seed,
+    /// The public `taxobench` package's ([`public`]); pair it with [`public::label_similarity`].
+    Public,
+}
+
+/// How an instance is scored.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Options {
+    /// Title-alignment threshold (0.92).
+    pub threshold: f64,
+    /// Sem-Path's penalty per unmatched ancestor (the public reading fixes it at 1).
+    pub lambda: f64,
+    /// Whose readings.
+    pub reading: Reading,
+}
+
+impl Default for Options {
+    /// TaxoBench's settings: threshold 0.92, λ = 1, the seed's readings.
+    fn default() -> Options {
+        Options { threshold: 0.92, lambda: 1.0, reading: Reading::Seed }
+    }
+}
+
+/// Score one instance completely; `retrieved` (a prediction's `retrieved_papers`), when given and
+/// not empty, is what the retrieval metrics score.
 pub fn score_instance(
     reference: &Tree,
     predicted: &Tree,
-    threshold: f64,
-    lambda: f64,
+    retrieved: Option<&[String]>,
+    options: Options,
     sim: &dyn crate::tree::LabelSimilarity,
 ) -> InstanceScores {
     use crate::hierarchy::{nsr_nsp_soft_f1, sem_path, us_nted, us_ted};
-    let leaf = leaf_scores(reference, predicted, threshold);
-    let reference_titles: Vec<String> = reference.paper_nodes().into_iter().map(|(t, _)| t).collect();
-    let predicted_titles: Vec<String> = predicted.paper_nodes().into_iter().map(|(t, _)| t).collect();
-    let pairs: Vec<(&str, &str)> = align(&reference_titles, &predicted_titles, threshold)
-        .iter()
-        .enumerate()
-        .filter_map(|(i, a)| a.map(|j| (reference_titles[i].as_str(), predicted_titles[j].as_str())))
-        .collect();
     let (nsr, nsp, soft_f1) = nsr_nsp_soft_f1(reference, predicted, sim);
+    let (leaf, sem_path) = match options.reading {
+        Reading::Public => {
+            let p = public::score(reference, predicted, retrieved, options.threshold);
+            let leaf = LeafScores {
+                n_reference: p.leaf_n_reference,
+                n_prediction: p.leaf_n_prediction,
+                n_aligned: p.leaf_n_aligned,
+                ari: p.leaf_ari,
+                homogeneity: p.leaf_homogeneity,
+                completeness: p.leaf_completeness,
+                v_measure: p.leaf_v_measure,
+                ari_cap: p.leaf_ari_cap,
+                v_measure_cap: p.leaf_v_measure_cap,
+                recall: p.retrieval_recall,
+                precision: p.retrieval_precision,
+                f1: p.retrieval_f1,
+            };
+            (leaf, Some(p.sem_path_sem_path))
+        }
+        Reading::Seed => {
+            let mut leaf = leaf_scores(reference, predicted, options.threshold);
+            if let Some(retrieved) = retrieved.filter(|r| !r.is_empty()) {
+                leaf.rescore_retrieval(reference, retrieved, options.threshold);
+            }
+            let pairs = aligned_titles(reference, predicted, options.threshold);
+            let pairs: Vec<(&str, &str)> = pairs.iter().map(|(r, p)| (r.as_str(), p.as_str())).collect();
+            (leaf, sem_path(reference, predicted, &pairs, options.lambda, sim))
+        }
+    };
     InstanceScores {
         leaf,
-        sem_path: sem_path(reference, predicted, &pairs, lambda, sim),
+        sem_path,
         us_ted: us_ted(reference, predicted, sim),
         us_nted: us_nted(reference, predicted, sim),
         nsr,
         nsp,
         soft_f1,
+    }
+}
+
+/// (reference title, predicted title) of every aligned paper.
+fn aligned_titles(reference: &Tree, predicted: &Tree, threshold: f64) -> Vec<(String, String)> {
+    let reference_titles: Vec<String> = reference.paper_nodes().into_iter().map(|(t, _)| t).collect();
+    let predicted_titles: Vec<String> = predicted.paper_nodes().into_iter().map(|(t, _)| t).collect();
+    align(&reference_titles, &predicted_titles, threshold)
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| a.map(|j| (reference_titles[i].clone(), predicted_titles[j].clone())))
+        .collect()
+}
+
+impl LeafScores {
+    /// Recall, precision and F1 of `retrieved` (distinct by normalized title) instead of the
+    /// tree's papers.
+    fn rescore_retrieval(&mut self, reference: &Tree, retrieved: &[String], threshold: f64) {
+        let mut seen = std::collections::HashSet::new();
+        let retrieved: Vec<String> = retrieved.iter().filter(|t| seen.insert(normalize_title(t))).cloned().collect();
+        let reference_titles: Vec<String> = reference.paper_nodes().into_iter().map(|(t, _)| t).collect();
+        let hits = align(&reference_titles, &retrieved, threshold).iter().flatten().count();
+        self.recall = ratio(hits, reference_titles.len());
+        self.precision = ratio(hits, retrieved.len());
+        self.f1 = harmonic_mean(self.recall, self.precision);
     }
 }
