@@ -144,3 +144,88 @@ fn scinet_llm_judgements_by_hand() {
     let calls = server.requests.lock().unwrap().len();
     assert_eq!(calls, 1 + 1 + 2, "one label, one path, two papers");
 }
+
+/// TaxoBench's LLM-as-Judge in batch: every predicted tree against its expert tree, against a
+/// scripted endpoint that scores by what it was shown; a failing instance is reported, the others
+/// judged; the score lines feed the agreement statistics.
+#[test]
+fn batch_tree_judge_against_the_expert_trees() {
+    use litnav_llm::fake::{Behaviour, serve_with};
+    let home = tempfile::tempdir().unwrap();
+    let workspace = workspace(home.path());
+    let server = serve_with(|_, request| {
+        let prompt = request["messages"][1]["content"].as_str().unwrap_or_default().to_string();
+        if request["response_format"]["json_schema"]["name"] != "tree_judge_against_expert" {
+            return Behaviour::Status(400, "unexpected task".into());
+        }
+        if prompt.contains("Broken") {
+            return Behaviour::Answer("no JSON here".into());
+        }
+        // The expert's outline and the candidate's are both in the prompt.
+        let coverage = if prompt.contains("Expert A") && prompt.contains("Candidate A") { 4 } else { 1 };
+        let dimension = |score: u8| serde_json::json!({"score": score, "reason": "names the nodes"});
+        Behaviour::Answer(
+            serde_json::json!({
+                "coverage": dimension(coverage), "sibling_organization": dimension(3),
+                "hierarchical_logic": dimension(3), "topology": dimension(2)
+            })
+            .to_string(),
+        )
+    })
+    .unwrap();
+    let options = litnav_app::LlmOptions { url: Some(server.url.clone()), no_cache: true, ..Default::default() };
+    let client = workspace.llm(&options).unwrap();
+    let write = |name: &str, text: &str| {
+        let path = home.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let data = write(
+        "data.jsonl",
+        concat!(
+            r#"{"id": 1, "survey_topic": "Topic one", "gt": {"name": "Expert A", "subtopics": [{"name": "x", "papers": ["p"]}]}}"#,
+            "\n",
+            r#"{"id": 2, "survey_topic": "Topic two", "gt": {"name": "Expert B", "subtopics": [{"name": "y", "papers": ["q"]}]}}"#,
+            "\n",
+            r#"{"id": 3, "survey_topic": "Topic three", "gt": {"name": "Expert C", "papers": ["r"]}}"#,
+            "\n"
+        ),
+    );
+    let predictions = write(
+        "predictions.jsonl",
+        concat!(
+            r#"{"id": 1, "hierarchy_tree": {"name": "Candidate A", "papers": ["p"]}}"#,
+            "\n",
+            r#"{"id": 2, "hierarchy_tree": {"name": "Candidate B", "papers": ["q"]}}"#,
+            "\n",
+            r#"{"id": 3, "hierarchy_tree": {"name": "Broken", "papers": ["r"]}}"#,
+            "\n"
+        ),
+    );
+    let batch = litnav_app::judge::judge_predictions(&client, &data, &predictions, 3, &litnav_app::Quiet).unwrap();
+    assert_eq!(batch.judged.len(), 2);
+    assert_eq!(batch.judged[0].scores["coverage"], 4);
+    assert_eq!(batch.judged[1].scores["coverage"], 1);
+    assert_eq!(batch.means["coverage"], 2.5);
+    assert_eq!(batch.means["topology"], 2.0);
+    assert!(batch.problems.iter().any(|p| p.starts_with("instance 3 not judged")), "{:?}", batch.problems);
+    assert!(batch.judged[0].verdict.topic == "Topic one");
+    // Against a "human" file: coverage agrees on both items (κ = 1), topology is constant on one
+    // side and differs (κ undefined is not claimed as agreement).
+    let ours = write("llm.jsonl", &batch.score_lines());
+    let human = write(
+        "human.jsonl",
+        "{\"id\": \"1\", \"coverage\": 4, \"topology\": 3}\n{\"id\": 2, \"coverage\": 1, \"topology\": 1}\n",
+    );
+    let report = litnav_app::score::agreement::agreement_of_files(
+        &ours,
+        &human,
+        litnav_eval::agreement::KappaWeights::Unweighted,
+    )
+    .unwrap();
+    assert_eq!(report.paired, 2);
+    let coverage = report.scores.iter().find(|a| a.name == "coverage").unwrap();
+    assert_eq!((coverage.kappa, coverage.spearman), (Some(1.0), Some(1.0)));
+    let topology = report.scores.iter().find(|a| a.name == "topology").unwrap();
+    assert_eq!((topology.kappa, topology.spearman), (Some(0.0), None));
+}

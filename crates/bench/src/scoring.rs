@@ -7,7 +7,7 @@
 //!   `peers/taxobench_peer.py`) against litnav's default embedding similarity.
 
 use crate::Result;
-use litnav_app::score::similarity::{Embedded, Kind};
+use litnav_app::score::similarity::{Embedded, Kind, Memoized};
 use litnav_app::score::taxobench::{Summary, pair_files, score_pairs, summarize};
 use litnav_embed::Encoder;
 use litnav_eval::taxobench::{InstanceScores, Options, Reading};
@@ -83,7 +83,8 @@ pub fn bench(
     let public = timed(repeats, || {
         let paired = pair_files(data, predictions)?;
         let options = Options { reading: Reading::Public, ..Options::default() };
-        let sim = litnav_eval::taxobench::public::label_similarity;
+        let trees: Vec<&Tree> = paired.pairs.iter().flat_map(|p| [&p.gold, &p.predicted]).collect();
+        let sim = Memoized::new(litnav_eval::taxobench::public::label_similarity, &trees);
         Ok(score_with(&paired.pairs, options, &sim, Kind::Public))
     })?;
     let mut report = BenchReport {

@@ -1,6 +1,7 @@
 //! litnav's evaluation metrics, as pure functions with no I/O. Each module follows one family of
 //! metrics from the seed papers; doc comments state every choice a paper leaves open.
 
+pub mod agreement;
 pub mod assignment;
 pub mod bloom;
 pub mod clustering;

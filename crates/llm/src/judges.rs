@@ -34,12 +34,17 @@ pub struct TreeJudgement {
 
 /// Judge a taxonomy given as an indented outline.
 pub fn judge_tree(client: &Client, topic: &str, outline: &str) -> Result<TreeJudgement> {
-    let task = Task {
-        name: "tree_judge".into(),
-        messages: prompts::tree_judge(topic, outline),
-        schema: prompts::tree_judge_schema(),
-        max_tokens: 900,
-    };
+    judge_tree_task(client, "tree_judge", prompts::tree_judge(topic, outline))
+}
+
+/// Judge a taxonomy against the expert's, both as indented outlines, as TaxoBench's LLM-as-Judge
+/// does (the same four dimensions, each asked of the candidate relative to the expert).
+pub fn judge_tree_against(client: &Client, topic: &str, expert: &str, outline: &str) -> Result<TreeJudgement> {
+    judge_tree_task(client, "tree_judge_against_expert", prompts::tree_judge_against(topic, expert, outline))
+}
+
+fn judge_tree_task(client: &Client, name: &str, messages: Vec<crate::Message>) -> Result<TreeJudgement> {
+    let task = Task { name: name.into(), messages, schema: prompts::tree_judge_schema(), max_tokens: 900 };
     let answer = ask(client, &task, |dimensions: &BTreeMap<String, Judged>| {
         for (name, _) in prompts::TREE_DIMENSIONS {
             let judged = dimensions.get(name).ok_or_else(|| format!("the `{name}` score is missing"))?;

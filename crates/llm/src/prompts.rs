@@ -250,6 +250,33 @@ pub fn tree_judge(topic: &str, outline: &str) -> Vec<Message> {
     ]
 }
 
+/// TaxoBench's judge questions when the expert taxonomy is given (seed 000 §3.4: coverage,
+/// organization by the MECE principle, parent–child logic, topology against the expert's).
+pub const TREE_DIMENSIONS_AGAINST_EXPERT: [(&str, &str); 4] = [
+    (
+        "coverage",
+        "How much of what the expert taxonomy covers does the candidate cover too, in meaning (names may differ)?",
+    ),
+    (
+        "sibling_organization",
+        "Are the candidate's siblings mutually exclusive and, together, exhaustive of their parent (MECE)?",
+    ),
+    ("hierarchical_logic", "Is each of the candidate's children a genuine specialization of its parent?"),
+    ("topology", "How close is the candidate's shape (levels, branching, where things sit) to the expert's?"),
+];
+
+/// The tree judge with the expert taxonomy as the reference: the candidate is judged against it.
+pub fn tree_judge_against(topic: &str, expert: &str, candidate: &str) -> Vec<Message> {
+    let criteria: String =
+        TREE_DIMENSIONS_AGAINST_EXPERT.iter().map(|(name, question)| format!("- {name}: {question}\n")).collect();
+    vec![
+        Message::system(SYSTEM),
+        Message::user(format!(
+            "Topic: \"{topic}\".\n\nThe expert's taxonomy (the reference):\n{expert}\n             The candidate taxonomy to judge:\n{candidate}\n             Score the candidate on each criterion from 1 (poor) to 5 (matches the expert), with a one- or              two-sentence reason naming nodes of either tree:\n{criteria}"
+        )),
+    ]
+}
+
 /// Schema of the tree judge's answer.
 pub fn tree_judge_schema() -> Value {
     let dimension = json!({

@@ -1,6 +1,7 @@
 //! Scoring other systems' outputs with the field's metrics, over whole files: TaxoBench
 //! prediction files, any two trees, TREC runs, SciNet's queries and Knowledge Navigator's clusterings.
 
+pub mod agreement;
 pub mod clusters;
 pub mod pairwise;
 pub mod scinet;

@@ -6,6 +6,7 @@ use litnav_eval::taxobench::Reading;
 use litnav_eval::tree::{LabelSimilarity, Tree, normalize_title};
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Mutex;
 
 /// Label similarity from embeddings, `max(0, cos)`, precomputed for every pair of labels.
 pub struct Embedded {
@@ -45,11 +46,36 @@ impl LabelSimilarity for Embedded {
 
 /// Label similarity without a model: difflib ratio of normalized labels. Not TaxoBench's
 /// definition; outputs computed with it are labelled as such.
-pub struct Textual;
+pub fn textual(a: &str, b: &str) -> f64 {
+    litnav_eval::difflib::ratio(&normalize_title(a), &normalize_title(b))
+}
 
-impl LabelSimilarity for Textual {
+/// A string similarity computed at most once per ordered pair of labels: the hierarchy metrics
+/// ask for the same pairs many times (US-TED twice over every node pair, soft cardinalities,
+/// Sem-Path's chains), and a ratio costs far more than a lookup.
+pub struct Memoized {
+    rule: fn(&str, &str) -> f64,
+    index: HashMap<String, u32>,
+    known: Mutex<HashMap<(u32, u32), f64>>,
+}
+
+impl Memoized {
+    /// `rule` over the labels of `trees`.
+    pub fn new(rule: fn(&str, &str) -> f64, trees: &[&Tree]) -> Memoized {
+        let mut index = HashMap::new();
+        for label in trees.iter().flat_map(|t| t.labels()) {
+            let next = index.len() as u32;
+            index.entry(label.to_string()).or_insert(next);
+        }
+        Memoized { rule, index, known: Mutex::new(HashMap::new()) }
+    }
+}
+
+impl LabelSimilarity for Memoized {
     fn similarity(&self, a: &str, b: &str) -> f64 {
-        litnav_eval::difflib::ratio(&normalize_title(a), &normalize_title(b))
+        let (Some(&i), Some(&j)) = (self.index.get(a), self.index.get(b)) else { return (self.rule)(a, b) };
+        let mut known = self.known.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        *known.entry((i, j)).or_insert_with(|| (self.rule)(a, b))
     }
 }
 
@@ -91,8 +117,8 @@ impl Kind {
         progress: &dyn crate::Progress,
     ) -> crate::Result<Box<dyn LabelSimilarity>> {
         Ok(match self {
-            Kind::String => Box::new(Textual),
-            Kind::Public => Box::new(litnav_eval::taxobench::public::label_similarity),
+            Kind::String => Box::new(Memoized::new(textual, trees)),
+            Kind::Public => Box::new(Memoized::new(litnav_eval::taxobench::public::label_similarity, trees)),
             Kind::Embedding => {
                 let cache = workspace.settings().vector_cache("labels");
                 Box::new(Embedded::new(workspace.encoder(progress)?, trees, &cache))

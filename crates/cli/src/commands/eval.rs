@@ -51,6 +51,35 @@ pub enum Scorer {
     /// LLM judges (tree, GRADE, path rationality), each printing its full trace as JSON.
     #[command(subcommand)]
     Judge(super::judge::Judge),
+    /// Agreement of two raters' score files (e.g. `eval judge tree --output` and human scores):
+    /// JSON lines with `id` and numeric scores by name; Cohen's κ and Spearman's ρ per name.
+    Agreement(AgreementArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum WeightsArg {
+    /// Every disagreement counts 1 (TaxoBench's κ).
+    None,
+    /// By the distance between scores.
+    Linear,
+    /// By the squared distance.
+    Quadratic,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct AgreementArgs {
+    /// The first rater's scores (JSON lines: `id` and numeric scores by name).
+    #[arg(value_name = "FILE")]
+    first: PathBuf,
+    /// The second rater's scores.
+    #[arg(value_name = "FILE")]
+    second: PathBuf,
+    /// How κ weighs disagreements.
+    #[arg(long, value_enum, default_value_t = WeightsArg::None)]
+    weights: WeightsArg,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -316,6 +345,16 @@ pub fn run(scorer: Scorer) -> Result<()> {
         Scorer::Clusters(args) => run_clusters(args),
         Scorer::Survey(args) => run_survey(args),
         Scorer::Judge(judge) => super::judge::run(judge),
+        Scorer::Agreement(args) => {
+            use litnav_eval::agreement::KappaWeights;
+            let weights = match args.weights {
+                WeightsArg::None => KappaWeights::Unweighted,
+                WeightsArg::Linear => KappaWeights::Linear,
+                WeightsArg::Quadratic => KappaWeights::Quadratic,
+            };
+            let report = litnav_app::score::agreement::agreement_of_files(&args.first, &args.second, weights)?;
+            show_report(&report, args.json)
+        }
     }
 }
 

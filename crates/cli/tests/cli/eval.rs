@@ -239,3 +239,28 @@ fn eval_tree_and_retrieval_by_hand() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("run:1: field `score`: `high` is not a number"), "{}", stderr(&out));
 }
+
+/// κ and ρ of two raters, as scikit-learn's `cohen_kappa_score` and SciPy's `spearmanr` give them
+/// for these scores (0.9239130434782609 quadratic-weighted, ρ 0.9814814814814815); a bad line and
+/// an unpaired id are reported, not fatal.
+#[test]
+fn eval_agreement_matches_scikit_learn_and_scipy() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("judge.jsonl"), dir.path().join("human.jsonl"));
+    let (first, second) = ([1, 2, 3, 3, 2, 5, 4], [1, 2, 3, 4, 2, 5, 5]);
+    let lines = |scores: &[i32]| -> String {
+        scores.iter().enumerate().map(|(i, s)| format!("{{\"id\": {i}, \"coverage\": {s}}}\n")).collect()
+    };
+    std::fs::write(&a, lines(&first) + "{\"id\": 99, \"coverage\": 3}\n").unwrap();
+    std::fs::write(&b, lines(&second) + "not json\n").unwrap();
+    let out = litnav(&["eval", "agreement", path(&a), path(&b), "--weights", "quadratic", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(report["paired"], 7);
+    let coverage = &report["scores"][0];
+    assert!((coverage["kappa"].as_f64().unwrap() - 0.9239130434782609).abs() < 1e-12);
+    assert!((coverage["spearman"].as_f64().unwrap() - 0.9814814814814815).abs() < 1e-12);
+    let problems = report["problems"].to_string();
+    assert!(problems.contains("human.jsonl:8: line skipped: not a JSON object"), "{problems}");
+    assert!(problems.contains("1 id(s) only here"), "{problems}");
+}

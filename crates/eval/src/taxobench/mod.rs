@@ -211,7 +211,7 @@ pub fn score_instance(
     let (nsr, nsp, soft_f1) = nsr_nsp_soft_f1(reference, predicted, sim);
     let (leaf, sem_path) = match options.reading {
         Reading::Public => {
-            let p = public::score(reference, predicted, retrieved, options.threshold);
+            let p = public::score(reference, predicted, retrieved, options.threshold, sim);
             let leaf = LeafScores {
                 n_reference: p.leaf_n_reference,
                 n_prediction: p.leaf_n_prediction,

@@ -17,7 +17,7 @@
 use super::{align, harmonic_mean, ratio, title_similarity};
 use crate::clustering::{adjusted_rand_index, homogeneity_completeness_v};
 use crate::hierarchy::chain_cost;
-use crate::tree::{Tree, normalize_title};
+use crate::tree::{LabelSimilarity, Tree, normalize_title};
 use std::collections::HashMap;
 
 /// The public scorer's numbers for one instance, under its key names (`leaf_*`, `sem_path_*`,
@@ -66,10 +66,17 @@ pub fn label_similarity(a: &str, b: &str) -> f64 {
 }
 
 /// Score one instance as the public scorer does; `retrieved`, when given and not empty, replaces
-/// the tree's papers for the retrieval metrics (its `retrieved_papers`).
-pub fn score(reference: &Tree, predicted: &Tree, retrieved: Option<&[String]>, threshold: f64) -> PublicScores {
+/// the tree's papers for the retrieval metrics (its `retrieved_papers`). `sim` is
+/// [`label_similarity`], or a table of it.
+pub fn score(
+    reference: &Tree,
+    predicted: &Tree,
+    retrieved: Option<&[String]>,
+    threshold: f64,
+    sim: &dyn LabelSimilarity,
+) -> PublicScores {
     let leaf = leaf(reference, predicted, threshold);
-    let (sem_path_sem_path, sem_path_n_aligned) = sem_path(reference, predicted, threshold);
+    let (sem_path_sem_path, sem_path_n_aligned) = sem_path(reference, predicted, threshold, sim);
     let reference_listings = listings(reference);
     let retrieved_listings = match retrieved {
         Some(titles) if !titles.is_empty() => titles.iter().filter(|t| !t.is_empty()).cloned().collect(),
@@ -226,7 +233,7 @@ fn leaf_paths(tree: &Tree) -> (Vec<String>, HashMap<String, Vec<Vec<&str>>>) {
 }
 
 /// Mean over aligned papers of the best `1 / (1 + cost)` of their paths, and the number aligned.
-fn sem_path(reference: &Tree, predicted: &Tree, threshold: f64) -> (f64, usize) {
+fn sem_path(reference: &Tree, predicted: &Tree, threshold: f64, sim: &dyn LabelSimilarity) -> (f64, usize) {
     let (reference_titles, reference_paths) = leaf_paths(reference);
     let (predicted_titles, predicted_paths) = leaf_paths(predicted);
     let alignment = align(&reference_titles, &predicted_titles, threshold);
@@ -236,7 +243,7 @@ fn sem_path(reference: &Tree, predicted: &Tree, threshold: f64) -> (f64, usize) 
         let mut best = 0.0f64;
         for ours in &reference_paths[&reference_titles[i]] {
             for theirs in &predicted_paths[&predicted_titles[*j]] {
-                best = best.max(1.0 / (1.0 + chain_cost(ours, theirs, 1.0, &label_similarity)));
+                best = best.max(1.0 / (1.0 + chain_cost(ours, theirs, 1.0, sim)));
             }
         }
         scores.push(best);
@@ -287,7 +294,7 @@ mod tests {
         let predicted = tree(
             r#"{"name":"X","subtopics":[{"name":"a","papers":["P1","P3"]},{"name":"b","papers":["P2","P4","P1"]}]}"#,
         );
-        let scores = score(&reference, &predicted, None, 0.92);
+        let scores = score(&reference, &predicted, None, 0.92, &label_similarity);
         // Five listings retrieved, four of them hits.
         assert_eq!((scores.retrieval_n_hits, scores.retrieval_n_retrieved), (4, 5));
         assert!((scores.retrieval_precision - 0.8).abs() < 1e-15);
@@ -304,9 +311,9 @@ mod tests {
         // Alpha methods (cost 0), plus λ for the one unmatched name: 1 / (1 + 1) = 0.5.
         let reference = tree(r#"{"name":"R","subtopics":[{"name":"Alpha methods","papers":["A paper"]}]}"#);
         let predicted = tree(r#"{"name":"","subtopics":[{"name":"alpha methods!","papers":["A paper"]}]}"#);
-        let scores = score(&reference, &predicted, None, 0.92);
+        let scores = score(&reference, &predicted, None, 0.92, &label_similarity);
         assert_eq!((scores.sem_path_sem_path, scores.sem_path_n_aligned), (0.5, 1));
-        let none = score(&reference, &tree(r#"{"name":"X","papers":["Other"]}"#), None, 0.92);
+        let none = score(&reference, &tree(r#"{"name":"X","papers":["Other"]}"#), None, 0.92, &label_similarity);
         assert_eq!((none.sem_path_sem_path, none.sem_path_n_aligned), (0.0, 0));
     }
 
@@ -315,7 +322,7 @@ mod tests {
         let reference = tree(r#"{"name":"R","subtopics":[{"name":"a","papers":["P1","P2"]}]}"#);
         let predicted = tree(r#"{"name":"X","papers":["P1"]}"#);
         let retrieved = vec!["P1".to_string(), "P2".to_string(), "P9".to_string()];
-        let scores = score(&reference, &predicted, Some(&retrieved), 0.92);
+        let scores = score(&reference, &predicted, Some(&retrieved), 0.92, &label_similarity);
         assert_eq!(scores.retrieval_recall, 1.0);
         assert!((scores.retrieval_precision - 2.0 / 3.0).abs() < 1e-15);
         assert_eq!(scores.leaf_n_aligned, 1);
