@@ -129,3 +129,70 @@ pub fn score_files(qrels: &Path, run: &Path, k: &[usize], per_query: bool) -> Re
     let judged = read_qrels(qrels)?;
     score(&judged, &read_run(run)?, k, per_query).map_err(|e| e.context(format!("scoring {}", qrels.display())))
 }
+
+/// How topics are written for other retrieval systems.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TopicFormat {
+    /// `id<TAB>query` per line (Anserini/Pyserini's topic files).
+    Tsv,
+    /// TREC's `<top>` blocks (`<num>`, `<title>`).
+    Trec,
+}
+
+/// The corpus topics a retrieval system can be scored on: those with resolved references.
+fn scorable(topics: &[litnav_corpus::Topic]) -> Result<Vec<&litnav_corpus::Topic>> {
+    let kept: Vec<&litnav_corpus::Topic> = topics.iter().filter(|t| !t.reference_ids.is_empty()).collect();
+    if kept.is_empty() {
+        return Err(Error::not_found("the corpus has no topics with resolved references to judge by"));
+    }
+    for topic in &kept {
+        check_token(&topic.id, "topic id")?;
+    }
+    Ok(kept)
+}
+
+/// A TREC field must be one whitespace-free token.
+fn check_token(text: &str, what: &str) -> Result<()> {
+    if text.is_empty() || text.chars().any(char::is_whitespace) {
+        return Err(Error::input(format!(
+            "{what} {text:?} cannot be written in TREC files (it is empty or holds white space)"
+        )));
+    }
+    Ok(())
+}
+
+/// Every scorable topic: its id and its survey's title as the query (one line, white space
+/// collapsed).
+pub fn export_topics(topics: &[litnav_corpus::Topic], format: TopicFormat) -> Result<String> {
+    let mut out = String::new();
+    for topic in scorable(topics)? {
+        let query = topic.title.split_whitespace().collect::<Vec<_>>().join(" ");
+        match format {
+            TopicFormat::Tsv => out.push_str(&format!("{}\t{query}\n", topic.id)),
+            TopicFormat::Trec => out.push_str(&format!(
+                "<top>\n<num> Number: {}\n<title> {}\n</top>\n\n",
+                topic.id,
+                escape_markup(&query)
+            )),
+        }
+    }
+    Ok(out)
+}
+
+fn escape_markup(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+/// Relevance judgments: every resolved reference of every scorable topic, grade 1
+/// (`topic 0 paper 1`), topics in corpus order, references in the survey's order.
+pub fn export_qrels(topics: &[litnav_corpus::Topic]) -> Result<String> {
+    let mut out = String::new();
+    for topic in scorable(topics)? {
+        let mut seen = HashSet::new();
+        for paper in topic.reference_ids.iter().filter(|id| seen.insert(id.as_str())) {
+            check_token(paper, "paper id")?;
+            out.push_str(&format!("{} 0 {paper} 1\n", topic.id));
+        }
+    }
+    Ok(out)
+}

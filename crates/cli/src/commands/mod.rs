@@ -4,6 +4,7 @@ pub mod bench;
 pub mod embed;
 pub mod eval;
 pub mod expand;
+pub mod export;
 pub mod info;
 pub mod ingest;
 pub mod judge;
@@ -41,6 +42,10 @@ pub enum Command {
     /// Score other systems' outputs with the field's metrics.
     #[command(subcommand)]
     Eval(eval::Scorer),
+    /// Write a corpus's topics and relevance judgments as TREC files, to score any retrieval
+    /// system with `litnav eval retrieval`.
+    #[command(subcommand)]
+    Export(export::What),
     /// Install or inspect the sentence encoder.
     #[command(subcommand)]
     Model(model::Action),
@@ -58,6 +63,7 @@ pub fn run(command: Command) -> Result<()> {
         Command::Info(args) => info::run(args),
         Command::Search(args) => search::run(args),
         Command::Embed(args) => embed::run(args),
+        Command::Export(what) => export::run(what),
         Command::Model(action) => model::run(action),
         Command::Relations(query) => relations::run(query),
         Command::Eval(scorer) => eval::run(scorer),

@@ -264,3 +264,58 @@ fn eval_agreement_matches_scikit_learn_and_scipy() {
     assert!(problems.contains("human.jsonl:8: line skipped: not a JSON object"), "{problems}");
     assert!(problems.contains("1 id(s) only here"), "{problems}");
 }
+
+/// `export topics|qrels` round-trips through `eval retrieval`: a run that ranks each topic's
+/// judged papers first scores Recall@k 1 at a k past the longest list; one that ranks them after
+/// as many unjudged papers scores 0 at that depth.
+#[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
+fn exported_topics_and_qrels_score_any_run() {
+    let home = litnav_testkit::home().join("test-cache").join("bench-home");
+    let export = |what: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_litnav"))
+            .args(["export", what])
+            .env("LITNAV_HOME", &home)
+            .env("LITNAV_MODEL", litnav_embed_model())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+    };
+    let (topics, qrels) = (export("topics"), export("qrels"));
+    let topic_ids: Vec<&str> = topics.lines().map(|l| l.split('\t').next().unwrap()).collect();
+    assert!(topic_ids.len() >= 19 && topic_ids.contains(&"cs_01"), "{topic_ids:?}");
+    let mut judged: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
+    for line in qrels.lines() {
+        let fields: Vec<&str> = line.split(' ').collect();
+        assert_eq!((fields.len(), fields[1], fields[3]), (4, "0", "1"), "{line}");
+        judged.entry(fields[0]).or_default().push(fields[2]);
+    }
+    assert_eq!(judged.keys().copied().collect::<Vec<_>>().len(), topic_ids.len());
+    let deepest = judged.values().map(Vec::len).max().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let (qrels_file, perfect, buried) =
+        (dir.path().join("qrels"), dir.path().join("perfect.run"), dir.path().join("buried.run"));
+    std::fs::write(&qrels_file, &qrels).unwrap();
+    let mut perfect_run = String::new();
+    let mut buried_run = String::new();
+    for (topic, papers) in &judged {
+        for (rank, paper) in papers.iter().enumerate() {
+            perfect_run.push_str(&format!("{topic} Q0 {paper} {} {} t\n", rank + 1, 1000 - rank));
+            buried_run.push_str(&format!("{topic} Q0 {paper} {} {} t\n", deepest + rank + 1, 1000 - deepest - rank));
+        }
+        for filler in 0..deepest {
+            buried_run.push_str(&format!("{topic} Q0 unjudged{filler} {} {} t\n", filler + 1, 2000 - filler));
+        }
+    }
+    std::fs::write(&perfect, perfect_run).unwrap();
+    std::fs::write(&buried, buried_run).unwrap();
+    let k = deepest.to_string();
+    for (run, expected) in [(&perfect, 1.0), (&buried, 0.0)] {
+        let out = litnav(&["eval", "retrieval", "--qrels", path(&qrels_file), "--run", path(run), "--k", &k, "--json"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+        assert_eq!(report["queries"].as_u64().unwrap() as usize, topic_ids.len());
+        assert_eq!(report["mean"][format!("recall@{k}")].as_f64(), Some(expected), "{report}");
+    }
+}
