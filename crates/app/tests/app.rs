@@ -23,6 +23,19 @@ fn ingest(workspace: &Workspace, dir: &std::path::Path, files: &[&str], contexts
     workspace.ingest(dir, &request).unwrap();
 }
 
+/// A client of `server` that neither reads nor writes the response cache.
+fn uncached_client(workspace: &Workspace, server: &litnav_llm::fake::FakeServer) -> litnav_llm::Client {
+    let options = litnav_app::LlmOptions { url: Some(server.url.clone()), no_cache: true, ..Default::default() };
+    workspace.llm(&options).unwrap()
+}
+
+/// Write `text` to `dir/name`; its path.
+fn write_file(dir: &std::path::Path, name: &str, text: &str) -> std::path::PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
 #[test]
 fn a_session_reads_one_generation_while_the_corpus_is_reingested() {
     let home = tempfile::tempdir().unwrap();
@@ -117,13 +130,8 @@ fn scinet_llm_judgements_by_hand() {
         Behaviour::Answer(answer.to_string())
     })
     .unwrap();
-    let options = litnav_app::LlmOptions { url: Some(server.url.clone()), no_cache: true, ..Default::default() };
-    let client = workspace.llm(&options).unwrap();
-    let write = |name: &str, text: &str| {
-        let path = home.path().join(name);
-        std::fs::write(&path, text).unwrap();
-        path
-    };
+    let client = uncached_client(&workspace, &server);
+    let write = |name: &str, text: &str| write_file(home.path(), name, text);
     // m05 cites m02 in a mention nobody labelled: without the LLM it cannot count, with it it does.
     let queries =
         write("q.jsonl", "{\"id\": \"q\", \"paper\": \"m02\", \"task\": \"cite\", \"sentiment\": \"positive\"}\n");
@@ -173,13 +181,8 @@ fn batch_tree_judge_against_the_expert_trees() {
         )
     })
     .unwrap();
-    let options = litnav_app::LlmOptions { url: Some(server.url.clone()), no_cache: true, ..Default::default() };
-    let client = workspace.llm(&options).unwrap();
-    let write = |name: &str, text: &str| {
-        let path = home.path().join(name);
-        std::fs::write(&path, text).unwrap();
-        path
-    };
+    let client = uncached_client(&workspace, &server);
+    let write = |name: &str, text: &str| write_file(home.path(), name, text);
     let data = write(
         "data.jsonl",
         concat!(

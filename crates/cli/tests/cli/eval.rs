@@ -2,24 +2,22 @@
 
 use crate::util::*;
 
+/// `eval taxobench --json` on TaxoBench's shared data and example predictions, with `extra` flags.
+fn score_the_shared_example(extra: &[&str]) -> serde_json::Value {
+    let taxobench = datasets().join("taxobench");
+    let data = taxobench.join("data.jsonl");
+    let predictions = taxobench.join("predictions_example.jsonl");
+    let args = ["eval", "taxobench", "--data", path(&data), "--predictions", path(&predictions), "--json"];
+    let out = litnav(&[&args[..], extra].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    serde_json::from_str(&stdout(&out)).unwrap()
+}
+
 #[test]
 #[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn eval_taxobench_reproduces_the_reference_means() {
     let model = litnav_embed_model();
-    let taxobench = datasets().join("taxobench");
-    let out = litnav(&[
-        "eval",
-        "taxobench",
-        "--data",
-        path(&taxobench.join("data.jsonl")),
-        "--predictions",
-        path(&taxobench.join("predictions_example.jsonl")),
-        "--model",
-        &model,
-        "--json",
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let got: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let got = score_the_shared_example(&["--model", &model]);
     let reference: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(datasets().join("../reference/taxobench_examples.json")).unwrap(),
     )
@@ -105,20 +103,7 @@ fn eval_taxobench_reports_malformed_predictions_per_instance() {
 #[test]
 #[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets (tier `datasets`)")]
 fn eval_taxobench_public_reading_equals_the_public_scorer() {
-    let taxobench = datasets().join("taxobench");
-    let out = litnav(&[
-        "eval",
-        "taxobench",
-        "--data",
-        path(&taxobench.join("data.jsonl")),
-        "--predictions",
-        path(&taxobench.join("predictions_example.jsonl")),
-        "--similarity",
-        "public",
-        "--json",
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let got: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let got = score_the_shared_example(&["--similarity", "public"]);
     // What the public scorer prints on these files (../shared/peers/README.md; `litnav bench eval
     // --peer` compares every key and instance in one run).
     for (key, expected) in [("leaf_ari", 0.19628453821984887), ("sem_path", 0.2915258463053524)] {
