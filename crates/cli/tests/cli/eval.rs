@@ -2,15 +2,22 @@
 
 use crate::util::*;
 
-/// `eval taxobench --json` on TaxoBench's shared data and example predictions, with `extra` flags.
-fn score_the_shared_example(extra: &[&str]) -> serde_json::Value {
-    let taxobench = datasets().join("taxobench");
-    let data = taxobench.join("data.jsonl");
-    let predictions = taxobench.join("predictions_example.jsonl");
-    let args = ["eval", "taxobench", "--data", path(&data), "--predictions", path(&predictions), "--json"];
+/// `eval taxobench --json` with `extra` flags: the summary and the warnings.
+fn eval_taxobench(
+    data: &std::path::Path,
+    predictions: &std::path::Path,
+    extra: &[&str],
+) -> (serde_json::Value, String) {
+    let args = ["eval", "taxobench", "--data", path(data), "--predictions", path(predictions), "--json"];
     let out = litnav(&[&args[..], extra].concat());
     assert!(out.status.success(), "{}", stderr(&out));
-    serde_json::from_str(&stdout(&out)).unwrap()
+    (serde_json::from_str(&stdout(&out)).unwrap(), stderr(&out))
+}
+
+/// `eval taxobench` on TaxoBench's shared data and example predictions.
+fn score_the_shared_example(extra: &[&str]) -> serde_json::Value {
+    let taxobench = datasets().join("taxobench");
+    eval_taxobench(&taxobench.join("data.jsonl"), &taxobench.join("predictions_example.jsonl"), extra).0
 }
 
 #[test]
@@ -65,22 +72,9 @@ fn eval_taxobench_reports_malformed_predictions_per_instance() {
         ),
     )
     .unwrap();
-    let out = litnav(&[
-        "eval",
-        "taxobench",
-        "--data",
-        path(&data),
-        "--predictions",
-        path(&predictions),
-        "--similarity",
-        "string",
-        "--json",
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let got: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let (got, warnings) = eval_taxobench(&data, &predictions, &["--similarity", "string"]);
     assert_eq!(got["n_scored"], 3);
     assert_eq!(got["similarity"], "string:difflib-ratio");
-    let warnings = stderr(&out);
     assert!(
         warnings.contains("preds.jsonl:2: instance 2 skipped: `hierarchy_tree`: the root is not an object"),
         "{warnings}"
@@ -133,25 +127,12 @@ fn eval_taxobench_honours_retrieved_papers_and_reports_v_cap() {
             "
 ",
             r#"{"id": 8, "hierarchy_tree": {"name": "X", "papers": ["Paper one"]}, "retrieved_papers": 5}"#,
-            "
-"
+            "\n"
         ),
     )
     .unwrap();
     for similarity in ["string", "public"] {
-        let out = litnav(&[
-            "eval",
-            "taxobench",
-            "--data",
-            path(&data),
-            "--predictions",
-            path(&predictions),
-            "--similarity",
-            similarity,
-            "--json",
-        ]);
-        assert!(out.status.success(), "{}", stderr(&out));
-        let got: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+        let (got, warnings) = eval_taxobench(&data, &predictions, &["--similarity", similarity]);
         let close = |key: &str, expected: f64| {
             let value = got[key].as_f64().unwrap();
             assert!((value - expected).abs() < 1e-12, "{similarity}: {key} = {value}, expected {expected}");
@@ -164,7 +145,7 @@ fn eval_taxobench_honours_retrieved_papers_and_reports_v_cap() {
         close("leaf_v_measure_cap", 1.0);
         // Each aligned paper's chain [R, a] against [X, a]: one mismatched name (ratio 0), cost 1.
         close("sem_path", 0.5);
-        assert!(stderr(&out).contains("preds.jsonl:2: instance 8: `retrieved_papers` ignored: not an array"));
+        assert!(warnings.contains("preds.jsonl:2: instance 8: `retrieved_papers` ignored: not an array"));
     }
 }
 
