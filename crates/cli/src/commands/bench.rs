@@ -85,7 +85,7 @@ pub struct TaxobenchArgs {
     /// Corpus Deep-Research mode retrieves from (default: the built-in litbench corpus).
     #[arg(long, value_name = "DIR")]
     corpus: Option<PathBuf>,
-    /// Where to write the prediction lines (default: taxobench-<mode>.jsonl here).
+    /// Where to write the prediction lines (default: taxobench-MODE.jsonl here).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
     /// Papers retrieved per topic (Deep-Research).

@@ -98,12 +98,18 @@ fn map_with_the_llm_stage_and_a_judge_on_a_real_server() {
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("expand-trace.json")).unwrap()).unwrap();
     assert!(!sub_trace["subtopics"].as_array().unwrap().is_empty(), "{sub_trace}");
 
-    // A judge on the real map: four dimensions, scores in range, with reasons — or a clear
-    // rejection of the small model's answer.
-    let out = Command::new(env!("CARGO_BIN_EXE_litnav"))
-        .args(["eval", "judge", "tree", "--tree", path(&map), "--llm-url", &url, "--no-cache", "--llm-timeout", "600"])
-        .output()
-        .unwrap();
+    // A judge on the real map, alone and against TaxoBench's expert tree of the same topic (as a
+    // batch of one): four dimensions, scores in range, with reasons — or a clear rejection of the
+    // small model's answer, counted, not fatal, in the batch.
+    let judge = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_litnav"))
+            .args(["eval", "judge", "tree"])
+            .args(args)
+            .args(["--llm-url", &url, "--no-cache", "--llm-timeout", "600"])
+            .output()
+            .unwrap()
+    };
+    let out = judge(&["--tree", path(&map)]);
     if out.status.success() {
         let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
         let dims = report["judgement"]["dimensions"].as_object().unwrap();
@@ -111,5 +117,19 @@ fn map_with_the_llm_stage_and_a_judge_on_a_real_server() {
         assert!(dims.values().all(|d| (1..=5).contains(&d["score"].as_u64().unwrap())));
     } else {
         assert!(stderr(&out).contains("invalid after one repair"), "{}", stderr(&out));
+    }
+    let map_json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&map).unwrap()).unwrap();
+    let predictions = dir.path().join("prediction.jsonl");
+    std::fs::write(&predictions, format!("{}\n", serde_json::json!({"id": 28, "hierarchy_tree": map_json}))).unwrap();
+    let data = datasets().join("taxobench/data.jsonl");
+    let out = judge(&["--data", path(&data), "--predictions", path(&predictions)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let batch: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let judged = batch["judged"].as_array().unwrap();
+    let failed = batch["problems"].as_array().unwrap().iter().filter(|p| p.as_str().unwrap().contains("not judged"));
+    assert_eq!(judged.len() + failed.count(), 1, "{batch}");
+    for instance in judged {
+        assert!(instance["verdict"]["outline"].as_str().unwrap().contains(map_json["name"].as_str().unwrap()));
+        assert!(instance["scores"].as_object().unwrap().values().all(|s| (1..=5).contains(&s.as_u64().unwrap())));
     }
 }
