@@ -109,16 +109,11 @@ pub fn judge_predictions(
     progress: &dyn crate::Progress,
 ) -> Result<BatchJudgement> {
     let paired = crate::score::taxobench::pair_files(data, predictions)?;
-    let (topics, _) = crate::score::taxobench::read_instances(data, "gt")?;
     let mut problems = paired.problems;
     let mut judged = Vec::new();
     for (done, pair) in paired.pairs.iter().enumerate() {
         progress.stage(&format!("judging instance {} ({}/{})", pair.id, done + 1, paired.pairs.len()));
-        let topic = topics
-            .iter()
-            .find(|i| i.id == pair.id)
-            .and_then(|i| ["survey_topic", "survey"].iter().find_map(|k| i.record[*k].as_str()))
-            .map_or_else(|| pair.gold.name.clone(), str::to_string);
+        let topic = pair.topic.clone().unwrap_or_else(|| pair.gold.name.clone());
         match judge_tree(client, &topic, &pair.predicted, Some(&pair.gold), depth) {
             Ok(verdict) => {
                 let scores = verdict.judgement.dimensions.iter().map(|(k, j)| (k.clone(), j.score)).collect();

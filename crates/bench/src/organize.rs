@@ -255,7 +255,7 @@ pub fn run(
     for instance in &gold {
         let Ok(gt) = &instance.tree else { continue };
         let line = &instance.record;
-        let topic = line["survey_topic"].as_str().or(line["survey"].as_str()).unwrap_or("").to_string();
+        let topic = instance.topic().unwrap_or("").to_string();
         let docs = instance_docs(line, encoder, &cache);
         report.ceilings.push(ceiling("taxobench", &instance.id, &docs, gt));
         let topic_vector = encoder.embed(&[topic.as_str()]).pop().unwrap_or_default();

@@ -116,9 +116,10 @@ pub fn run(
     let total = instances.len();
     let mut pairs = Vec::new();
     let mut lines = String::new();
-    let mut timing = Vec::new();
+    let mut seconds = Vec::new();
     for instance in instances.into_iter().take(options.limit.unwrap_or(usize::MAX)) {
         let at = format!("instance {}", instance.id);
+        let topic = instance.topic().map(str::trim).filter(|t| !t.is_empty()).map(str::to_string);
         let gold = match instance.tree {
             Ok(tree) => tree,
             Err(why) => {
@@ -126,30 +127,25 @@ pub fn run(
                 continue;
             }
         };
-        let topic = ["survey_topic", "survey"].iter().find_map(|key| instance.record[*key].as_str());
-        let Some(topic) = topic.map(str::trim).filter(|t| !t.is_empty()) else {
+        let Some(topic) = topic else {
             problems.push(format!("{at} skipped: no `survey_topic` (or `survey`) to give the system"));
             continue;
         };
         progress.stage(&format!("{at}: {topic}"));
         let started = Instant::now();
-        let map = match answer(workspace, session, options, &instance.id, topic, progress) {
+        let map = match answer(workspace, session, options, &instance.id, &topic, progress) {
             Ok(map) => map,
             Err(e) => {
                 problems.push(format!("{at} not answered: {e}"));
                 continue;
             }
         };
-        let seconds = started.elapsed().as_secs_f64();
-        let line = prediction_line(&instance.id, topic, &map);
-        lines.push_str(&line.to_string());
+        seconds.push(started.elapsed().as_secs_f64());
+        lines.push_str(&prediction_line(&instance.id, &topic, &map).to_string());
         lines.push('\n');
         let predicted = map.kept_tree();
-        let retrieved = line["retrieved_papers"]
-            .as_array()
-            .map(|titles| titles.iter().filter_map(|t| t.as_str().map(String::from)).collect());
-        timing.push((topic.to_string(), seconds));
-        pairs.push(Pair { id: instance.id, gold, predicted, retrieved });
+        let retrieved = Some(predicted.listed_titles());
+        pairs.push(Pair { id: instance.id, gold, predicted, retrieved, topic: Some(topic) });
     }
     litnav_corpus::store::write_atomically(&options.predictions_out, lines.as_bytes())?;
     let trees: Vec<&Tree> = pairs.iter().flat_map(|p| [&p.gold, &p.predicted]).collect();
@@ -159,11 +155,11 @@ pub fn run(
     let summary = summarize(&scored, scoring, options.similarity.name());
     let rows = scored
         .into_iter()
-        .zip(timing)
+        .zip(seconds)
         .zip(&pairs)
-        .map(|(((id, scores), (topic, seconds)), pair)| Row {
+        .map(|(((id, scores), seconds), pair)| Row {
             id,
-            topic,
+            topic: pair.topic.clone().unwrap_or_default(),
             papers: pair.predicted.paper_nodes().len(),
             seconds,
             scores,

@@ -96,6 +96,16 @@ impl Tree {
         Ok(tree)
     }
 
+    /// Every paper title as listed, in preorder (a node's papers before its children's),
+    /// duplicates kept.
+    pub fn listed_titles(&self) -> Vec<String> {
+        let mut out = self.papers.clone();
+        for child in &self.children {
+            out.extend(child.listed_titles());
+        }
+        out
+    }
+
     /// Every node name (root first, preorder).
     pub fn labels(&self) -> Vec<&str> {
         preorder_labels(self)

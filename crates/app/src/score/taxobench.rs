@@ -26,6 +26,14 @@ pub struct Instance {
     pub record: Value,
 }
 
+impl Instance {
+    /// The survey topic a system is given: `survey_topic`, else `survey` (the first that is a
+    /// string).
+    pub fn topic(&self) -> Option<&str> {
+        ["survey_topic", "survey"].iter().find_map(|key| self.record[*key].as_str())
+    }
+}
+
 /// Read a TaxoBench JSON-lines file, taking each line's tree from `tree_key` (for `hierarchy_tree`,
 /// from `tree` when the line has no `hierarchy_tree`, as the public scorer does). Lines that are not
 /// JSON or carry no usable id cannot be paired; they are returned as problems, not errors, so one
@@ -119,21 +127,12 @@ pub fn id_value(id: &str) -> Value {
 /// its "Filtered" branch) and `retrieved_papers` (the titles that tree places, in its order).
 pub fn prediction_line(id: &str, topic: &str, map: &litnav_organize::MapNode) -> Value {
     let tree = map.kept_tree();
-    let mut titles = Vec::new();
-    collect_titles(&tree, &mut titles);
     serde_json::json!({
         "id": id_value(id),
         "survey_topic": topic,
         "hierarchy_tree": tree.to_json(),
-        "retrieved_papers": titles,
+        "retrieved_papers": tree.listed_titles(),
     })
-}
-
-fn collect_titles(tree: &Tree, out: &mut Vec<String>) {
-    out.extend(tree.papers.iter().cloned());
-    for child in &tree.children {
-        collect_titles(child, out);
-    }
 }
 
 /// Papers listed more than once in a tree (by normalized title), with their counts.
@@ -165,6 +164,8 @@ pub struct Pair {
     pub predicted: Tree,
     /// The prediction's `retrieved_papers`, when given.
     pub retrieved: Option<Vec<String>>,
+    /// The instance's survey topic, when it has one ([`Instance::topic`]).
+    pub topic: Option<String>,
 }
 
 /// Instances paired with their predictions, and the reasons others were skipped.
@@ -192,6 +193,7 @@ pub fn pair_files(data: &Path, predictions: &Path) -> Result<Paired> {
     }
     let mut pairs = Vec::new();
     for instance in gold {
+        let topic = instance.topic().map(str::to_string);
         let id = instance.id;
         let gt = match instance.tree {
             Ok(tree) => tree,
@@ -210,7 +212,7 @@ pub fn pair_files(data: &Path, predictions: &Path) -> Result<Paired> {
                     problems
                         .push(format!("instance {id}: the prediction holds no papers; scored as retrieving nothing"));
                 }
-                pairs.push(Pair { id, gold: gt, predicted: tree, retrieved })
+                pairs.push(Pair { id, gold: gt, predicted: tree, retrieved, topic })
             }
         }
     }

@@ -106,14 +106,9 @@ pub fn score(
     }
 }
 
-/// Every paper listing of a tree in preorder (a node's papers before its children's), empty titles
-/// left out, duplicates kept.
+/// Every paper listing of a tree in preorder, empty titles left out, duplicates kept.
 fn listings(tree: &Tree) -> Vec<String> {
-    let mut out: Vec<String> = tree.papers.iter().filter(|t| !t.is_empty()).cloned().collect();
-    for child in &tree.children {
-        out.extend(listings(child));
-    }
-    out
+    tree.listed_titles().into_iter().filter(|t| !t.is_empty()).collect()
 }
 
 /// Distinct paper titles in first-seen order, each with the last cluster (node holding papers)
