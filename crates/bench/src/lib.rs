@@ -10,6 +10,7 @@ pub mod graph;
 pub mod map_filter;
 pub mod organize;
 pub mod peer;
+pub mod researcharena;
 pub mod scinet;
 pub mod scoring;
 pub mod search;

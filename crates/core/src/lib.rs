@@ -6,17 +6,17 @@
 //! - [`rng`]: the seeded random numbers of every stochastic step, and [`DEFAULT_SEED`].
 //! - [`vector`]: dot products, cosines and centroids of sentence vectors.
 //! - [`PaperText`]: a paper as text (title and abstract), the view prompts, encoders and
-//!   organizers read.
+//!   organizers read; [`text::content_runs`], the stop-word-free word runs phrases are made of.
 //! - [`Sentiment`]: how a citation speaks of the cited work.
 //! - [`date`]: calendar dates as day numbers (publication dates finer than a year).
 
 pub mod date;
 pub mod rng;
+pub mod text;
 pub mod vector;
 
 mod kind;
 mod sentiment;
-mod text;
 
 pub use kind::{ErrorKind, HasKind, io_kind};
 pub use sentiment::Sentiment;

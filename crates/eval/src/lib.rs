@@ -6,6 +6,7 @@ pub mod assignment;
 pub mod bloom;
 pub mod clustering;
 pub mod difflib;
+pub mod entities;
 pub mod hierarchy;
 pub mod ordered;
 pub mod retrieval;

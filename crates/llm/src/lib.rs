@@ -9,6 +9,7 @@
 //!   Expander) and TaxoBench's one-call Bottom-Up organizer.
 //! - [`judges`]: TaxoBench's tree judge, Bloom-Eval's GRADE (per ability: FAP, FNov, ROQ) and
 //!   SciNet's path-rationality judge, each returning its full trace.
+//! - [`queries`]: ResearchArena's Zero-shot and Decomposer query writers.
 //! - [`survey`]: the LLM steps of Bloom-Eval's metrics (entities, statements, matching, citation
 //!   support, redundant headings).
 //!
@@ -22,6 +23,7 @@ mod names;
 pub mod navigator;
 mod partition;
 pub mod prompts;
+pub mod queries;
 pub mod structured;
 pub mod survey;
 

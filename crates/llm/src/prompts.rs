@@ -613,3 +613,65 @@ pub fn grade_aspect_rubric(topic: &str, aspect: &str, expert: &str) -> Vec<Messa
         )),
     ]
 }
+
+/// ResearchArena's Zero-shot baseline: the model writes one search query for a survey topic.
+pub fn survey_query(topic: &str) -> Vec<Message> {
+    vec![
+        Message::system(SYSTEM),
+        Message::user(format!(
+            "Someone is about to write a survey paper titled \"{topic}\". Write the one search query they should \
+             send to a search engine over paper titles and abstracts to collect the papers such a survey cites. \
+             Use the field's own terms; no quotes, no boolean operators."
+        )),
+    ]
+}
+
+/// Schema of the Zero-shot query.
+pub fn survey_query_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {"query": {"type": "string", "minLength": 3, "maxLength": 200}},
+        "required": ["query"],
+        "additionalProperties": false
+    })
+}
+
+/// ResearchArena's Decomposer baseline: the topic broken into the sub-questions a survey must
+/// answer, each with the search query that would find the papers answering it.
+pub fn survey_subqueries(topic: &str) -> Vec<Message> {
+    vec![
+        Message::system(SYSTEM),
+        Message::user(format!(
+            "Someone is about to write a survey paper titled \"{topic}\". Break the topic into the sub-questions \
+             the survey has to answer (its main lines of work, methods, applications, open problems), from 4 to \
+             10 of them, none tangential. For each sub-question, write the search query over paper titles and \
+             abstracts that would find the papers answering it: a few of the field's own terms, no quotes, no \
+             boolean operators."
+        )),
+    ]
+}
+
+/// Schema of the Decomposer's sub-questions and queries.
+pub fn survey_subqueries_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "sub_questions": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": 12,
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "question": {"type": "string", "maxLength": 200},
+                        "query": {"type": "string", "minLength": 3, "maxLength": 120}
+                    },
+                    "required": ["question", "query"],
+                    "additionalProperties": false
+                }
+            }
+        },
+        "required": ["sub_questions"],
+        "additionalProperties": false
+    })
+}

@@ -361,3 +361,24 @@ fn direct_gen_outlines_the_topic_from_the_model_alone() {
     let prompt = server.requests.lock().unwrap()[0]["messages"][1]["content"].as_str().unwrap().to_string();
     assert!(prompt.contains("Without any papers"), "{prompt}");
 }
+
+#[test]
+fn decomposer_queries_are_cleaned_deduplicated_and_repaired_once() {
+    let empty = r#"{"sub_questions": [{"question": "?", "query": " \"\" "}]}"#;
+    let good = r#"{"sub_questions": [
+        {"question": "Which architectures?", "query": "vision transformer  architectures"},
+        {"question": "Same again", "query": "Vision Transformer architectures"},
+        {"question": "Which tasks?", "query": "\"transformers for object detection\""}]}"#;
+    let server = serve(vec![Behaviour::Answer(empty.into()), Behaviour::Answer(good.into())]);
+    let answer = litnav_llm::queries::decomposed_queries(&client(&server, None), "Vision Transformers").unwrap();
+    assert!(answer.repaired);
+    assert_eq!(answer.value, ["vision transformer architectures", "transformers for object detection"]);
+}
+
+#[test]
+fn an_unusable_zero_shot_query_fails_with_the_reason() {
+    let empty = r#"{"query": "??"}"#;
+    let server = serve(vec![Behaviour::Answer(empty.into()), Behaviour::Answer(empty.into())]);
+    let error = litnav_llm::queries::zero_shot_query(&client(&server, None), "Vision Transformers").unwrap_err();
+    assert!(error.to_string().contains("no words to search for"), "{error}");
+}

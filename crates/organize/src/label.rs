@@ -16,225 +16,8 @@
 //!   normalized c-TF-IDF weight + 0.3 · the cosine to the cluster centroid; picks then follow
 //!   maximal marginal relevance (0.7 · score − 0.3 · highest cosine to a picked phrase).
 
+use litnav_core::text::content_runs;
 use std::collections::{HashMap, HashSet};
-
-const STOP_WORDS: &[&str] = &[
-    "a",
-    "about",
-    "above",
-    "across",
-    "after",
-    "again",
-    "against",
-    "all",
-    "almost",
-    "along",
-    "also",
-    "although",
-    "among",
-    "an",
-    "and",
-    "another",
-    "any",
-    "approach",
-    "approaches",
-    "are",
-    "as",
-    "at",
-    "based",
-    "be",
-    "been",
-    "before",
-    "being",
-    "between",
-    "both",
-    "but",
-    "by",
-    "can",
-    "could",
-    "demonstrate",
-    "demonstrates",
-    "did",
-    "do",
-    "does",
-    "done",
-    "due",
-    "during",
-    "each",
-    "either",
-    "et",
-    "etc",
-    "even",
-    "every",
-    "existing",
-    "experiments",
-    "first",
-    "for",
-    "from",
-    "further",
-    "furthermore",
-    "given",
-    "had",
-    "has",
-    "have",
-    "having",
-    "here",
-    "hereby",
-    "how",
-    "however",
-    "i",
-    "if",
-    "in",
-    "including",
-    "into",
-    "is",
-    "it",
-    "its",
-    "itself",
-    "just",
-    "large",
-    "less",
-    "may",
-    "method",
-    "methods",
-    "might",
-    "more",
-    "moreover",
-    "most",
-    "much",
-    "must",
-    "new",
-    "no",
-    "nor",
-    "not",
-    "novel",
-    "of",
-    "often",
-    "on",
-    "one",
-    "only",
-    "or",
-    "other",
-    "our",
-    "ours",
-    "out",
-    "over",
-    "paper",
-    "papers",
-    "per",
-    "perform",
-    "performance",
-    "present",
-    "presents",
-    "propose",
-    "proposed",
-    "proposes",
-    "provide",
-    "provides",
-    "rather",
-    "recent",
-    "recently",
-    "result",
-    "results",
-    "same",
-    "several",
-    "show",
-    "shows",
-    "significant",
-    "significantly",
-    "since",
-    "so",
-    "some",
-    "state",
-    "studies",
-    "study",
-    "such",
-    "than",
-    "that",
-    "the",
-    "their",
-    "them",
-    "then",
-    "there",
-    "these",
-    "they",
-    "this",
-    "those",
-    "three",
-    "through",
-    "thus",
-    "to",
-    "two",
-    "under",
-    "up",
-    "upon",
-    "us",
-    "use",
-    "used",
-    "uses",
-    "using",
-    "various",
-    "very",
-    "via",
-    "was",
-    "we",
-    "well",
-    "were",
-    "what",
-    "when",
-    "where",
-    "whether",
-    "which",
-    "while",
-    "who",
-    "whose",
-    "why",
-    "will",
-    "with",
-    "within",
-    "without",
-    "work",
-    "works",
-    "would",
-    "yet",
-    "art",
-    "toward",
-    "towards",
-    // Words that say where a thing stands in an argument, not what it is ("Previous Tasks").
-    "previous",
-    "previously",
-    "prior",
-    "earlier",
-    "old",
-    "seen",
-    "many",
-    "different",
-    // Markup and bibliographic debris that scraped abstracts carry.
-    "xmlns",
-    "w3",
-    "www",
-    "http",
-    "https",
-    "org",
-    "com",
-    "html",
-    "xml",
-    "mml",
-    "math",
-    "doi",
-    "arxiv",
-    "preprint",
-    "al",
-    "fig",
-    "figure",
-    "table",
-    "abstract",
-    "introduction",
-    "thereby",
-    "whereas",
-    "second",
-    "third",
-];
 
 /// Weight multiplier by phrase length: specific multi-word phrases name a cluster better than a
 /// single word ("Semantic Entropy" over "Semantic").
@@ -248,7 +31,7 @@ struct PhraseCounts {
 }
 
 fn phrases_of(text: &str, mut add: impl FnMut(String, String)) {
-    for run in runs(text) {
+    for run in content_runs(text) {
         for start in 0..run.len() {
             for len in 1..=3.min(run.len() - start) {
                 let surface = run[start..start + len].join(" ");
@@ -258,37 +41,11 @@ fn phrases_of(text: &str, mut add: impl FnMut(String, String)) {
     }
 }
 
-/// The runs of consecutive words of a text that contain no stop word, number or one-letter word
-/// and cross no punctuation: where phrases come from.
-fn runs(text: &str) -> Vec<Vec<&str>> {
-    let stop: HashSet<&str> = STOP_WORDS.iter().copied().collect();
-    let mut runs = Vec::new();
-    for segment in text.split(|c: char| !(c.is_alphanumeric() || c == '-' || c == ' ' || c == '\'')) {
-        let mut run: Vec<&str> = Vec::new();
-        for word in segment.split_whitespace() {
-            let word = word.trim_matches(|c: char| c == '-' || c == '\'');
-            let lower = word.to_lowercase();
-            let useless = word.is_empty()
-                || stop.contains(lower.as_str())
-                || word.chars().all(|c| c.is_ascii_digit())
-                || word.chars().count() < 2;
-            if useless {
-                runs.push(std::mem::take(&mut run));
-            } else {
-                run.push(word);
-            }
-        }
-        runs.push(run);
-    }
-    runs.retain(|run| !run.is_empty());
-    runs
-}
-
 /// Name-like phrases of a title: the last two or three words of each run of two words or more
 /// (an English noun phrase ends in its head: "Bayesian Surrogate Model"), capitalized as names
 /// are, in title order.
 pub fn title_phrases(title: &str) -> Vec<String> {
-    runs(title)
+    content_runs(title)
         .into_iter()
         .filter(|run| run.len() >= 2)
         .map(|run| run[run.len().saturating_sub(3)..].iter().map(|w| capitalize(w)).collect::<Vec<_>>().join(" "))

@@ -5,7 +5,7 @@
 //! 1. **Clustering space**: the papers' unit vectors with the set's mean removed, renormalized
 //!    ([`cluster::centered`]): the topic every paper shares no longer dominates their cosines.
 //! 2. **Subtopics**: average-linkage agglomerative clustering on cosine distance (the default),
-//!    Ward's (ResearchArena's baseline), seeded spherical k-means, or Knowledge Navigator's UMAP +
+//!    Ward's, seeded spherical k-means, or Knowledge Navigator's UMAP +
 //!    Gaussian mixture ([`Method`]), k chosen by the silhouette score (cosine distance) over
 //!    `n/5..=n/4` (at least 2, at most 24). Silhouette alone over `2..` picks two or three
 //!    clusters on MiniLM vectors, far coarser than experts' taxonomies (TaxoBench ARI 0.051 with
@@ -33,6 +33,7 @@ pub mod llm;
 mod map;
 mod naming;
 pub mod render;
+pub mod typology;
 pub mod umap;
 
 pub use map::{Doc, MapNode, SecondaryMember};
@@ -55,7 +56,8 @@ pub enum Method {
     Navigator,
     /// Seeded spherical k-means.
     KMeans,
-    /// Ward agglomerative clustering (ResearchArena's clustering baseline).
+    /// Ward agglomerative clustering cut at the silhouette's k (ResearchArena's baseline keeps the
+    /// whole dendrogram instead: [`typology::ward_typology`]).
     Ward,
     /// Average-linkage (UPGMA) agglomerative clustering on cosine distance: the default, the most
     /// even across both organizer benchmarks (`litnav bench organize --bloom`: ARI 0.162 on

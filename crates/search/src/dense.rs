@@ -26,6 +26,7 @@ pub struct DenseIndex {
     docs: Vec<DocMeta>,
     vectors: Vec<f32>,
     dim: usize,
+    rows: std::collections::HashMap<String, usize>,
 }
 
 impl DenseIndex {
@@ -54,13 +55,14 @@ impl DenseIndex {
         if missing > 0 {
             return Err(Error::MissingVectors { dir: corpus_dir.to_path_buf(), missing, papers: papers.len() });
         }
-        Ok(DenseIndex { docs, vectors, dim })
+        Ok(DenseIndex::from_parts(docs, vectors, dim))
     }
 
     /// An index over given metadata and row-major vectors (`docs.len() × dim`).
     pub fn from_parts(docs: Vec<DocMeta>, vectors: Vec<f32>, dim: usize) -> DenseIndex {
         assert_eq!(docs.len() * dim, vectors.len(), "one vector per document");
-        DenseIndex { docs, vectors, dim }
+        let rows = docs.iter().enumerate().map(|(i, d)| (d.id.clone(), i)).collect();
+        DenseIndex { docs, vectors, dim, rows }
     }
 
     /// Number of papers.
@@ -81,6 +83,11 @@ impl DenseIndex {
     /// The vector of document `i`.
     pub fn vector(&self, i: usize) -> &[f32] {
         &self.vectors[i * self.dim..(i + 1) * self.dim]
+    }
+
+    /// The vector of the document with this corpus id.
+    pub fn vector_of(&self, id: &str) -> Option<&[f32]> {
+        self.rows.get(id).map(|&i| self.vector(i))
     }
 
     /// Metadata of document `i`.

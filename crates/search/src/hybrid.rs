@@ -25,36 +25,45 @@ impl Default for Fusion {
     }
 }
 
-/// A ranking's contribution to a fused score, given a hit and its 0-based rank.
-type Contribution = Box<dyn Fn(usize, &Hit) -> f32>;
-
 /// Fuse two rankings into the top `k`.
 pub fn fuse(lexical: &[Hit], dense: &[Hit], fusion: Fusion, k: usize) -> Vec<Hit> {
-    let mut fused: HashMap<&str, (f32, &Hit)> = HashMap::new();
-    let (lexical_part, dense_part): (Contribution, Contribution) = match fusion {
-        Fusion::Rrf(k_rrf) => {
-            let rrf = move |rank: usize, _: &Hit| 1.0 / (k_rrf + rank as f32 + 1.0);
-            (Box::new(rrf), Box::new(rrf))
-        }
+    match fusion {
+        Fusion::Rrf(k_rrf) => reciprocal_rank_fusion(&[lexical, dense], k_rrf, k),
         Fusion::Weighted(alpha) => {
             let (lo_l, hi_l) = bounds(lexical);
             let (lo_d, hi_d) = bounds(dense);
-            (
-                Box::new(move |_, h: &Hit| alpha * normalize(h.score, lo_l, hi_l)),
-                Box::new(move |_, h: &Hit| (1.0 - alpha) * normalize(h.score, lo_d, hi_d)),
-            )
-        }
-    };
-    for (hits, contribution) in [(lexical, &lexical_part), (dense, &dense_part)] {
-        for (rank, hit) in hits.iter().enumerate() {
-            let entry = fused.entry(hit.id.as_str()).or_insert((0.0, hit));
-            entry.0 += contribution(rank, hit);
+            let mut fused: HashMap<&str, (f32, &Hit)> = HashMap::new();
+            for hit in lexical {
+                fused.entry(hit.id.as_str()).or_insert((0.0, hit)).0 += alpha * normalize(hit.score, lo_l, hi_l);
+            }
+            for hit in dense {
+                fused.entry(hit.id.as_str()).or_insert((0.0, hit)).0 +=
+                    (1.0 - alpha) * normalize(hit.score, lo_d, hi_d);
+            }
+            ranked(fused, k)
         }
     }
+}
+
+/// Fused scores as hits, best first, ties by id, the top `k`.
+fn ranked(fused: HashMap<&str, (f32, &Hit)>, k: usize) -> Vec<Hit> {
     let mut hits: Vec<Hit> = fused.into_values().map(|(score, hit)| Hit { score, ..hit.clone() }).collect();
     hits.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.id.cmp(&b.id)));
     hits.truncate(k);
     hits
+}
+
+/// Reciprocal rank fusion of any number of rankings into the top `k` (Cormack et al., 2009):
+/// `score(d) = Σ_r 1 / (k_rrf + rank_r(d))`, ranks from 1, ties by id. Each fused hit keeps the
+/// title and year of its first occurrence.
+pub fn reciprocal_rank_fusion(rankings: &[&[Hit]], k_rrf: f32, k: usize) -> Vec<Hit> {
+    let mut fused: HashMap<&str, (f32, &Hit)> = HashMap::new();
+    for hits in rankings {
+        for (rank, hit) in hits.iter().enumerate() {
+            fused.entry(hit.id.as_str()).or_insert((0.0, hit)).0 += 1.0 / (k_rrf + rank as f32 + 1.0);
+        }
+    }
+    ranked(fused, k)
 }
 
 fn bounds(hits: &[Hit]) -> (f32, f32) {

@@ -12,7 +12,7 @@ pub mod retriever;
 
 pub use dense::DenseIndex;
 pub use lexical::{BuildOptions, BuildStats, LexicalIndex, SearchQuery};
-pub use retriever::{Mode, Retriever};
+pub use retriever::{Feedback, Mode, Retriever};
 
 use std::path::PathBuf;
 

@@ -22,6 +22,23 @@ pub enum Mode {
 /// Candidates each side contributes to a hybrid ranking (at least k).
 pub const HYBRID_CANDIDATES: usize = 100;
 
+/// Pseudo-relevance feedback on the dense side of a hybrid search (Rocchio): the query vector
+/// moves towards the centroid of the first ranking's top `documents`, `weight` times its length,
+/// and the moved query is fused with the same lexical ranking again.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Feedback {
+    /// Top documents of the first ranking taken as relevant.
+    pub documents: usize,
+    /// Weight of their centroid against the query (both unit vectors).
+    pub weight: f32,
+}
+
+impl Default for Feedback {
+    fn default() -> Self {
+        Feedback { documents: 10, weight: 1.0 }
+    }
+}
+
 /// Lexical and (when dense parts are given) dense retrieval over one corpus.
 pub struct Retriever {
     lexical: LexicalIndex,
@@ -80,13 +97,38 @@ impl Retriever {
         }
     }
 
-    fn dense_search(&self, text: &str, k: usize, filter: Filter) -> Result<Vec<Hit>> {
-        let (index, encoder) = self.dense.as_ref().ok_or_else(|| {
+    /// A hybrid search with pseudo-relevance feedback on its dense side ([`Feedback`]).
+    pub fn search_with_feedback(&self, query: &SearchQuery, fusion: Fusion, feedback: Feedback) -> Result<Vec<Hit>> {
+        let filter = Filter { before: query.before, exclude_surveys: query.exclude_surveys };
+        let depth = query.k.max(HYBRID_CANDIDATES);
+        let lexical = match self.lexical.search(&SearchQuery { k: depth, ..query.clone() }) {
+            Ok(hits) => hits,
+            Err(crate::Error::EmptyQuery { .. }) => Vec::new(),
+            Err(e) => return Err(e),
+        };
+        let (index, encoder) = self.dense_parts()?;
+        let mut vector = encoder.embed(&[query.text.as_str()]).pop().unwrap_or_default();
+        let first = fuse(&lexical, &index.search(&vector, depth, filter), fusion, feedback.documents);
+        let top: Vec<&[f32]> = first.iter().filter_map(|h| index.vector_of(&h.id)).collect();
+        if !top.is_empty() {
+            let centroid = litnav_core::vector::unit_mean(&top);
+            vector.iter_mut().zip(&centroid).for_each(|(q, c)| *q += feedback.weight * c);
+            litnav_core::vector::normalize(&mut vector);
+        }
+        Ok(fuse(&lexical, &index.search(&vector, depth, filter), fusion, query.k))
+    }
+
+    fn dense_parts(&self) -> Result<(&DenseIndex, &Encoder)> {
+        self.dense.as_ref().map(|(index, encoder)| (index, encoder)).ok_or_else(|| {
             crate::Error::Embed(litnav_embed::Error::Model {
                 path: Default::default(),
                 message: "dense retrieval needs the sentence encoder (open the retriever with one)".into(),
             })
-        })?;
+        })
+    }
+
+    fn dense_search(&self, text: &str, k: usize, filter: Filter) -> Result<Vec<Hit>> {
+        let (index, encoder) = self.dense_parts()?;
         let vector = encoder.embed(&[text]).pop().unwrap_or_default();
         Ok(index.search(&vector, k, filter))
     }

@@ -14,14 +14,18 @@ pub type Qrels = BTreeMap<String, HashMap<String, f64>>;
 /// Ranked documents per query.
 pub type Run = HashMap<String, Vec<String>>;
 
-fn lines(path: &Path) -> Result<Vec<(usize, Vec<String>)>> {
+/// Each non-blank line of a file as its 1-based number and its white-space separated fields.
+fn for_each_line(path: &Path, mut visit: impl FnMut(usize, &[&str]) -> Result<()>) -> Result<()> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, &e))?;
-    Ok(text
-        .lines()
-        .enumerate()
-        .map(|(i, line)| (i + 1, line.split_whitespace().map(str::to_string).collect::<Vec<_>>()))
-        .filter(|(_, fields)| !fields.is_empty())
-        .collect())
+    let mut fields = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        fields.clear();
+        fields.extend(line.split_whitespace());
+        if !fields.is_empty() {
+            visit(i + 1, &fields)?;
+        }
+    }
+    Ok(())
 }
 
 fn number(text: &str, path: &Path, line: usize, field: &str) -> Result<f64> {
@@ -32,8 +36,8 @@ fn number(text: &str, path: &Path, line: usize, field: &str) -> Result<f64> {
 /// Read qrels.
 pub fn read_qrels(path: &Path) -> Result<Qrels> {
     let mut qrels = Qrels::new();
-    for (line, fields) in lines(path)? {
-        let [query, _, document, grade] = &fields[..] else {
+    for_each_line(path, |line, fields| {
+        let [query, _, document, grade] = fields else {
             return Err(Error::input(format!(
                 "{}:{line}: a qrels line has 4 fields (query iteration document grade), found {}",
                 path.display(),
@@ -41,8 +45,14 @@ pub fn read_qrels(path: &Path) -> Result<Qrels> {
             )));
         };
         let grade = number(grade, path, line, "grade")?;
-        qrels.entry(query.clone()).or_default().insert(document.clone(), grade);
-    }
+        // Looked up by `&str` first: one allocation per new query, not one per line.
+        if let Some(judged) = qrels.get_mut(*query) {
+            judged.insert(document.to_string(), grade);
+        } else {
+            qrels.insert(query.to_string(), HashMap::from([(document.to_string(), grade)]));
+        }
+        Ok(())
+    })?;
     Ok(qrels)
 }
 
@@ -50,8 +60,8 @@ pub fn read_qrels(path: &Path) -> Result<Qrels> {
 /// decreasing order (the file's rank column is ignored, as trec_eval ignores it).
 pub fn read_run(path: &Path) -> Result<Run> {
     let mut scored: HashMap<String, Vec<(f64, String)>> = HashMap::new();
-    for (line, fields) in lines(path)? {
-        let [query, _, document, _, score, ..] = &fields[..] else {
+    for_each_line(path, |line, fields| {
+        let [query, _, document, _, score, ..] = fields else {
             return Err(Error::input(format!(
                 "{}:{line}: a run line has 6 fields (query Q0 document rank score tag), found {}",
                 path.display(),
@@ -59,8 +69,13 @@ pub fn read_run(path: &Path) -> Result<Run> {
             )));
         };
         let score = number(score, path, line, "score")?;
-        scored.entry(query.clone()).or_default().push((score, document.clone()));
-    }
+        if let Some(docs) = scored.get_mut(*query) {
+            docs.push((score, document.to_string()));
+        } else {
+            scored.insert(query.to_string(), vec![(score, document.to_string())]);
+        }
+        Ok(())
+    })?;
     Ok(scored
         .into_iter()
         .map(|(query, mut docs)| {

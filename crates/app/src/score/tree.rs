@@ -1,5 +1,6 @@
 //! Any two trees compared with every tree metric litnav has: TaxoBench's hierarchy metrics,
-//! Bloom-Eval's STS and Shape Consistency, ResearchArena's Tree Semantic Distance, ordered TED,
+//! Bloom-Eval's STS and Shape Consistency, ResearchArena's Heading Entity Recall and Tree
+//! Semantic Distance, ordered TED,
 //! and — when both trees hold papers — the retrieval, leaf and Sem-Path metrics.
 
 use crate::error::{Error, Result};
@@ -55,6 +56,9 @@ pub struct TreeReport {
     pub soft_f1: f64,
     /// ResearchArena's heading soft recall (= NSR).
     pub heading_soft_recall: f64,
+    /// ResearchArena's Heading Entity Recall (offline extractor; `None` when the reference's
+    /// headings name no entity).
+    pub heading_entity_recall: Option<f64>,
     /// Bloom-Eval's Semantic Tree Similarity.
     pub sts: f64,
     /// Bloom-Eval's Shape Consistency.
@@ -106,6 +110,7 @@ pub fn compare(
         nsp,
         soft_f1,
         heading_soft_recall: nsr,
+        heading_entity_recall: litnav_eval::entities::heading_entity_recall(reference, predicted),
         sts: ordered::semantic_tree_similarity(reference, predicted, &cosine),
         shape_consistency: ordered::shape_consistency(reference, predicted),
         tree_semantic_distance: ordered::tree_semantic_distance(reference, predicted, &cosine, options.tsd_threshold),

@@ -64,6 +64,11 @@ pub enum Suite {
     /// leakage-filtered retrieval → map) or Bottom-Up (the instance's papers → map); writes the
     /// prediction file and scores it with every TaxoBench metric, per instance and on average.
     Taxobench(TaxobenchArgs),
+    /// ResearchArena end to end on a corpus's topics: discovery (R/P@10/100) and selection (graded
+    /// nDCG@10/30/100, MRR) for the Title, Zero-shot, Decomposer (with --llm) and litnav baselines
+    /// under BM25, dense and hybrid retrieval; organization (oracle and end to end) with heading
+    /// soft and entity recall, tree semantic distance and TED; trec_eval beside it with --peer.
+    Researcharena(ResearcharenaArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -109,6 +114,77 @@ pub struct TaxobenchArgs {
     /// Label similarity of the hierarchy metrics.
     #[arg(long, value_enum, default_value_t = super::eval::SimilarityArg::Embedding)]
     similarity: super::eval::SimilarityArg,
+    #[command(flatten)]
+    llm: LlmArgs,
+    #[command(flatten)]
+    model: ModelArgs,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum TaskArg {
+    /// Recall and Precision at 10 and 100.
+    Discovery,
+    /// Graded nDCG at 10, 30, 100 and MRR.
+    Selection,
+    /// Mind-maps against the surveys' heading trees.
+    Organization,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum BaselineArg {
+    /// The survey's title as the query.
+    Title,
+    /// One query written by the LLM (needs --llm).
+    ZeroShot,
+    /// Sub-queries written by the LLM, fused by RRF (needs --llm).
+    Decomposer,
+    /// Hybrid retrieval with pseudo-relevance feedback.
+    Litnav,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RetrievalArg {
+    /// BM25 over title and abstract.
+    Bm25,
+    /// Dense (MiniLM, exact).
+    Dense,
+    /// BM25 and dense fused by RRF.
+    Hybrid,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ResearcharenaArgs {
+    /// Tasks to run (default: all three).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    task: Vec<TaskArg>,
+    /// Discovery baselines (default: title and litnav, and with --llm zero-shot and decomposer).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    baseline: Vec<BaselineArg>,
+    /// Retrieval models of the query baselines (default: all three).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    retrieval: Vec<RetrievalArg>,
+    /// Corpus with topics (default: the built-in litbench corpus).
+    #[arg(long, value_name = "DIR")]
+    corpus: Option<PathBuf>,
+    /// Selection grades: litbench's assignments.jsonl (default: the shared one for the built-in
+    /// corpus; none for another corpus, so every reference is grade 1).
+    #[arg(long, value_name = "FILE")]
+    assignments: Option<PathBuf>,
+    /// Write qrels.txt and one TREC run per row here.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Python with pytrec-eval-terrier: trec_eval scores the same files, every value compared.
+    #[arg(long, value_name = "PYTHON")]
+    peer: Option<PathBuf>,
+    /// Only the first N topics.
+    #[arg(long, value_name = "N")]
+    limit: Option<usize>,
+    /// Seed of litnav's map (default: the settings' seed).
+    #[arg(long)]
+    seed: Option<u64>,
     #[command(flatten)]
     llm: LlmArgs,
     #[command(flatten)]
@@ -416,6 +492,7 @@ pub fn run(suite: Suite) -> Result<()> {
             show(&litnav_bench::clusters::run(&workspace, &session, args.per_topic, seed)?, args.json, progress)
         }
         Suite::Taxobench(args) => run_taxobench(args),
+        Suite::Researcharena(args) => run_researcharena(args),
         Suite::Expander(args) => {
             let (workspace, session) = open(&args.model, None)?;
             let client = args.llm.client(&workspace)?;
@@ -510,8 +587,75 @@ fn run_organize(args: OrganizeArgs) -> Result<()> {
         let bloom = litnav_bench::organize::run_bloom(&topics, &workspace, options, stage)?;
         report.rows.extend(bloom.rows);
         report.ceilings.extend(bloom.ceilings);
+        report.failures.extend(bloom.failures);
     }
     show(&report, args.json, progress)
+}
+
+fn run_researcharena(args: ResearcharenaArgs) -> Result<()> {
+    use litnav_bench::researcharena::{Baseline, Options, Retrieval, Task, read_grades, run};
+    let (workspace, session) = open(&args.model, args.corpus.as_deref())?;
+    let client = args.llm.client(&workspace)?;
+    let tasks = if args.task.is_empty() {
+        vec![TaskArg::Discovery, TaskArg::Selection, TaskArg::Organization]
+    } else {
+        args.task
+    };
+    let baselines = if !args.baseline.is_empty() {
+        args.baseline
+    } else if client.is_some() {
+        vec![BaselineArg::Title, BaselineArg::ZeroShot, BaselineArg::Decomposer, BaselineArg::Litnav]
+    } else {
+        vec![BaselineArg::Title, BaselineArg::Litnav]
+    };
+    let retrievals = if args.retrieval.is_empty() {
+        vec![RetrievalArg::Bm25, RetrievalArg::Dense, RetrievalArg::Hybrid]
+    } else {
+        args.retrieval
+    };
+    let assignments = match (args.assignments, &args.corpus) {
+        (Some(path), _) => Some(path),
+        (None, None) => Some(workspace.settings().datasets()?.join("litbench/assignments.jsonl")),
+        (None, Some(_)) => None,
+    };
+    let options = Options {
+        tasks: tasks
+            .into_iter()
+            .map(|t| match t {
+                TaskArg::Discovery => Task::Discovery,
+                TaskArg::Selection => Task::Selection,
+                TaskArg::Organization => Task::Organization,
+            })
+            .collect(),
+        baselines: baselines
+            .into_iter()
+            .map(|b| match b {
+                BaselineArg::Title => Baseline::Title,
+                BaselineArg::ZeroShot => Baseline::ZeroShot,
+                BaselineArg::Decomposer => Baseline::Decomposer,
+                BaselineArg::Litnav => Baseline::Litnav,
+            })
+            .collect(),
+        retrievals: retrievals
+            .into_iter()
+            .map(|r| match r {
+                RetrievalArg::Bm25 => Retrieval::Bm25,
+                RetrievalArg::Dense => Retrieval::Dense,
+                RetrievalArg::Hybrid => Retrieval::Hybrid,
+            })
+            .collect(),
+        llm: client.as_ref(),
+        grades: assignments.as_deref().map(read_grades).transpose()?.unwrap_or_default(),
+        limit: args.limit,
+        out: args.out,
+        peer: args.peer,
+        organizer: litnav_organize::Options {
+            seed: args.seed.unwrap_or(workspace.settings().seed),
+            ..Default::default()
+        },
+    };
+    let progress = Terminal::start("running ResearchArena's tasks");
+    show(&run(&workspace, &session, &options)?, args.json, progress)
 }
 
 fn run_taxobench(args: TaxobenchArgs) -> Result<()> {

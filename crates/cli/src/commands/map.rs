@@ -73,7 +73,7 @@ pub struct Args {
     #[arg(long, value_name = "COSINE")]
     min_relevance: Option<f64>,
     /// Subtopic clustering: average-linkage agglomerative (the most even on litnav's organizer
-    /// benchmarks), Ward agglomerative (ResearchArena's baseline), Knowledge Navigator's UMAP +
+    /// benchmarks), Ward agglomerative cut at the silhouette's k, Knowledge Navigator's UMAP +
     /// Gaussian mixture, or k-means.
     #[arg(long, value_enum, default_value_t = MethodArg::Average)]
     method: MethodArg,

@@ -12,6 +12,7 @@ mod llm;
 mod maps;
 mod navigator;
 mod relations;
+mod researcharena;
 mod scinet;
 mod survey;
 mod taxobench;

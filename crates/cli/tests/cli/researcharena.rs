@@ -1,0 +1,124 @@
+//! ResearchArena end to end: the discovery and selection rankings written as TREC files that
+//! re-score to the report's numbers, the Decomposer against a scripted endpoint (one topic it
+//! cannot serve), and the organization task on the surveys' heading trees.
+
+use crate::util::*;
+use litnav_llm::fake::{Behaviour, serve_with};
+use serde_json::Value;
+
+fn row<'a>(report: &'a Value, baseline: &str, retrieval: &str) -> &'a Value {
+    report["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["baseline"] == baseline && r["retrieval"] == retrieval)
+        .unwrap_or_else(|| panic!("no {baseline} / {retrieval} row in {report}"))
+}
+
+#[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
+fn rankings_are_scored_graded_and_written_as_rescorable_trec_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("trec");
+    let report = bench_report(&[
+        "researcharena",
+        "--task",
+        "discovery,selection",
+        "--retrieval",
+        "bm25",
+        "--limit",
+        "3",
+        "--out",
+        path(&out),
+    ]);
+    assert_eq!(report["topics"], 3);
+    let title = row(&report, "title", "bm25");
+    let litnav_row = row(&report, "litnav", "hybrid + feedback");
+    assert_eq!(title["scores"]["queries"], 3);
+    for r in [title, litnav_row] {
+        let recall = r["scores"]["mean"]["recall@100"].as_f64().unwrap();
+        assert!(recall > 0.05 && recall < 1.0, "recall {recall}");
+    }
+    // Graded qrels: litbench's surveys cite some references twice or more (grade 2).
+    let qrels = std::fs::read_to_string(out.join("qrels.txt")).unwrap();
+    assert!(qrels.lines().any(|l| l.ends_with(" 2")) && qrels.lines().any(|l| l.ends_with(" 1")));
+    // The run file re-scores to the report's numbers with `litnav eval retrieval`.
+    let rescored = litnav(&[
+        "eval",
+        "retrieval",
+        "--qrels",
+        path(&out.join("qrels.txt")),
+        "--run",
+        path(&out.join("title-bm25.run")),
+        "--k",
+        "10,30,100",
+        "--json",
+    ]);
+    assert!(rescored.status.success(), "{}", stderr(&rescored));
+    let rescored: Value = serde_json::from_str(&stdout(&rescored)).unwrap();
+    for key in ["recall@10", "recall@100", "precision@10", "ndcg@10", "ndcg@30", "ndcg@100", "mrr"] {
+        assert_eq!(rescored["mean"][key], title["scores"]["mean"][key], "{key}");
+    }
+}
+
+#[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
+fn the_decomposer_fuses_sub_queries_and_reports_topics_it_cannot_serve() {
+    // Vision transformers get no usable sub-query (twice: the answer and its repair); the other
+    // topics get two.
+    let server = serve_with(|_, request| {
+        let prompt = request["messages"].to_string();
+        let answer = if prompt.contains("Vision Transformer") {
+            serde_json::json!({"sub_questions": [{"question": "?", "query": "?"}]})
+        } else {
+            serde_json::json!({"sub_questions": [
+                {"question": "Which models?", "query": "transformer models"},
+                {"question": "Which learning settings?", "query": "continual learning benchmarks"}
+            ]})
+        };
+        Behaviour::Answer(answer.to_string())
+    })
+    .unwrap();
+    let report = bench_report(&[
+        "researcharena",
+        "--task",
+        "discovery",
+        "--baseline",
+        "decomposer",
+        "--retrieval",
+        "bm25,dense",
+        "--limit",
+        "3",
+        "--llm",
+        "--llm-url",
+        &server.url,
+        "--no-cache",
+    ]);
+    let problems = report["problems"].to_string();
+    assert!(problems.contains("decomposer on topic cs_01: no usable query"), "{problems}");
+    for retrieval in ["bm25", "dense"] {
+        let scored = row(&report, "decomposer", retrieval);
+        assert_eq!(scored["scores"]["queries"], 2, "the run goes on without cs_01");
+        assert!(scored["scores"]["mean"]["recall@100"].as_f64().unwrap() > 0.0);
+    }
+}
+
+#[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
+fn organization_is_scored_against_the_surveys_heading_trees() {
+    let report = bench_report(&["researcharena", "--task", "organization", "--limit", "1"]);
+    let rows = report["organization"].as_array().unwrap();
+    let systems: Vec<(String, String)> =
+        rows.iter().map(|r| (r["setting"].to_string(), r["system"].to_string())).collect();
+    assert_eq!(rows.len(), 4, "{systems:?}");
+    for r in rows {
+        let scores = &r["scores"];
+        let hsr = scores["heading_soft_recall"].as_f64().unwrap();
+        assert!(hsr > 0.3, "{r}");
+        assert!(scores["heading_entity_recall"].as_f64().is_some(), "the outline names entities: {r}");
+        assert!(scores["tree_semantic_distance"].as_f64().unwrap() <= scores["ordered_ted"].as_f64().unwrap());
+    }
+    let ward = rows.iter().find(|r| r["setting"] == "oracle" && r["system"] == "clustering (Ward typology)").unwrap();
+    // The whole dendrogram: one heading per merge (the last is the root), one fewer than the papers.
+    assert_eq!(ward["scores"]["prediction_nodes"].as_u64().unwrap() + 1, ward["papers"].as_u64().unwrap());
+}
