@@ -13,7 +13,7 @@
 //! - **Baselines** (§6.1): *Title* (the lower-cased title as the query), *Zero-shot* (the LLM
 //!   writes the query), *Decomposer* (the LLM writes one query per sub-question; the rankings are
 //!   fused by reciprocal rank fusion, k = 60, as the paper says — its public code merges by raw
-//!   score instead), each with BM25, dense and hybrid retrieval; and *litnav*: hybrid retrieval
+//!   score instead, offered as [`Merge::Score`]), each with BM25, dense and hybrid retrieval; and *litnav*: hybrid retrieval
 //!   with pseudo-relevance feedback on the dense side ([`litnav_search::Feedback`]).
 //! - **Organization** (bonus task): the references given (*oracle*) or litnav's own top 100
 //!   (*end to end*) organized into a mind-map, scored against the survey's heading tree (its
@@ -125,6 +125,18 @@ pub enum Task {
     Organization,
 }
 
+/// How the Decomposer merges its sub-queries' rankings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Merge {
+    /// Reciprocal rank fusion, k = 60 (the paper's text).
+    #[default]
+    Rrf,
+    /// Every hit of every sub-query by its raw score, best first (the paper's public code, which
+    /// keeps a paper found twice twice; litnav keeps its best score once, as a ranking must).
+    Score,
+}
+
 /// Relevance grades of (topic, paper) pairs that are not 1.
 pub type Grades = HashMap<(String, String), f64>;
 
@@ -161,6 +173,8 @@ pub struct Options<'a> {
     pub out: Option<PathBuf>,
     /// Python with `pytrec_eval` to score the same files.
     pub peer: Option<PathBuf>,
+    /// How the Decomposer merges its rankings.
+    pub merge: Merge,
     /// Settings of litnav's map in the organization task.
     pub organizer: litnav_organize::Options,
 }
@@ -255,7 +269,7 @@ pub fn run(workspace: &Workspace, session: &CorpusSession, options: &Options<'_>
             let mut run = Run::new();
             for topic in &topics {
                 let Some(texts) = queries.get(topic.id.as_str()) else { continue };
-                let hits = rank(retriever, topic, texts, retrieval)?;
+                let hits = rank(retriever, topic, texts, retrieval, options.merge)?;
                 if hits.is_empty() {
                     report.problems.push(format!(
                         "{} / {name} on topic {}: nothing retrieved",
@@ -348,7 +362,13 @@ fn baseline_queries(
 
 /// A topic's top `DEPTH` under the leakage filters: one query searched, several fused by RRF;
 /// `None` is litnav's hybrid search with feedback.
-fn rank(retriever: &Retriever, topic: &Topic, texts: &[String], retrieval: Option<Retrieval>) -> Result<Vec<Hit>> {
+fn rank(
+    retriever: &Retriever,
+    topic: &Topic,
+    texts: &[String],
+    retrieval: Option<Retrieval>,
+    merge: Merge,
+) -> Result<Vec<Hit>> {
     let query =
         |text: &str| SearchQuery { k: DEPTH, before: topic.year, exclude_surveys: true, ..SearchQuery::new(text) };
     let Some(retrieval) = retrieval else {
@@ -366,8 +386,26 @@ fn rank(retriever: &Retriever, topic: &Topic, texts: &[String], retrieval: Optio
     }
     Ok(match rankings.len() {
         1 => rankings.pop().unwrap_or_default(),
+        _ if merge == Merge::Score => by_best_score(rankings),
         _ => reciprocal_rank_fusion(&rankings.iter().map(Vec::as_slice).collect::<Vec<_>>(), RRF_K, DEPTH),
     })
+}
+
+/// Every hit of every ranking at its best raw score, best first (ties by id), the top `DEPTH`.
+fn by_best_score(rankings: Vec<Vec<Hit>>) -> Vec<Hit> {
+    let mut best: HashMap<String, Hit> = HashMap::new();
+    for hit in rankings.into_iter().flatten() {
+        match best.get(&hit.id) {
+            Some(kept) if kept.score >= hit.score => {}
+            _ => {
+                best.insert(hit.id.clone(), hit);
+            }
+        }
+    }
+    let mut hits: Vec<Hit> = best.into_values().collect();
+    hits.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.id.cmp(&b.id)));
+    hits.truncate(DEPTH);
+    hits
 }
 
 /// The graded qrels (`qrels.txt`) and one run file per row (`NAME.run`), trec_eval's formats.
@@ -478,7 +516,7 @@ fn organize_topics(
             report.problems.push(format!("organization on topic {}: no outline or taxonomy to compare with", topic.id));
             continue;
         };
-        let retrieved = rank(retriever, topic, std::slice::from_ref(&topic.title), None)?;
+        let retrieved = rank(retriever, topic, std::slice::from_ref(&topic.title), None, Merge::Rrf)?;
         let retrieved_ids: Vec<String> = retrieved.into_iter().map(|h| h.id).collect();
         let settings = [
             ("oracle", session.docs(&topic.reference_ids, encoder, &Quiet)?),
@@ -640,4 +678,20 @@ fn write_organization(f: &mut std::fmt::Formatter<'_>, rows: &[OrganizationRow])
         )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hit(id: &str, score: f32) -> Hit {
+        Hit { id: id.into(), title: id.into(), year: None, score }
+    }
+
+    #[test]
+    fn merging_by_score_keeps_each_paper_once_at_its_best() {
+        let merged = by_best_score(vec![vec![hit("a", 3.0), hit("b", 1.0)], vec![hit("b", 5.0), hit("c", 3.0)]]);
+        let order: Vec<(&str, f32)> = merged.iter().map(|h| (h.id.as_str(), h.score)).collect();
+        assert_eq!(order, [("b", 5.0), ("a", 3.0), ("c", 3.0)]);
+    }
 }

@@ -155,6 +155,14 @@ pub enum RetrievalArg {
     Hybrid,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum MergeArg {
+    /// Reciprocal rank fusion, k = 60.
+    Rrf,
+    /// Raw scores, best first.
+    Score,
+}
+
 #[derive(Debug, clap::Args)]
 pub struct ResearcharenaArgs {
     /// Tasks to run (default: all three).
@@ -179,6 +187,10 @@ pub struct ResearcharenaArgs {
     /// Python with pytrec-eval-terrier: trec_eval scores the same files, every value compared.
     #[arg(long, value_name = "PYTHON")]
     peer: Option<PathBuf>,
+    /// How the Decomposer merges its sub-queries' rankings: reciprocal rank fusion (the paper's
+    /// text) or raw scores, best first (the paper's public code).
+    #[arg(long, value_enum, default_value_t = MergeArg::Rrf)]
+    merge: MergeArg,
     /// Only the first N topics.
     #[arg(long, value_name = "N")]
     limit: Option<usize>,
@@ -593,7 +605,7 @@ fn run_organize(args: OrganizeArgs) -> Result<()> {
 }
 
 fn run_researcharena(args: ResearcharenaArgs) -> Result<()> {
-    use litnav_bench::researcharena::{Baseline, Options, Retrieval, Task, read_grades, run};
+    use litnav_bench::researcharena::{Baseline, Merge, Options, Retrieval, Task, read_grades, run};
     let (workspace, session) = open(&args.model, args.corpus.as_deref())?;
     let client = args.llm.client(&workspace)?;
     let tasks = if args.task.is_empty() {
@@ -649,6 +661,10 @@ fn run_researcharena(args: ResearcharenaArgs) -> Result<()> {
         limit: args.limit,
         out: args.out,
         peer: args.peer,
+        merge: match args.merge {
+            MergeArg::Rrf => Merge::Rrf,
+            MergeArg::Score => Merge::Score,
+        },
         organizer: litnav_organize::Options {
             seed: args.seed.unwrap_or(workspace.settings().seed),
             ..Default::default()
