@@ -437,8 +437,9 @@ pub(crate) fn strings(value: &Value) -> Vec<String> {
     value.as_array().into_iter().flatten().filter_map(|v| v.as_str().map(str::to_string)).collect()
 }
 
-/// The outline as a tree named by section titles, each paper at the section its path names.
-fn outline_tree(name: &str, node: &Value, path: &[String], placements: &[(Vec<String>, String)]) -> Tree {
+/// The outline as a tree named by section titles, each paper at the section its path names
+/// (no placements: the heading tree alone).
+pub(crate) fn outline_tree(name: &str, node: &Value, path: &[String], placements: &[(Vec<String>, String)]) -> Tree {
     let children = node["children"]
         .as_array()
         .into_iter()

@@ -35,7 +35,7 @@ use litnav_app::{CorpusSession, Quiet, Workspace};
 use litnav_corpus::Topic;
 use litnav_eval::tree::Tree;
 use litnav_llm::Client;
-use litnav_organize::Doc;
+use litnav_organize::typology::ward_typology;
 use litnav_search::hybrid::{Fusion, reciprocal_rank_fusion};
 use litnav_search::{Feedback, Hit, Mode, Retriever, SearchQuery};
 use serde::Serialize;
@@ -208,7 +208,7 @@ pub struct OrganizationRow {
 }
 
 /// trec_eval run beside litnav on the same files.
-#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct PeerCheck {
     /// Values compared.
     pub values: usize,
@@ -285,13 +285,13 @@ pub fn run(workspace: &Workspace, session: &CorpusSession, options: &Options<'_>
             if judged.is_empty() {
                 continue;
             }
-            runs.push((format!("{}-{}", baseline.name(), name.replace(" + ", "-")), run.clone()));
             report.rows.push(Row {
                 baseline: baseline.name().into(),
                 retrieval: name.into(),
                 scores: trec::score(&judged, &run, &CUTOFFS, true)?,
                 seconds,
             });
+            runs.push((format!("{}-{}", baseline.name(), name.replace(" + ", "-")), run));
         }
     }
     if ranked && (options.out.is_some() || options.peer.is_some()) {
@@ -525,7 +525,7 @@ fn organize_topics(
         let topic_vector = encoder.embed(&[topic.title.as_str()]).pop().unwrap_or_default();
         let mut built: Vec<(&str, &str, usize, Tree)> = Vec::new();
         for (setting, docs) in &settings {
-            built.push((setting, "clustering (Ward typology)", docs.len(), typology(topic, docs)));
+            built.push((setting, "clustering (Ward typology)", docs.len(), ward_typology(&topic.title, docs)));
             let map = litnav_organize::organize(&topic.title, &topic_vector, docs, &embed, options.organizer);
             built.push((setting, "litnav map", docs.len(), Tree::from(&map)));
         }
@@ -545,29 +545,15 @@ fn organize_topics(
     Ok(())
 }
 
-fn typology(topic: &Topic, docs: &[Doc]) -> Tree {
-    litnav_organize::typology::ward_typology(&topic.title, docs)
-}
-
 /// The survey's heading tree: its outline (Bloom-Eval) or its expert taxonomy (TaxoBench), rooted
 /// at the survey's title.
 pub fn heading_tree(topic: &Topic) -> Option<Tree> {
     if let Some(outline) = &topic.outline {
-        return Some(outline_headings(&topic.title, outline));
+        return Some(crate::organize::outline_tree(&topic.title, outline, &[], &[]));
     }
     let mut tree = Tree::from_json(topic.taxonomy.as_ref()?).ok()?;
     tree.name = topic.title.clone();
     Some(tree)
-}
-
-fn outline_headings(name: &str, node: &serde_json::Value) -> Tree {
-    let children = node["children"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|child| outline_headings(child["title"].as_str().unwrap_or_default(), child))
-        .collect();
-    Tree::node(name, children)
 }
 
 impl Row {
@@ -644,7 +630,6 @@ fn write_organization(f: &mut std::fmt::Formatter<'_>, rows: &[OrganizationRow])
         "setting", "system", "topics", "papers", "HSR", "HER", "TSD", "TED", "nodes"
     )?;
     let mut groups: Vec<(&str, &str)> = rows.iter().map(|r| (r.setting.as_str(), r.system.as_str())).collect();
-    groups.dedup();
     groups.sort_unstable();
     groups.dedup();
     for (setting, system) in groups {

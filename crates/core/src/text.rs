@@ -255,7 +255,9 @@ pub const STOP_WORDS: &[&str] = &[
 /// The runs of consecutive words of a text that contain no stop word, number or one-letter word
 /// and cross no punctuation: where key phrases and heading entities come from.
 pub fn content_runs(text: &str) -> Vec<Vec<&str>> {
-    let stop: HashSet<&str> = STOP_WORDS.iter().copied().collect();
+    // Built once: every heading and every paper of a map passes through here.
+    static STOP: std::sync::LazyLock<HashSet<&str>> = std::sync::LazyLock::new(|| STOP_WORDS.iter().copied().collect());
+    let stop = &*STOP;
     let mut runs = Vec::new();
     for segment in text.split(|c: char| !(c.is_alphanumeric() || c == '-' || c == ' ' || c == '\'')) {
         let mut run: Vec<&str> = Vec::new();

@@ -131,13 +131,7 @@ const NOT_PLURALS: &[&str] =
 
 /// The entities of every heading of a tree below its root.
 pub fn tree_entities(tree: &Tree) -> BTreeSet<String> {
-    let mut entities = BTreeSet::new();
-    let mut stack: Vec<&Tree> = tree.children.iter().collect();
-    while let Some(node) = stack.pop() {
-        entities.extend(heading_entities(&node.name));
-        stack.extend(&node.children);
-    }
-    entities
+    tree.labels().into_iter().skip(1).flat_map(heading_entities).collect()
 }
 
 /// Heading Entity Recall of `predicted` against `reference` (`None` when the reference's headings

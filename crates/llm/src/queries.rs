@@ -32,10 +32,10 @@ pub fn zero_shot_query(client: &Client, topic: &str) -> Result<Answer<String>> {
 
 /// Decomposer: the sub-questions' queries, distinct, in the model's order.
 pub fn decomposed_queries(client: &Client, topic: &str) -> Result<Answer<Vec<String>>> {
+    /// The sub-question itself is asked for (it makes the model decompose before it writes
+    /// queries) but only its query is used.
     #[derive(Deserialize)]
     struct SubQuestion {
-        #[allow(dead_code)]
-        question: String,
         query: String,
     }
     #[derive(Deserialize)]

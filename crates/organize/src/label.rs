@@ -30,7 +30,8 @@ struct PhraseCounts {
     surfaces: HashMap<String, HashMap<String, usize>>,
 }
 
-fn phrases_of(text: &str, mut add: impl FnMut(String, String)) {
+/// Every 1–3-word phrase of a text's content runs, lower-cased and as written, in text order.
+pub(crate) fn phrases_of(text: &str, mut add: impl FnMut(String, String)) {
     for run in content_runs(text) {
         for start in 0..run.len() {
             for len in 1..=3.min(run.len() - start) {

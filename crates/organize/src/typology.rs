@@ -8,13 +8,13 @@
 //! - every merge of the dendrogram is a heading; a paper hangs, as a paper, under the merge that
 //!   first takes it in; the root is named by the topic (it is the mind-map's topic, not a heading);
 //! - TF-IDF is scikit-learn's default reading over the references as documents (smooth idf
-//!   `ln((1 + n) / (1 + df)) + 1`, raw counts, each paper's vector L2-normalized), with phrases
-//!   from [`litnav_core::text::content_runs`] (no phrase spans a stop word or punctuation); a
+//!   `ln((1 + n) / (1 + df)) + 1`, raw counts, each paper's vector L2-normalized), with the
+//!   organizer's key-phrase candidates (no phrase spans a stop word or punctuation); a
 //!   node's weight of a phrase is the sum over its papers, ties broken by the phrase's order.
 
 use crate::Doc;
 use crate::cluster::{Linkage, agglomerate};
-use litnav_core::text::content_runs;
+use crate::label::phrases_of;
 use litnav_eval::tree::Tree;
 use std::collections::{BTreeMap, HashMap};
 
@@ -55,20 +55,6 @@ struct Vocabulary {
 }
 
 impl Vocabulary {
-    fn of(docs: &[Doc]) -> Vocabulary {
-        let mut index = HashMap::new();
-        let mut phrases = Vec::new();
-        for doc in docs {
-            for phrase in phrases_of(doc) {
-                index.entry(phrase.clone()).or_insert_with(|| {
-                    phrases.push(phrase);
-                    phrases.len() - 1
-                });
-            }
-        }
-        Vocabulary { phrases }
-    }
-
     /// The phrase of highest weight (the earliest on ties); "" when there is none.
     fn best(&self, weights: &BTreeMap<usize, f64>) -> String {
         let mut best: Option<(usize, f64)> = None;
@@ -81,36 +67,28 @@ impl Vocabulary {
     }
 }
 
-/// The 1–3-word phrases of a paper's title and abstract, lower-cased, in text order.
-fn phrases_of(doc: &Doc) -> Vec<String> {
-    let text = litnav_core::PaperText::new(&doc.title, doc.abstract_text.as_deref()).passage();
-    let mut phrases = Vec::new();
-    for run in content_runs(&text) {
-        for start in 0..run.len() {
-            for len in 1..=3.min(run.len() - start) {
-                phrases.push(run[start..start + len].join(" ").to_lowercase());
-            }
-        }
-    }
-    phrases
-}
-
 /// The papers' vocabulary and each paper's TF-IDF vector over its numbering (scikit-learn's
-/// defaults).
+/// defaults), each paper's phrases read once.
 fn tfidf(docs: &[Doc]) -> (Vocabulary, Vec<BTreeMap<usize, f64>>) {
-    let vocabulary = Vocabulary::of(docs);
-    let number: HashMap<&str, usize> = vocabulary.phrases.iter().enumerate().map(|(i, p)| (p.as_str(), i)).collect();
+    let mut number: HashMap<String, usize> = HashMap::new();
+    let mut phrases = Vec::new();
     let counts: Vec<BTreeMap<usize, f64>> = docs
         .iter()
         .map(|doc| {
+            let text = litnav_core::PaperText::new(&doc.title, doc.abstract_text.as_deref()).passage();
             let mut tf = BTreeMap::new();
-            for phrase in phrases_of(doc) {
-                *tf.entry(number[phrase.as_str()]).or_insert(0.0) += 1.0;
-            }
+            phrases_of(&text, |phrase, _| {
+                let next = phrases.len();
+                let term = *number.entry(phrase).or_insert_with_key(|phrase| {
+                    phrases.push(phrase.clone());
+                    next
+                });
+                *tf.entry(term).or_insert(0.0) += 1.0;
+            });
             tf
         })
         .collect();
-    let mut df = vec![0usize; vocabulary.phrases.len()];
+    let mut df = vec![0usize; phrases.len()];
     for tf in &counts {
         tf.keys().for_each(|&t| df[t] += 1);
     }
@@ -126,7 +104,7 @@ fn tfidf(docs: &[Doc]) -> (Vocabulary, Vec<BTreeMap<usize, f64>>) {
             tf
         })
         .collect();
-    (vocabulary, weights)
+    (Vocabulary { phrases }, weights)
 }
 
 #[cfg(test)]

@@ -85,12 +85,7 @@ impl Retriever {
             Mode::Dense => Ok(self.dense_search(&query.text, query.k, filter)?),
             Mode::Hybrid(fusion) => {
                 let depth = query.k.max(HYBRID_CANDIDATES);
-                let lexical = match self.lexical.search(&SearchQuery { k: depth, ..query.clone() }) {
-                    Ok(hits) => hits,
-                    // A query of only stop words still has a dense side.
-                    Err(crate::Error::EmptyQuery { .. }) => Vec::new(),
-                    Err(e) => return Err(e),
-                };
+                let lexical = self.lexical_candidates(query, depth)?;
                 let dense = self.dense_search(&query.text, depth, filter)?;
                 Ok(fuse(&lexical, &dense, fusion, query.k))
             }
@@ -101,11 +96,7 @@ impl Retriever {
     pub fn search_with_feedback(&self, query: &SearchQuery, fusion: Fusion, feedback: Feedback) -> Result<Vec<Hit>> {
         let filter = Filter { before: query.before, exclude_surveys: query.exclude_surveys };
         let depth = query.k.max(HYBRID_CANDIDATES);
-        let lexical = match self.lexical.search(&SearchQuery { k: depth, ..query.clone() }) {
-            Ok(hits) => hits,
-            Err(crate::Error::EmptyQuery { .. }) => Vec::new(),
-            Err(e) => return Err(e),
-        };
+        let lexical = self.lexical_candidates(query, depth)?;
         let (index, encoder) = self.dense_parts()?;
         let mut vector = encoder.embed(&[query.text.as_str()]).pop().unwrap_or_default();
         let first = fuse(&lexical, &index.search(&vector, depth, filter), fusion, feedback.documents);
@@ -116,6 +107,16 @@ impl Retriever {
             litnav_core::vector::normalize(&mut vector);
         }
         Ok(fuse(&lexical, &index.search(&vector, depth, filter), fusion, query.k))
+    }
+
+    /// The lexical side of a hybrid search, `depth` deep; a query of only stop words finds
+    /// nothing here but still has a dense side.
+    fn lexical_candidates(&self, query: &SearchQuery, depth: usize) -> Result<Vec<Hit>> {
+        match self.lexical.search(&SearchQuery { k: depth, ..query.clone() }) {
+            Ok(hits) => Ok(hits),
+            Err(crate::Error::EmptyQuery { .. }) => Ok(Vec::new()),
+            Err(e) => Err(e),
+        }
     }
 
     fn dense_parts(&self) -> Result<(&DenseIndex, &Encoder)> {
