@@ -6,7 +6,9 @@ use crate::error::{Error, Result};
 use crate::session::CorpusSession;
 use crate::workspace::{Progress, Workspace};
 use litnav_corpus::{Catalog, MergeReport, Paper, ReadOptions, readers};
+use litnav_llm::extract::{self, Input};
 use litnav_llm::{Client, navigator};
+use litnav_organize::bottom_up::{BottomUpOptions, BottomUpTrace, bottom_up_map};
 use litnav_organize::{Doc, MapNode, Options, label, organize};
 use litnav_search::Filter;
 use serde::Serialize;
@@ -58,15 +60,62 @@ pub struct MapRequest {
     pub min_relevance: Option<f64>,
     /// Papers the LLM stage shows per subtopic.
     pub llm_papers: usize,
+    /// Organize with TaxoBench's LLM Bottom-Up organizer instead of clustering (the options'
+    /// seed and `recurse_above` apply; its method does not).
+    pub bottom_up: Option<BottomUpSettings>,
 }
 
-/// A map and, when the LLM stage ran, what it did.
+/// How the LLM Bottom-Up organizer sees the papers.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BottomUpSettings {
+    /// Most papers per request.
+    pub batch: usize,
+    /// Characters of each abstract shown.
+    pub abstract_chars: usize,
+    /// TaxoBench's input setting: what is shown besides title and abstract.
+    pub input: Input,
+}
+
+impl Default for BottomUpSettings {
+    fn default() -> Self {
+        let defaults = BottomUpOptions::default();
+        BottomUpSettings { batch: defaults.batch, abstract_chars: defaults.abstract_chars, input: Input::default() }
+    }
+}
+
+/// A map and, when an LLM took part, what it did.
 #[derive(Debug, Clone, Serialize)]
 pub struct MapOutcome {
     /// The map.
     pub map: MapNode,
-    /// The LLM stage's trace.
+    /// The LLM stage's trace (offline organizer + `--llm`).
     pub trace: Option<litnav_organize::llm::Trace>,
+    /// The LLM Bottom-Up organizer's report (`--method llm`).
+    pub bottom_up: Option<BottomUpReport>,
+}
+
+/// What the LLM Bottom-Up organizer did.
+#[derive(Debug, Clone, Serialize)]
+pub struct BottomUpReport {
+    /// The input setting.
+    pub input: Input,
+    /// Papers shown with an extracted note.
+    pub noted: usize,
+    /// Papers whose extraction failed (shown without a note), with why.
+    pub notes_failed: Vec<NoteFailure>,
+    /// Requests, groupings, repairs and tokens.
+    pub trace: BottomUpTrace,
+}
+
+/// A paper whose summary or core task could not be extracted.
+#[derive(Debug, Clone, Serialize)]
+pub struct NoteFailure {
+    /// Corpus id.
+    pub id: String,
+    /// Title.
+    pub title: String,
+    /// What went wrong.
+    pub error: String,
 }
 
 /// Build a map. `session` is needed when the papers are retrieved from a corpus.
@@ -91,7 +140,98 @@ pub fn build_map(
         return Err(Error::not_found(format!("no papers to organize for {:?}", request.topic)));
     }
     let options = Options { min_relevance: request.min_relevance.unwrap_or(floor), ..request.options };
-    organize_docs(workspace, &request.topic, &docs, options, llm, request.llm_papers, progress)
+    match request.bottom_up {
+        None => organize_docs(workspace, &request.topic, &docs, options, llm, request.llm_papers, progress),
+        Some(settings) => {
+            let client = llm.ok_or_else(|| {
+                Error::input(
+                    "the LLM Bottom-Up organizer needs an LLM endpoint (give --llm-url or set one in the settings)",
+                )
+            })?;
+            bottom_up_docs(workspace, &request.topic, &docs, settings, options, client, progress)
+        }
+    }
+}
+
+/// Organize `docs` for `topic` with TaxoBench's LLM Bottom-Up organizer, after extracting each
+/// paper's note when the input setting asks for one (cached per paper by the client).
+pub fn bottom_up_docs(
+    workspace: &Workspace,
+    topic: &str,
+    docs: &[Doc],
+    settings: BottomUpSettings,
+    options: Options,
+    client: &Client,
+    progress: &dyn Progress,
+) -> Result<MapOutcome> {
+    let encoder = workspace.encoder(progress)?;
+    let topic_vector = encoder.embed(&[topic]).pop().unwrap_or_default();
+    let (notes, notes_failed) = paper_notes(docs, settings.input, client, progress)?;
+    progress.stage(&format!(
+        "organizing {} papers with the LLM (Bottom-Up, {} per request)",
+        docs.len(),
+        settings.batch
+    ));
+    let embed = |texts: &[String]| encoder.embed(texts);
+    let bottom_up_options = BottomUpOptions {
+        batch: settings.batch,
+        abstract_chars: settings.abstract_chars,
+        recurse_above: options.recurse_above,
+        min_relevance: options.min_relevance,
+        seed: options.seed,
+    };
+    let (map, trace) = bottom_up_map(
+        topic,
+        &topic_vector,
+        docs,
+        &notes,
+        settings.input.notes_are(),
+        &embed,
+        client,
+        bottom_up_options,
+    )?;
+    let noted = notes.iter().filter(|n| n.is_some()).count();
+    let report = BottomUpReport { input: settings.input, noted, notes_failed, trace };
+    Ok(MapOutcome { map, trace: None, bottom_up: Some(report) })
+}
+
+/// Each paper's note for `input` (none for title and abstract). A paper whose extraction fails
+/// is shown without one and listed; an endpoint that fails stops the map.
+fn paper_notes(
+    docs: &[Doc],
+    input: Input,
+    client: &Client,
+    progress: &dyn Progress,
+) -> Result<(Vec<Option<String>>, Vec<NoteFailure>)> {
+    if input == Input::TitleAbstract {
+        return Ok((vec![None; docs.len()], Vec::new()));
+    }
+    progress.stage(&format!("extracting each paper's {} with the LLM", input.notes_are().trim_start_matches("a ")));
+    let papers: Vec<litnav_core::PaperText<'_>> = docs.iter().map(Doc::as_text).collect();
+    let mut results = extract::notes(client, &papers, input, &|done| progress.advance(done, docs.len()));
+    let endpoint_failed = |r: &std::result::Result<Option<String>, litnav_llm::Error>| {
+        matches!(
+            r,
+            Err(litnav_llm::Error::Transport { .. } | litnav_llm::Error::Status { .. } | litnav_llm::Error::Offline)
+        )
+    };
+    if let Some(at) = results.iter().position(endpoint_failed)
+        && let Err(e) = results.swap_remove(at)
+    {
+        return Err(e.into());
+    }
+    let mut notes = Vec::with_capacity(docs.len());
+    let mut failed = Vec::new();
+    for (doc, result) in docs.iter().zip(results) {
+        match result {
+            Ok(note) => notes.push(note),
+            Err(e) => {
+                failed.push(NoteFailure { id: doc.id.clone(), title: doc.title.clone(), error: e.to_string() });
+                notes.push(None);
+            }
+        }
+    }
+    Ok((notes, failed))
 }
 
 /// Organize `docs` for `topic`, then (with a client) run the LLM stage on the map.
@@ -109,10 +249,10 @@ pub fn organize_docs(
     let embed = |texts: &[String]| encoder.embed(texts);
     progress.stage(&format!("organizing {} papers", docs.len()));
     let map = organize(topic, &topic_vector, docs, &embed, options);
-    let Some(client) = llm else { return Ok(MapOutcome { map, trace: None }) };
+    let Some(client) = llm else { return Ok(MapOutcome { map, trace: None, bottom_up: None }) };
     progress.stage("naming and grouping subtopics with the LLM");
     let (map, trace) = litnav_organize::llm::refine(map, topic, client, llm_papers)?;
-    Ok(MapOutcome { map, trace: Some(trace) })
+    Ok(MapOutcome { map, trace: Some(trace), bottom_up: None })
 }
 
 /// Every paper of a file (or of one of its topics), with vectors from litnav's cache of paper

@@ -190,17 +190,18 @@ pub struct LlmStage<'a> {
     pub papers_per_cluster: usize,
 }
 
-/// The LLM rows of one instance: the default method's map refined by the LLM stage, and the
-/// one-call Bottom-Up tree and Knowledge Navigator's Direct-Gen baseline (an outline from the topic
+/// The LLM rows of one instance: the default method's map refined by the LLM stage, the LLM
+/// Bottom-Up organizer's map (`litnav map --method llm`) and Knowledge Navigator's Direct-Gen baseline (an outline from the topic
 /// alone: no papers, so only the heading metrics — NSR, US-NTED — mean anything), each timed from
 /// its start. A row whose LLM calls fail is an `Err`
 /// saying why, so one bad answer does not end the benchmark.
 fn llm_trees(
     llm: LlmStage<'_>,
     topic: &str,
+    topic_vector: &[f32],
     offline_map: MapNode,
     docs: &[Doc],
-    embed: &dyn Fn(&[String]) -> Vec<Vec<f32>>,
+    embed: &(dyn Fn(&[String]) -> Vec<Vec<f32>> + Sync),
 ) -> Vec<std::result::Result<(String, Tree, f64), String>> {
     let refined_row = {
         let name = "litnav + LLM: average linkage + Cluster Reader + Themes";
@@ -210,22 +211,23 @@ fn llm_trees(
             .map_err(|e| format!("{name}: {e}"))
     };
     let bottom_up_row = {
-        let name = "LLM Bottom-Up (one call, litnav client)";
+        let name = "LLM Bottom-Up (map --method llm: title + abstract, 25 per request)";
         let started = Instant::now();
-        // The model sees the papers by id (a hash of the title), never in the file's order:
-        // TaxoBench's files list an instance's papers in the order of the expert taxonomy, and
-        // cutting that list into k contiguous runs alone scores ARI 0.44.
-        let mut docs: Vec<&Doc> = docs.iter().collect();
-        docs.sort_by(|a, b| a.id.cmp(&b.id));
-        let papers: Vec<litnav_core::PaperText<'_>> =
-            docs.iter().map(|d| litnav_core::PaperText { title: &d.title, abstract_text: None }).collect();
-        let titles: Vec<&str> = docs.iter().map(|d| d.title.as_str()).collect();
-        // A paper the model places twice or never is placed by its vector's closeness.
-        let vectors: Vec<Vec<f32>> = docs.iter().map(|d| d.vector.clone()).collect();
-        let content = litnav_llm::navigator::Content { vectors: &vectors, embed };
-        litnav_llm::navigator::bottom_up(llm.client, topic, &papers, Some(&content))
-            .map(|taxonomy| (name.to_string(), taxonomy.to_tree(topic, &titles), started.elapsed().as_secs_f64()))
-            .map_err(|e| format!("{name}: {e}"))
+        // The method shows the model the papers by id (a hash of the title), never in the file's
+        // order: TaxoBench's files list an instance's papers in the order of the expert
+        // taxonomy, and cutting that list into k contiguous runs alone scores ARI 0.44.
+        litnav_organize::bottom_up::bottom_up_map(
+            topic,
+            topic_vector,
+            docs,
+            &[],
+            "",
+            embed,
+            llm.client,
+            litnav_organize::bottom_up::BottomUpOptions::default(),
+        )
+        .map(|(map, _)| (name.to_string(), Tree::from(&map), started.elapsed().as_secs_f64()))
+        .map_err(|e| format!("{name}: {e}"))
     };
     let direct_gen_row = {
         let name = "LLM Direct-Gen (topic only, headings)";
@@ -238,7 +240,7 @@ fn llm_trees(
 }
 
 /// Run the benchmark on TaxoBench files; with `llm`, also litnav's LLM stage on the default method's map
-/// (Cluster Reader + Thematic Organizer) and TaxoBench's one-call Bottom-Up LLM organizer.
+/// (Cluster Reader + Thematic Organizer) and the LLM Bottom-Up organizer (`map --method llm`) and Direct-Gen.
 pub fn run(
     workspace: &Workspace,
     data: &Path,
@@ -264,7 +266,7 @@ pub fn run(
         for (method, name, map, seconds) in offline_maps(&topic, &topic_vector, &docs, &embed, options) {
             built.push((name, Tree::from(&map), seconds));
             if let Some(stage) = llm.filter(|_| method == Method::default()) {
-                for row in llm_trees(stage, &topic, map, &docs, &embed) {
+                for row in llm_trees(stage, &topic, &topic_vector, map, &docs, &embed) {
                     match row {
                         Ok(row) => built.push(row),
                         Err(why) => report.failures.push(format!("instance {}: {why}", instance.id)),
@@ -478,7 +480,7 @@ pub fn run_bloom(
         for (method, name, map, seconds) in offline_maps(&topic.title, &topic_vector, &topic.docs, &embed, options) {
             built.push((name, Tree::from(&map), seconds));
             if let Some(stage) = llm.filter(|_| method == Method::default()) {
-                for row in llm_trees(stage, &topic.title, map, &topic.docs, &embed) {
+                for row in llm_trees(stage, &topic.title, &topic_vector, map, &topic.docs, &embed) {
                     match row {
                         Ok(row) => built.push(row),
                         Err(why) => report.failures.push(format!("topic {}: {why}", topic.id)),
@@ -744,7 +746,14 @@ pub(crate) mod tests {
             ..litnav_llm::Config::default()
         };
         let client = litnav_llm::Client::new(config);
-        let rows = llm_trees(LlmStage { client: &client, papers_per_cluster: 12 }, "graphs", map, &docs, &embed);
+        let rows = llm_trees(
+            LlmStage { client: &client, papers_per_cluster: 12 },
+            "graphs",
+            &unit([1.0, 0.0]),
+            map,
+            &docs,
+            &embed,
+        );
         assert_eq!(rows.len(), 3);
         let errors: Vec<String> = rows.into_iter().map(|r| r.expect_err("no server")).collect();
         assert!(errors[0].starts_with("litnav + LLM"), "{}", errors[0]);

@@ -62,6 +62,8 @@ pub struct Options<'a> {
     pub llm: Option<&'a Client>,
     /// Papers per subtopic the LLM stage shows.
     pub llm_papers: usize,
+    /// Organize with the LLM Bottom-Up organizer (`map --method llm`) instead of clustering.
+    pub bottom_up: Option<litnav_app::maps::BottomUpSettings>,
     /// Label similarity of the hierarchy metrics.
     pub similarity: Kind,
     /// Only the first this many instances.
@@ -167,8 +169,11 @@ pub fn run(
         .collect();
     Ok(Report {
         mode: options.mode,
-        method: format!("{:?}", options.organizer.method).to_lowercase(),
-        llm: options.llm.is_some(),
+        method: match options.bottom_up {
+            Some(settings) => format!("LLM Bottom-Up, {} per request, input {}", settings.batch, settings.input.name()),
+            None => format!("{:?}", options.organizer.method).to_lowercase(),
+        },
+        llm: options.llm.is_some() && options.bottom_up.is_none(),
         instances: total,
         rows,
         summary,
@@ -198,6 +203,7 @@ fn answer(
         options: options.organizer,
         min_relevance: options.min_relevance,
         llm_papers: options.llm_papers,
+        bottom_up: options.bottom_up,
     };
     Ok(maps::build_map(workspace, session, &request, options.llm, progress)?.map)
 }

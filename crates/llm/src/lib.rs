@@ -9,6 +9,8 @@
 //!   Expander) and TaxoBench's one-call Bottom-Up organizer.
 //! - [`judges`]: TaxoBench's tree judge, Bloom-Eval's GRADE (per ability: FAP, FNov, ROQ) and
 //!   SciNet's path-rationality judge, each returning its full trace.
+//! - [`extract`]: TaxoBench's input settings — a paper's summary, or its core task and
+//!   contributions, extracted once per paper and cached.
 //! - [`queries`]: ResearchArena's Zero-shot and Decomposer query writers.
 //! - [`survey`]: the LLM steps of Bloom-Eval's metrics (entities, statements, matching, citation
 //!   support, redundant headings).
@@ -17,6 +19,7 @@
 
 pub mod cache;
 pub mod client;
+pub mod extract;
 pub mod fake;
 pub mod judges;
 mod names;

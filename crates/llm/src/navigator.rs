@@ -281,6 +281,37 @@ pub fn direct_outline(client: &Client, topic: &str) -> Result<Answer<litnav_eval
     Ok(Answer { value: Tree::node(topic, sections), raw: answer.raw, repaired: answer.repaired, cached: answer.cached })
 }
 
+/// What the Bottom-Up organizer is shown of each paper besides its title (TaxoBench's input
+/// settings: title and abstract, + summary, + core task and contributions).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PaperView<'a> {
+    /// Characters of each abstract shown (0: titles only).
+    pub abstract_chars: usize,
+    /// A note per paper, in the papers' order (an extraction's summary or core task; `None` where
+    /// there is none).
+    pub notes: &'a [Option<String>],
+    /// What the notes are, for the prompt ("a summary").
+    pub notes_are: &'a str,
+}
+
+impl PaperView<'_> {
+    /// Titles only.
+    pub const TITLES: PaperView<'static> = PaperView { abstract_chars: 0, notes: &[], notes_are: "" };
+
+    /// The words the prompt uses for what each entry holds.
+    fn describe(&self) -> String {
+        let mut parts = vec!["title"];
+        if self.abstract_chars > 0 {
+            parts.push("the start of its abstract");
+        }
+        if self.notes.iter().any(Option::is_some) && !self.notes_are.is_empty() {
+            parts.push(self.notes_are);
+        }
+        let last = parts.len() - 1;
+        if last == 0 { parts[0].to_string() } else { format!("{}, and {}", parts[..last].join(", "), parts[last]) }
+    }
+}
+
 /// TaxoBench's Bottom-Up organizer: one call, papers in, a taxonomy out, every paper once. When
 /// the model's last answer still places a paper twice or not at all, litnav fixes the placement:
 /// by content when it is given ([`place_by_content`]), else by keeping a paper's first placement
@@ -289,12 +320,18 @@ pub fn bottom_up(
     client: &Client,
     topic: &str,
     papers: &[PaperText<'_>],
+    view: &PaperView<'_>,
     content: Option<&Content<'_>>,
 ) -> Result<Taxonomy> {
     let count = papers.len();
     let task = Task {
         name: "bottom_up".into(),
-        messages: prompts::bottom_up(topic, &prompts::paper_list(papers, 0), count),
+        messages: prompts::bottom_up(
+            topic,
+            &prompts::noted_paper_list(papers, view.abstract_chars, view.notes),
+            count,
+            &view.describe(),
+        ),
         schema: prompts::bottom_up_schema(),
         // The answer lists every paper's number once, plus names and JSON layout (models indent
         // it): room grows with the paper count.

@@ -203,7 +203,8 @@ fn bottom_up_places_every_paper_once() {
     ]})
     .to_string();
     let server = serve(vec![Behaviour::Answer(answer)]);
-    let taxonomy = navigator::bottom_up(&client(&server, None), TOPIC, &papers(), None).unwrap();
+    let taxonomy =
+        navigator::bottom_up(&client(&server, None), TOPIC, &papers(), &navigator::PaperView::TITLES, None).unwrap();
     assert!(taxonomy.fixed_by_litnav.is_some());
     let tree = taxonomy.to_tree(TOPIC, &["A", "B"]).to_json();
     assert_eq!(tree["subtopics"][0]["subtopics"][0]["papers"], json!(["A"]));
@@ -214,7 +215,9 @@ fn bottom_up_places_every_paper_once() {
         names.iter().map(|n| if n.ends_with("Sampling") { vec![0.0, 1.0] } else { vec![1.0, 0.0] }).collect()
     };
     let content = navigator::Content { vectors: &vectors, embed: &embed };
-    let taxonomy = navigator::bottom_up(&client(&server, None), TOPIC, &papers(), Some(&content)).unwrap();
+    let taxonomy =
+        navigator::bottom_up(&client(&server, None), TOPIC, &papers(), &navigator::PaperView::TITLES, Some(&content))
+            .unwrap();
     let tree = taxonomy.to_tree(TOPIC, &["A", "B"]).to_json();
     assert_eq!(tree["subtopics"].as_array().unwrap().len(), 1, "nothing left unplaced");
     assert_eq!(tree["subtopics"][0]["subtopics"][0]["name"], "Sampling");

@@ -347,6 +347,33 @@ impl Dendrogram {
             })
             .collect()
     }
+
+    /// The points in the dendrogram's leaf order (each merge lists its first cluster's points,
+    /// then its second's): neighbours in this order are close, so cutting it into consecutive runs
+    /// gives coherent groups of any chosen size.
+    pub fn leaf_order(&self) -> Vec<usize> {
+        let n = self.points;
+        let mut order = Vec::with_capacity(n);
+        let mut merged = vec![false; n + self.merges.len()];
+        for &(a, b, _) in &self.merges {
+            merged[a] = true;
+            merged[b] = true;
+        }
+        // Every cluster nobody merged further is a root (one, unless the points were never all
+        // joined); walk each, first-listed cluster first.
+        let mut stack: Vec<usize> = (0..n + self.merges.len()).filter(|&c| !merged[c]).rev().collect();
+        while let Some(cluster) = stack.pop() {
+            match cluster.checked_sub(n) {
+                None => order.push(cluster),
+                Some(merge) => {
+                    let (a, b, _) = self.merges[merge];
+                    stack.push(b);
+                    stack.push(a);
+                }
+            }
+        }
+        order
+    }
 }
 
 #[cfg(test)]
@@ -378,6 +405,16 @@ mod tests {
         assert!(tree.merges.windows(2).all(|w| w[0].2 <= w[1].2), "heights ascend");
         assert_eq!(tree.cut(3), vec![0, 0, 0, 1, 1, 2, 2, 2]);
         assert_eq!(tree.cut(1), vec![0; 8]);
+        let order = tree.leaf_order();
+        let mut sorted = order.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..8).collect::<Vec<_>>(), "every point once");
+        // Each planted group is one run of the order.
+        for group in [[0, 1, 2].as_slice(), &[3, 4], &[5, 6, 7]] {
+            let at: Vec<usize> = group.iter().map(|p| order.iter().position(|x| x == p).unwrap()).collect();
+            assert_eq!(at.iter().max().unwrap() - at.iter().min().unwrap(), group.len() - 1, "{order:?}");
+        }
+        assert_eq!(agglomerate(&points[..1], Linkage::Average).leaf_order(), vec![0]);
         assert_eq!(tree.cut(8), (0..8).collect::<Vec<_>>());
         let average = agglomerate(&points, Linkage::Average);
         assert!(average.merges.windows(2).all(|w| w[0].2 <= w[1].2), "heights ascend");

@@ -26,6 +26,7 @@
 //! Every step is seeded, and ties break on stable keys: the same input gives the same map, byte
 //! for byte. The LLM stage ([`llm`]) renames, filters and regroups the offline map.
 
+pub mod bottom_up;
 pub mod cluster;
 pub mod gmm;
 pub mod label;
@@ -45,7 +46,7 @@ pub use map::{Doc, MapNode, SecondaryMember};
 /// mixture is nearly hard — on four litbench topics' maps (800 papers) the lowest first-choice
 /// weights were 0.81, 0.97, 0.98 and 0.98, so about one paper in a few hundred is listed twice.
 pub const SECONDARY_MEMBERSHIP: f64 = 0.1;
-use map::{assign_ids, fill_leaf, size, sort_by_size};
+use map::{assign_ids, fill_leaf, size, sort_by_relevance};
 use naming::{Namer, distinct_names};
 
 /// How papers are grouped into subtopics.
@@ -182,7 +183,7 @@ fn organize_naming(
         None => {
             let subtopic_nodes = namer.name_groups(&members, &subtopics.centroids, used);
             let mut nodes: Vec<MapNode> = subtopic_nodes.into_iter().flatten().collect();
-            sort_by_size(&mut nodes);
+            sort_by_relevance(&mut nodes);
             nodes
         }
         Some(themes) => {
@@ -214,11 +215,11 @@ fn organize_naming(
                     theme.years.clear();
                     theme.abstracts.clear();
                     theme.subtopics = subs.iter().filter_map(|&s| subtopic_nodes[s].take()).collect();
-                    sort_by_size(&mut theme.subtopics);
+                    sort_by_relevance(&mut theme.subtopics);
                     Some(theme)
                 })
                 .collect();
-            sort_by_size(&mut theme_nodes);
+            sort_by_relevance(&mut theme_nodes);
             theme_nodes
         }
     };
@@ -327,13 +328,15 @@ fn set_weights(node: &mut MapNode, weights: &std::collections::HashMap<&str, f64
     }
 }
 
-/// Move subtopics (leaves) below `threshold` relevance under a final `filtered` node.
-fn filter_unrelated(root: &mut MapNode, threshold: f64) {
+/// Move subtopics (leaves, at any depth) below `threshold` relevance under a final `filtered`
+/// node; a theme left with nothing is dropped.
+pub(crate) fn filter_unrelated(root: &mut MapNode, threshold: f64) {
     if threshold <= 0.0 {
         return;
     }
-    let mut filtered = Vec::new();
-    let mut take = |nodes: &mut Vec<MapNode>| {
+    /// Take the low leaves among `nodes`, then among their children (preorder), dropping inner
+    /// nodes emptied on the way.
+    fn take(nodes: &mut Vec<MapNode>, threshold: f64, filtered: &mut Vec<MapNode>) {
         let (kept, removed): (Vec<MapNode>, Vec<MapNode>) =
             std::mem::take(nodes).into_iter().partition(|n| !n.subtopics.is_empty() || n.relevance >= threshold);
         *nodes = kept;
@@ -343,12 +346,13 @@ fn filter_unrelated(root: &mut MapNode, threshold: f64) {
                 format!("{} Filtered: relevance {:.2} < {threshold:.2}.", node.description, node.relevance);
             filtered.push(node);
         }
-    };
-    take(&mut root.subtopics);
-    for theme in &mut root.subtopics {
-        take(&mut theme.subtopics);
+        for node in nodes.iter_mut() {
+            take(&mut node.subtopics, threshold, filtered);
+        }
+        nodes.retain(|node| !node.subtopics.is_empty() || !node.paper_ids.is_empty());
     }
-    root.subtopics.retain(|theme| !theme.subtopics.is_empty() || !theme.paper_ids.is_empty());
+    let mut filtered = Vec::new();
+    take(&mut root.subtopics, threshold, &mut filtered);
     if filtered.is_empty() {
         return;
     }

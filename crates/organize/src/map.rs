@@ -163,9 +163,36 @@ pub(crate) fn size(node: &MapNode) -> usize {
     node.paper_ids.len() + node.subtopics.iter().map(size).sum::<usize>()
 }
 
-/// Largest first, then by name.
-pub(crate) fn sort_by_size(nodes: &mut [MapNode]) {
-    nodes.sort_by(|a, b| size(b).cmp(&size(a)).then_with(|| a.name.cmp(&b.name)));
+/// Most relevant to the topic first (a reader looks at the top of a list first), then the
+/// largest, then by name.
+pub(crate) fn sort_by_relevance(nodes: &mut [MapNode]) {
+    nodes.sort_by(|a, b| {
+        b.relevance.total_cmp(&a.relevance).then_with(|| size(b).cmp(&size(a))).then_with(|| a.name.cmp(&b.name))
+    });
+}
+
+/// `members` (indices into `docs`) most central first: by cosine to `centroid`, ties by id.
+pub(crate) fn by_centrality(members: &[usize], docs: &[Doc], centroid: &[f32]) -> Vec<usize> {
+    let mut ordered = members.to_vec();
+    ordered.sort_by(|&a, &b| {
+        let (sa, sb) =
+            (litnav_core::vector::dot(&docs[a].vector, centroid), litnav_core::vector::dot(&docs[b].vector, centroid));
+        sb.total_cmp(&sa).then_with(|| docs[a].id.cmp(&docs[b].id))
+    });
+    ordered
+}
+
+/// The first two papers of `ordered` as "Title (year); Title (year)", for descriptions.
+pub(crate) fn most_representative(docs: &[Doc], ordered: &[usize]) -> String {
+    let examples: Vec<String> = ordered
+        .iter()
+        .take(2)
+        .map(|&i| match docs[i].year {
+            Some(year) => format!("{} ({year})", docs[i].title),
+            None => docs[i].title.clone(),
+        })
+        .collect();
+    examples.join("; ")
 }
 
 pub(crate) fn fill_leaf(node: &mut MapNode, docs: &[Doc], order: &[usize]) {

@@ -2,7 +2,7 @@
 //! that no name is taken twice, and the rule every map ends with, that no two nodes share a name.
 
 use crate::label;
-use crate::map::{Doc, MapNode, fill_leaf};
+use crate::map::{Doc, MapNode, by_centrality, fill_leaf, most_representative};
 
 /// What naming a group of papers needs besides the group.
 pub(crate) struct Namer<'a> {
@@ -37,33 +37,18 @@ impl Namer<'_> {
                 continue;
             }
             // Papers ordered by closeness to the centroid: the first are the most representative.
-            let mut ordered = m.clone();
-            ordered.sort_by(|&a, &b| {
-                let (sa, sb) = (
-                    litnav_core::vector::dot(&docs[a].vector, centroid),
-                    litnav_core::vector::dot(&docs[b].vector, centroid),
-                );
-                sb.total_cmp(&sa).then_with(|| docs[a].id.cmp(&docs[b].id))
-            });
+            let ordered = by_centrality(m, docs, centroid);
             // Only small groups fall back on a title: in larger ones the pair of key words says
             // more of the whole group (TaxoBench NSR 0.763 against 0.775 with every group).
             let from_title = if m.len() <= 3 { self.title_phrases(ordered[0], m) } else { Vec::new() };
             let name = pick_name(&phrases[g], &from_title, used).unwrap_or_else(|| docs[ordered[0]].title.clone());
             used.insert(name.to_lowercase());
-            let examples: Vec<String> = ordered
-                .iter()
-                .take(2)
-                .map(|&i| match docs[i].year {
-                    Some(year) => format!("{} ({year})", docs[i].title),
-                    None => docs[i].title.clone(),
-                })
-                .collect();
             let shown = &phrases[g][..phrases[g].len().min(3)];
             let description = format!(
                 "{} paper(s){}. Most representative: {}.",
                 m.len(),
                 if shown.is_empty() { String::new() } else { format!(" on {}", join_words(shown)) },
-                examples.join("; ")
+                most_representative(docs, &ordered)
             );
             let mut node =
                 MapNode::new(name, description, f64::from(litnav_core::vector::dot(centroid, self.topic_vector)));

@@ -99,6 +99,8 @@ pub struct TaxobenchArgs {
     /// Subtopic clustering, as `litnav map --method`.
     #[arg(long, value_enum, default_value_t = super::map::MethodArg::Average)]
     method: super::map::MethodArg,
+    #[command(flatten)]
+    bottom_up: super::map::BottomUpArgs,
     /// Organize subtopics with more papers than this again, as `litnav map --recurse-above`.
     #[arg(long, value_name = "PAPERS")]
     recurse_above: Option<usize>,
@@ -333,7 +335,7 @@ pub struct OrganizeArgs {
     /// Organize subtopics with more papers than this again, as `litnav map --recurse-above` does.
     #[arg(long, value_name = "N")]
     recurse_above: Option<usize>,
-    /// With --llm: also the LLM stage on the default method's maps and the one-call Bottom-Up LLM organizer.
+    /// With --llm: also the LLM stage on the default method's maps and the LLM Bottom-Up organizer (`map --method llm`) and Direct-Gen.
     #[command(flatten)]
     llm: LlmArgs,
     /// Print the rows as JSON.
@@ -681,7 +683,8 @@ fn run_taxobench(args: TaxobenchArgs) -> Result<()> {
         ModeArg::DeepResearch => Mode::DeepResearch,
         ModeArg::BottomUp => Mode::BottomUp,
     };
-    let client = args.llm.client(&workspace)?;
+    let bottom_up = args.bottom_up.settings(args.method)?;
+    let client = args.method.client(&args.llm, &workspace)?;
     let session = match mode {
         Mode::DeepResearch => Some(workspace.open(args.corpus.as_deref(), &Terminal::new())?),
         Mode::BottomUp => None,
@@ -703,6 +706,7 @@ fn run_taxobench(args: TaxobenchArgs) -> Result<()> {
         min_relevance: args.min_relevance,
         llm: client.as_ref(),
         llm_papers: args.llm.llm_papers,
+        bottom_up,
         similarity: args.similarity.kind(),
         limit: args.limit,
     };

@@ -3,9 +3,10 @@
 use super::{LlmArgs, ModelArgs, write_file};
 use crate::progress::Terminal;
 use anyhow::Result;
-use litnav_app::maps::{self, DEFAULT_MAP_PAPERS, MapRequest, PaperSource};
+use litnav_app::Workspace;
+use litnav_app::maps::{self, BottomUpReport, BottomUpSettings, DEFAULT_MAP_PAPERS, MapRequest, PaperSource};
+use litnav_llm::extract::Input;
 use litnav_organize::{MapNode, Method, Options, render};
-use litnav_search::Filter;
 use std::path::PathBuf;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -18,17 +19,77 @@ pub enum MethodArg {
     Navigator,
     /// Seeded spherical k-means.
     Kmeans,
+    /// TaxoBench's LLM Bottom-Up organizer: the model reads the papers (--llm-batch per
+    /// request, the requests' categories grouped into themes) and writes the taxonomy; needs an
+    /// LLM endpoint (implies --llm).
+    Llm,
 }
 
 impl MethodArg {
-    /// The organizer's method.
+    /// The clustering method (the LLM organizer's offline fallback clusters by the default).
     pub fn method(self) -> Method {
         match self {
             MethodArg::Ward => Method::Ward,
-            MethodArg::Average => Method::Average,
+            MethodArg::Average | MethodArg::Llm => Method::Average,
             MethodArg::Kmeans => Method::KMeans,
             MethodArg::Navigator => Method::Navigator,
         }
+    }
+
+    /// The LLM client this method needs: always for `llm`, else only with --llm.
+    pub fn client(self, llm: &LlmArgs, workspace: &Workspace) -> Result<Option<litnav_llm::Client>> {
+        match self {
+            MethodArg::Llm => Ok(Some(llm.required(workspace)?)),
+            _ => llm.client(workspace),
+        }
+    }
+}
+
+/// TaxoBench's input settings (seed 000, "Input Settings").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum InputArg {
+    /// Title and abstract.
+    TitleAbstract,
+    /// Plus a summary the LLM extracts from each paper (problem, motivation, methods,
+    /// conclusions, contributions; cached per paper).
+    Summary,
+    /// Plus the paper's core task and claimed contributions, extracted by the LLM (cached).
+    CoreTask,
+}
+
+/// The LLM Bottom-Up organizer's flags.
+#[derive(Debug, clap::Args)]
+pub struct BottomUpArgs {
+    /// With --method llm: what the model is shown of each paper besides the title and the start
+    /// of its abstract (TaxoBench's input settings).
+    #[arg(long, value_enum, default_value_t = InputArg::TitleAbstract)]
+    input: InputArg,
+    /// With --method llm: most papers in one request (a larger set is cut into batches of
+    /// neighbouring papers whose categories are then grouped); raise it for models with a long
+    /// context.
+    #[arg(long, value_name = "PAPERS", default_value_t = BottomUpSettings::default().batch)]
+    llm_batch: usize,
+}
+
+impl BottomUpArgs {
+    /// The organizer's settings when `method` is `llm`; these flags with another method are an
+    /// error rather than silently ignored.
+    pub fn settings(&self, method: MethodArg) -> Result<Option<BottomUpSettings>> {
+        if method != MethodArg::Llm {
+            if self.input != InputArg::TitleAbstract {
+                anyhow::bail!("--input chooses what the LLM Bottom-Up organizer sees: it needs --method llm");
+            }
+            return Ok(None);
+        }
+        if self.llm_batch < 2 {
+            anyhow::bail!("--llm-batch must be at least 2 papers, not {}", self.llm_batch);
+        }
+        let input = match self.input {
+            InputArg::TitleAbstract => Input::TitleAbstract,
+            InputArg::Summary => Input::Summary,
+            InputArg::CoreTask => Input::CoreTask,
+        };
+        Ok(Some(BottomUpSettings { batch: self.llm_batch, input, ..BottomUpSettings::default() }))
     }
 }
 
@@ -43,6 +104,9 @@ pub struct Args {
     /// How many papers to retrieve for the topic (hybrid BM25 + dense search).
     #[arg(long, short, default_value_t = DEFAULT_MAP_PAPERS)]
     k: usize,
+    /// Leakage filters on the retrieved papers (with a corpus; a --papers file is organized whole).
+    #[command(flatten)]
+    filter: super::FilterArgs,
     /// Organize exactly these papers instead of retrieving (Bottom-Up mode): any file litnav
     /// ingests (litbench JSONL, OpenAlex, BibTeX, TaxoBench data.jsonl …).
     #[arg(long, value_name = "FILE")]
@@ -74,9 +138,11 @@ pub struct Args {
     min_relevance: Option<f64>,
     /// Subtopic clustering: average-linkage agglomerative (the most even on litnav's organizer
     /// benchmarks), Ward agglomerative cut at the silhouette's k, Knowledge Navigator's UMAP +
-    /// Gaussian mixture, or k-means.
+    /// Gaussian mixture, k-means — or the LLM Bottom-Up organizer.
     #[arg(long, value_enum, default_value_t = MethodArg::Average)]
     method: MethodArg,
+    #[command(flatten)]
+    bottom_up: BottomUpArgs,
     /// Organize subtopics with more papers than this again, into deeper levels (up to three).
     #[arg(long, value_name = "PAPERS")]
     recurse_above: Option<usize>,
@@ -84,7 +150,8 @@ pub struct Args {
     model: ModelArgs,
     #[command(flatten)]
     llm: LlmArgs,
-    /// Write what the LLM stage did (each cluster's reading, repairs, tokens) as JSON.
+    /// Write what the LLM did as JSON (the LLM stage: each cluster's reading, repairs, tokens;
+    /// --method llm: each request, grouping, failed extraction and the tokens).
     #[arg(long, value_name = "FILE")]
     llm_trace: Option<PathBuf>,
     /// Print the map as JSON on standard output.
@@ -94,11 +161,17 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<()> {
     let workspace = args.model.workspace()?;
-    let client = args.llm.client(&workspace)?;
+    let bottom_up = args.bottom_up.settings(args.method)?;
+    let client = args.method.client(&args.llm, &workspace)?;
     let progress = Terminal::new();
+    if args.papers.is_some() && (args.filter.before.is_some() || args.filter.exclude_surveys) {
+        anyhow::bail!(
+            "--before and --exclude-surveys filter retrieval from a corpus; --papers organizes the file whole"
+        );
+    }
     let source = match &args.papers {
         Some(path) => PaperSource::File { path: path.clone(), instance: args.instance.clone() },
-        None => PaperSource::Retrieve { k: args.k, filter: Filter::default() },
+        None => PaperSource::Retrieve { k: args.k, filter: args.filter.filter() },
     };
     let session = match source {
         PaperSource::Retrieve { .. } => Some(workspace.open(args.corpus.as_deref(), &progress)?),
@@ -116,11 +189,16 @@ pub fn run(args: Args) -> Result<()> {
         options,
         min_relevance: args.min_relevance,
         llm_papers: args.llm.llm_papers,
+        bottom_up,
     };
     let outcome = maps::build_map(&workspace, session.as_ref(), &request, client.as_ref(), &progress)?;
     progress.finish();
     if let Some(trace) = &outcome.trace {
         write_file(args.llm_trace.as_deref(), &serde_json::to_string_pretty(trace)?)?;
+    }
+    if let Some(report) = &outcome.bottom_up {
+        write_file(args.llm_trace.as_deref(), &serde_json::to_string_pretty(report)?)?;
+        report_bottom_up(report);
     }
     let map = outcome.map;
     write_file(args.out.as_deref(), &serde_json::to_string_pretty(&map)?)?;
@@ -136,6 +214,35 @@ pub fn run(args: Args) -> Result<()> {
     }
     print_outline(&map);
     Ok(())
+}
+
+/// Tell the user, on standard error, what the LLM Bottom-Up organizer had to work around.
+fn report_bottom_up(report: &BottomUpReport) {
+    let trace = &report.trace;
+    let offline = trace.requests.iter().filter(|r| r.organized_offline.is_some()).count();
+    let fixed = trace.requests.iter().filter(|r| r.fixed_by_litnav.is_some()).count();
+    eprintln!(
+        "LLM Bottom-Up: {} request(s), {} grouping(s), {} call(s) ({} from the cache), {} + {} tokens",
+        trace.requests.len(),
+        trace.groupings.len(),
+        trace.usage.calls,
+        trace.usage.cache_hits,
+        trace.usage.prompt_tokens,
+        trace.usage.completion_tokens
+    );
+    if fixed > 0 {
+        eprintln!("  {fixed} answer(s) placed papers twice or never; litnav placed those papers by content");
+    }
+    if offline > 0 {
+        eprintln!("  {offline} answer(s) could not be read after a repair; those papers were organized offline");
+    }
+    if !report.notes_failed.is_empty() {
+        eprintln!(
+            "  {} paper(s) shown without their {} (the extraction failed; see --llm-trace)",
+            report.notes_failed.len(),
+            report.input.notes_are().trim_start_matches("a ").trim_start_matches("its ")
+        );
+    }
 }
 
 /// Print a map as an indented outline.

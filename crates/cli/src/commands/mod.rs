@@ -120,6 +120,25 @@ impl ModelArgs {
     }
 }
 
+/// Retrieval's leakage filters.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct FilterArgs {
+    /// Only papers published strictly before this year (papers of unknown year are excluded):
+    /// ResearchArena's leakage filter, for a survey of that year.
+    #[arg(long, value_name = "YEAR")]
+    pub before: Option<i32>,
+    /// Leave out surveys and reviews.
+    #[arg(long)]
+    pub exclude_surveys: bool,
+}
+
+impl FilterArgs {
+    /// The retrieval filter.
+    pub fn filter(&self) -> litnav_search::Filter {
+        litnav_search::Filter { before: self.before, exclude_surveys: self.exclude_surveys }
+    }
+}
+
 /// LLM settings. The endpoint, model and key come from these flags, else from the settings
 /// (`LITNAV_LLM_URL`, `LITNAV_LLM_MODEL`, `LITNAV_LLM_API_KEY`/`OPENAI_API_KEY`, the settings
 /// file); the default endpoint is the local server of `scripts/llm-server.sh`.

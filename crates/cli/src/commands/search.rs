@@ -4,8 +4,8 @@ use super::ModelArgs;
 use crate::progress::Terminal;
 use anyhow::Result;
 use litnav_app::SearchRequest;
+use litnav_search::Mode;
 use litnav_search::hybrid::Fusion;
-use litnav_search::{Filter, Mode};
 use std::path::PathBuf;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -37,12 +37,8 @@ pub struct Args {
     /// How many results.
     #[arg(long, short, default_value_t = 10)]
     k: usize,
-    /// Only papers published strictly before this year (papers of unknown year are excluded).
-    #[arg(long, value_name = "YEAR")]
-    before: Option<i32>,
-    /// Leave out surveys and reviews.
-    #[arg(long)]
-    exclude_surveys: bool,
+    #[command(flatten)]
+    filter: super::FilterArgs,
     /// Weight of title matches relative to abstract matches (BM25).
     #[arg(long, default_value_t = 1.0)]
     title_boost: f32,
@@ -89,7 +85,7 @@ pub fn run(args: Args) -> Result<()> {
         query: args.query.clone(),
         k: args.k,
         mode: args.mode(),
-        filter: Filter { before: args.before, exclude_surveys: args.exclude_surveys },
+        filter: args.filter.filter(),
         title_boost: args.title_boost,
         abstract_boost: args.abstract_boost,
     };

@@ -76,13 +76,24 @@ fn map_with_the_llm_stage_and_a_judge_on_a_real_server() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
-    let mut leaf = &value["subtopics"][0];
-    while leaf["subtopics"].is_array() {
-        leaf = &leaf["subtopics"][0];
+    // The largest subtopic (maps list the most relevant first, which may be a paper or two),
+    // with no relevance floor: the sub-map is named after the small model's name for it, so a
+    // floor could file every sub-subtopic under "Filtered" and leave the LLM stage nothing to read.
+    fn largest_leaf(node: &serde_json::Value) -> &serde_json::Value {
+        match node["subtopics"].as_array() {
+            Some(children) => children
+                .iter()
+                .map(largest_leaf)
+                .max_by_key(|leaf| leaf["paper_ids"].as_array().map_or(0, Vec::len))
+                .unwrap_or(node),
+            None => node,
+        }
     }
+    let leaf = largest_leaf(&value);
     let out = Command::new(env!("CARGO_BIN_EXE_litnav"))
         .args(["expand", "--map", path(&map), "--subtopic", leaf["id"].as_str().unwrap(), "--corpus", path(&corpus)])
-        .args(["--k", "10", "--llm", "--llm-url", &url, "--llm-papers", "3", "--llm-timeout", "600", "--json"])
+        .args(["--k", "10", "--min-relevance", "0", "--llm", "--llm-url", &url, "--llm-papers", "3"])
+        .args(["--llm-timeout", "600", "--json"])
         .args(["--llm-trace", path(&dir.path().join("expand-trace.json"))])
         .env("LITNAV_HOME", &cache)
         .env("LITNAV_MODEL", litnav_embed_model())

@@ -5,6 +5,7 @@
 
 #![allow(clippy::unwrap_used)] // Tests fail loudly by design.
 
+mod bottom_up;
 mod concurrency;
 mod corpus;
 mod eval;

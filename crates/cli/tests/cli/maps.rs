@@ -88,6 +88,14 @@ fn map_places_every_paper_once_deterministically_and_renders() {
         }
     }
     collect(&map, &mut ids);
+    // Most relevant first, at every level.
+    fn relevance_first(node: &serde_json::Value) {
+        let children = node["subtopics"].as_array().cloned().unwrap_or_default();
+        let relevance: Vec<f64> = children.iter().map(|c| c["relevance"].as_f64().unwrap()).collect();
+        assert!(relevance.windows(2).all(|w| w[0] >= w[1]), "{} lists {relevance:?}", node["name"]);
+        children.iter().for_each(relevance_first);
+    }
+    relevance_first(&map);
     assert_distinct_names(&map);
     let names = all_names(&map);
     assert_eq!(ids.len(), 43, "every paper placed");
@@ -254,4 +262,43 @@ fn map_takes_one_taxobench_instance_by_id() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("no papers of instance or topic `999`"), "{}", stderr(&out));
     assert!(stderr(&out).contains("taxobench:28"), "{}", stderr(&out));
+}
+
+#[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
+fn a_corpus_map_applies_the_leakage_filters() {
+    // The built-in litbench corpus of the benchmarks' home (vectors cached there).
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_litnav"))
+        .args(["map", "--topic", "vision transformers", "--k", "60", "--before", "2021", "--exclude-surveys", "--json"])
+        .env("LITNAV_HOME", litnav_testkit::home().join("test-cache").join("bench-home"))
+        .env("LITNAV_MODEL", litnav_embed_model())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let map: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let ids = all_paper_ids(&map);
+    assert_eq!(ids.len(), 60);
+    let corpus = std::fs::read_to_string(datasets().join("litbench/corpus.jsonl")).unwrap();
+    let years: std::collections::HashMap<String, Option<i64>> = corpus
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            (v["id"].as_str().unwrap().to_string(), v["year"].as_i64())
+        })
+        .collect();
+    for id in &ids {
+        let year = years.get(id).copied().flatten();
+        assert!(year.is_some_and(|y| y < 2021), "{id} ({year:?}) is not before 2021");
+    }
+    fn titles(node: &serde_json::Value, out: &mut Vec<String>) {
+        out.extend(node["papers"].as_array().into_iter().flatten().map(|t| t.as_str().unwrap().to_lowercase()));
+        node["subtopics"].as_array().into_iter().flatten().for_each(|c| titles(c, out));
+    }
+    let mut listed = Vec::new();
+    titles(&map, &mut listed);
+    assert!(listed.iter().all(|t| !t.contains("a survey")), "surveys left out: {listed:?}");
+    // On a paper file the filters have nothing to filter: refused, not ignored.
+    let out = litnav(&["map", "--topic", "x", "--papers", "x.jsonl", "--before", "2020"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("--papers organizes the file whole"), "{}", stderr(&out));
 }
