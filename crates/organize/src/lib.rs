@@ -21,7 +21,8 @@
 //!    keeps its broad name and its subtopics take more specific ones; larger groups choose before
 //!    smaller ones.
 //! 5. **Relevance**: cosine between the topic's vector and the centroid of the node's own paper
-//!    vectors.
+//!    vectors. Themes, and subtopics within a theme, are listed most relevant first (then the
+//!    largest): a reader starts at the top.
 //!
 //! Every step is seeded, and ties break on stable keys: the same input gives the same map, byte
 //! for byte. The LLM stage ([`llm`]) renames, filters and regroups the offline map.
