@@ -206,16 +206,10 @@ fn paper_notes(
     if input == Input::TitleAbstract {
         return Ok((vec![None; docs.len()], Vec::new()));
     }
-    progress.stage(&format!("extracting each paper's {} with the LLM", input.notes_are().trim_start_matches("a ")));
+    progress.stage(&format!("extracting each paper's {} with the LLM", input.noun()));
     let papers: Vec<litnav_core::PaperText<'_>> = docs.iter().map(Doc::as_text).collect();
     let mut results = extract::notes(client, &papers, input, &|done| progress.advance(done, docs.len()));
-    let endpoint_failed = |r: &std::result::Result<Option<String>, litnav_llm::Error>| {
-        matches!(
-            r,
-            Err(litnav_llm::Error::Transport { .. } | litnav_llm::Error::Status { .. } | litnav_llm::Error::Offline)
-        )
-    };
-    if let Some(at) = results.iter().position(endpoint_failed)
+    if let Some(at) = results.iter().position(|r| r.as_ref().is_err_and(litnav_llm::Error::is_endpoint_failure))
         && let Err(e) = results.swap_remove(at)
     {
         return Err(e.into());

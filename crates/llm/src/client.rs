@@ -4,7 +4,7 @@ use crate::cache::{Cache, Entry};
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
@@ -268,6 +268,51 @@ impl Client {
             return Err(Error::Status { url, status, body });
         }
         parse_completion(&text).map_err(|message| Error::Protocol { url, message })
+    }
+}
+
+impl Client {
+    /// `work` on every item, as many at once as this client lets requests fly (`concurrency`
+    /// workers), the results in the items' order. Once a result satisfies `stop`, items not yet
+    /// begun are left undone (`None`): a dead endpoint fails a batch fast instead of waiting out
+    /// every timeout. `done` hears how many items are finished after each one. `None` also marks
+    /// an item whose work panicked.
+    pub fn map_parallel<T: Sync, R: Send>(
+        &self,
+        items: &[T],
+        work: impl Fn(&T) -> R + Sync,
+        stop: impl Fn(&R) -> bool + Sync,
+        done: &(dyn Fn(usize) + Sync),
+    ) -> Vec<Option<R>> {
+        let next = AtomicUsize::new(0);
+        let finished = AtomicUsize::new(0);
+        let stopped = AtomicBool::new(false);
+        let slots: Vec<Mutex<Option<R>>> = items.iter().map(|_| Mutex::new(None)).collect();
+        let workers = self.config.concurrency.clamp(1, items.len().max(1));
+        std::thread::scope(|scope| {
+            for _ in 0..workers {
+                scope.spawn(|| {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(item) = items.get(i) else { break };
+                        if stopped.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(item)));
+                        if let Ok(result) = result {
+                            if stop(&result) {
+                                stopped.store(true, Ordering::Relaxed);
+                            }
+                            if let Ok(mut slot) = slots[i].lock() {
+                                *slot = Some(result);
+                            }
+                        }
+                        done(finished.fetch_add(1, Ordering::Relaxed) + 1);
+                    }
+                });
+            }
+        });
+        slots.into_iter().map(|slot| slot.into_inner().ok().flatten()).collect()
     }
 }
 

@@ -11,7 +11,6 @@ use crate::structured::{Answer, Task, ask};
 use crate::{Error, Result};
 use litnav_core::PaperText;
 use serde::{Deserialize, Serialize};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// What an organizer is shown of each paper.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -33,6 +32,15 @@ impl Input {
             Input::TitleAbstract => "title-abstract",
             Input::Summary => "summary",
             Input::CoreTask => "core-task",
+        }
+    }
+
+    /// What the setting adds to each paper, for messages ("summary").
+    pub fn noun(self) -> &'static str {
+        match self {
+            Input::TitleAbstract => "",
+            Input::Summary => "summary",
+            Input::CoreTask => "core task and contributions",
         }
     }
 
@@ -183,43 +191,26 @@ pub fn notes(
     if input == Input::TitleAbstract {
         return papers.iter().map(|_| Ok(None)).collect();
     }
-    let next = AtomicUsize::new(0);
-    let finished = AtomicUsize::new(0);
-    let broken: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
-    let slots: Vec<std::sync::Mutex<Option<Result<Option<String>>>>> =
-        (0..papers.len()).map(|_| std::sync::Mutex::new(None)).collect();
-    let workers = client.config().concurrency.clamp(1, papers.len().max(1));
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(paper) = papers.get(i) else { break };
-                    let earlier = broken.lock().map(|b| b.clone()).unwrap_or(None);
-                    let result = match earlier {
-                        Some(message) => Err(Error::Config(format!("not asked: {message}"))),
-                        None => note(client, paper, input),
-                    };
-                    if let Err(e @ (Error::Transport { .. } | Error::Status { .. } | Error::Offline)) = &result
-                        && let Ok(mut b) = broken.lock()
-                    {
-                        b.get_or_insert_with(|| e.to_string());
-                    }
-                    if let Ok(mut slot) = slots[i].lock() {
-                        *slot = Some(result);
-                    }
-                    done(finished.fetch_add(1, Ordering::Relaxed) + 1);
-                }
-            });
-        }
-    });
-    slots
+    let results = client.map_parallel(
+        papers,
+        |paper| note(client, paper, input),
+        |result| result.as_ref().is_err_and(Error::is_endpoint_failure),
+        done,
+    );
+    let first_failure = results
+        .iter()
+        .flatten()
+        .find_map(|r| r.as_ref().err().filter(|e| e.is_endpoint_failure()))
+        .map(Error::to_string);
+    results
         .into_iter()
-        .map(|slot| {
-            slot.into_inner()
-                .ok()
-                .flatten()
-                .unwrap_or_else(|| Err(Error::Config("an extraction thread stopped".into())))
+        .map(|result| {
+            result.unwrap_or_else(|| {
+                Err(Error::Config(match &first_failure {
+                    Some(message) => format!("not asked: {message}"),
+                    None => "an extraction thread stopped".into(),
+                }))
+            })
         })
         .collect()
 }

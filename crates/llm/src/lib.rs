@@ -90,6 +90,14 @@ pub enum Error {
     },
 }
 
+impl Error {
+    /// Whether the endpoint itself failed (unreachable, an error status, or offline without a
+    /// cached answer), as opposed to one answer being unusable: further requests would fail too.
+    pub fn is_endpoint_failure(&self) -> bool {
+        matches!(self, Error::Transport { .. } | Error::Status { .. } | Error::Offline)
+    }
+}
+
 impl litnav_core::HasKind for Error {
     fn kind(&self) -> litnav_core::ErrorKind {
         use litnav_core::ErrorKind;

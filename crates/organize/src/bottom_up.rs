@@ -122,7 +122,12 @@ pub fn bottom_up_map(
     order.sort_by(|&a, &b| docs[a].id.cmp(&docs[b].id).then_with(|| docs[a].title.cmp(&docs[b].title)));
     let docs: Vec<Doc> = order.iter().map(|&i| docs[i].clone()).collect();
     let notes: Vec<Option<String>> = order.iter().map(|&i| notes.get(i).cloned().flatten()).collect();
-    let builder = Builder { topic, topic_vector, docs: &docs, notes: &notes, notes_are, embed, client, options };
+    let mut indices_of: std::collections::HashMap<&str, Vec<usize>> = std::collections::HashMap::new();
+    for (i, doc) in docs.iter().enumerate() {
+        indices_of.entry(doc.id.as_str()).or_default().push(i);
+    }
+    let builder =
+        Builder { topic, topic_vector, docs: &docs, indices_of, notes: &notes, notes_are, embed, client, options };
     let mut trace = BottomUpTrace::default();
     let all: Vec<usize> = (0..docs.len()).collect();
     let mut root = MapNode::new(topic.to_string(), format!("{} papers on {topic}", docs.len()), 1.0);
@@ -147,6 +152,8 @@ struct Builder<'a> {
     topic: &'a str,
     topic_vector: &'a [f32],
     docs: &'a [Doc],
+    /// The indices in `docs` of each id (a paper set may list one title twice).
+    indices_of: std::collections::HashMap<&'a str, Vec<usize>>,
     notes: &'a [Option<String>],
     notes_are: &'a str,
     embed: &'a (dyn Fn(&[String]) -> Vec<Vec<f32>> + Sync),
@@ -166,21 +173,13 @@ impl Builder<'_> {
             return if split { self.merge(nodes, trace) } else { Ok(nodes) };
         }
         let runs = self.coherent_runs(members, batch);
+        let answers = self.client.map_parallel(&runs, |run| self.request_fitting(run), Result::is_err, &|_| {});
         let mut categories = Vec::new();
-        let concurrency = self.client.config().concurrency.max(1);
-        for wave in runs.chunks(concurrency) {
-            let answers: Vec<Result<Organized, Error>> = std::thread::scope(|scope| {
-                let handles: Vec<_> = wave.iter().map(|run| scope.spawn(move || self.request_fitting(run))).collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().unwrap_or_else(|_| Err(Error::Config("a Bottom-Up thread panicked".into()))))
-                    .collect()
-            });
-            for answer in answers {
-                let (nodes, requests) = answer?;
-                trace.requests.extend(requests);
-                categories.extend(nodes);
-            }
+        for answer in answers {
+            let (nodes, requests) =
+                answer.unwrap_or_else(|| Err(Error::Config("a Bottom-Up thread panicked".into())))?;
+            trace.requests.extend(requests);
+            categories.extend(nodes);
         }
         self.merge(categories, trace)
     }
@@ -453,10 +452,13 @@ impl Builder<'_> {
         node
     }
 
-    /// Indices of the papers at or below `node`.
+    /// Indices of the papers at or below `node` (every paper of a listed id), in index order.
     fn members_of(&self, node: &MapNode) -> Vec<usize> {
         let ids: std::collections::HashSet<String> = node.all_paper_ids().into_iter().collect();
-        (0..self.docs.len()).filter(|&i| ids.contains(&self.docs[i].id)).collect()
+        let mut members: Vec<usize> =
+            ids.iter().flat_map(|id| self.indices_of.get(id.as_str()).into_iter().flatten().copied()).collect();
+        members.sort_unstable();
+        members
     }
 
     fn centroid(&self, members: &[usize]) -> Vec<f32> {

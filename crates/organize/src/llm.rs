@@ -88,25 +88,21 @@ type Reading = Result<litnav_llm::structured::Answer<ClusterReading>, Error>;
 
 /// One Cluster Reader call per subtopic, in parallel up to the client's concurrency limit.
 fn read_clusters(leaves: &[MapNode], topic: &str, client: &Client, papers_per_cluster: usize) -> Vec<Reading> {
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = leaves
+    let read = |leaf: &MapNode| {
+        let papers: Vec<PaperText<'_>> = leaf
+            .papers
             .iter()
-            .map(|leaf| {
-                let papers: Vec<PaperText<'_>> = leaf
-                    .papers
-                    .iter()
-                    .zip(leaf.abstracts.iter().map(Option::as_deref).chain(std::iter::repeat(None)))
-                    .take(papers_per_cluster.max(1))
-                    .map(|(title, abstract_text)| PaperText { title, abstract_text })
-                    .collect();
-                scope.spawn(move || navigator::read_cluster(client, topic, &papers))
-            })
+            .zip(leaf.abstracts.iter().map(Option::as_deref).chain(std::iter::repeat(None)))
+            .take(papers_per_cluster.max(1))
+            .map(|(title, abstract_text)| PaperText { title, abstract_text })
             .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|_| Err(Error::Config("a Cluster Reader thread panicked".into()))))
-            .collect()
-    })
+        navigator::read_cluster(client, topic, &papers)
+    };
+    client
+        .map_parallel(leaves, read, |_| false, &|_| {})
+        .into_iter()
+        .map(|reading| reading.unwrap_or_else(|| Err(Error::Config("a Cluster Reader thread panicked".into()))))
+        .collect()
 }
 
 /// A subtopic renamed and described by its reading (and marked filtered when the reader judged it

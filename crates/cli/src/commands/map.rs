@@ -240,7 +240,7 @@ fn report_bottom_up(report: &BottomUpReport) {
         eprintln!(
             "  {} paper(s) shown without their {} (the extraction failed; see --llm-trace)",
             report.notes_failed.len(),
-            report.input.notes_are().trim_start_matches("a ").trim_start_matches("its ")
+            report.input.noun()
         );
     }
 }
