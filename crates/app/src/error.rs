@@ -65,6 +65,11 @@ impl Error {
         Error::Other { kind: ErrorKind::Internal, message: message.into() }
     }
 
+    /// The user stopped the operation.
+    pub fn cancelled(message: impl Into<String>) -> Error {
+        Error::Other { kind: ErrorKind::Cancelled, message: message.into() }
+    }
+
     /// An I/O failure on `path`, classified by its cause.
     pub fn io(path: &std::path::Path, error: &std::io::Error) -> Error {
         Error::Other { kind: litnav_core::io_kind(error), message: format!("{}: {error}", path.display()) }

@@ -7,13 +7,17 @@
 //! - [`CorpusSession`]: one corpus read once (papers, lexical index, and lazily vectors and the
 //!   citation graph), leasing its generation: search, documents, and the relation reports of
 //!   [`relations`].
-//! - [`maps`]: maps from retrieval or paper files, the LLM stage, expansion.
+//! - [`maps`]: maps from retrieval or paper files, the LLM stage, expansion; [`browse`]: a map's
+//!   papers, citation graph, timeline and grafted expansions; [`export`]: BibTeX, RIS, CSV, JSON,
+//!   Markdown, HTML.
 //! - [`score`]: TaxoBench files, any two trees, TREC runs, SciNet's queries.
 //! - [`judge`]: the LLM judges over files.
 //! - [`survey`]: Bloom-Eval's 16 metrics of a generated survey against an expert one.
 //! - [`Error`]: every failure with its [`litnav_core::ErrorKind`].
 
+pub mod browse;
 pub mod error;
+pub mod export;
 pub mod info;
 pub mod judge;
 pub mod maps;

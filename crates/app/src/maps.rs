@@ -130,7 +130,7 @@ pub fn build_map(
     let (docs, floor) = match &request.source {
         PaperSource::Retrieve { k, filter } => {
             let session = session.ok_or_else(|| Error::internal("a map retrieved from a corpus needs its session"))?;
-            progress.stage("retrieving papers");
+            progress.check("retrieving papers")?;
             let ids = session.hybrid_ids(&request.topic, *k, *filter, encoder, progress)?;
             (session.docs(&ids, encoder, progress)?, RELEVANCE_FLOOR)
         }
@@ -167,11 +167,11 @@ pub fn bottom_up_docs(
     let encoder = workspace.encoder(progress)?;
     let topic_vector = encoder.embed(&[topic]).pop().unwrap_or_default();
     let (notes, notes_failed) = paper_notes(docs, settings.input, client, progress)?;
-    progress.stage(&format!(
+    progress.check(&format!(
         "organizing {} papers with the LLM (Bottom-Up, {} per request)",
         docs.len(),
         settings.batch
-    ));
+    ))?;
     let embed = |texts: &[String]| encoder.embed(texts);
     let bottom_up_options = BottomUpOptions {
         batch: settings.batch,
@@ -206,7 +206,7 @@ fn paper_notes(
     if input == Input::TitleAbstract {
         return Ok((vec![None; docs.len()], Vec::new()));
     }
-    progress.stage(&format!("extracting each paper's {} with the LLM", input.noun()));
+    progress.check(&format!("extracting each paper's {} with the LLM", input.noun()))?;
     let papers: Vec<litnav_core::PaperText<'_>> = docs.iter().map(Doc::as_text).collect();
     let mut results = extract::notes(client, &papers, input, &|done| progress.advance(done, docs.len()));
     if let Some(at) = results.iter().position(|r| r.as_ref().is_err_and(litnav_llm::Error::is_endpoint_failure))
@@ -241,10 +241,10 @@ pub fn organize_docs(
     let encoder = workspace.encoder(progress)?;
     let topic_vector = encoder.embed(&[topic]).pop().unwrap_or_default();
     let embed = |texts: &[String]| encoder.embed(texts);
-    progress.stage(&format!("organizing {} papers", docs.len()));
+    progress.check(&format!("organizing {} papers", docs.len()))?;
     let map = organize(topic, &topic_vector, docs, &embed, options);
     let Some(client) = llm else { return Ok(MapOutcome { map, trace: None, bottom_up: None }) };
-    progress.stage("naming and grouping subtopics with the LLM");
+    progress.check("naming and grouping subtopics with the LLM")?;
     let (map, trace) = litnav_organize::llm::refine(map, topic, client, llm_papers)?;
     Ok(MapOutcome { map, trace: Some(trace), bottom_up: None })
 }
@@ -351,7 +351,7 @@ pub fn expand(
     let phrases = distinguishing_phrases(&inside_texts, &outside_texts, &inside_docs, &embed, &map.name);
     let (mut query, mut query_by, mut expander_error) = (query_of(&node.name, &phrases), "offline", None);
     if let Some(client) = llm {
-        progress.stage("asking the Subtopic Expander for a query");
+        progress.check("asking the Subtopic Expander for a query")?;
         let papers: Vec<litnav_core::PaperText<'_>> = inside
             .iter()
             .filter_map(|id| session.paper(id))
@@ -368,7 +368,7 @@ pub fn expand(
             Err(e) => return Err(e.into()),
         }
     }
-    progress.stage("retrieving papers for the expansion");
+    progress.check("retrieving papers for the expansion")?;
     let retrieved: Vec<String> = session
         .hybrid_ids(&query, request.k, Filter::default(), encoder, progress)?
         .into_iter()

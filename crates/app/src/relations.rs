@@ -496,6 +496,19 @@ impl CorpusSession {
         Ok(CoMentions { paper: id.to_string(), co_mentioned })
     }
 
+    /// The sentences in which `citing` mentions `cited` (from the citation contexts), at most
+    /// `limit`.
+    pub fn citing_sentences(&self, citing: &str, cited: &str, limit: usize) -> Result<Vec<String>> {
+        Ok(self
+            .citations()?
+            .contexts
+            .iter()
+            .filter(|c| c.citing_id == citing && c.cited_id == cited)
+            .map(|c| c.text.clone())
+            .take(limit)
+            .collect())
+    }
+
     /// How two papers relate.
     pub fn pair(&self, a: &str, b: &str) -> Result<PairReport> {
         let (na, nb) = (self.node(a)?, self.node(b)?);

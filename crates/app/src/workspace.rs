@@ -23,6 +23,19 @@ pub trait Progress: Sync {
     fn advance(&self, _done: usize, _total: usize) {}
     /// Something the user should know that is not a result (`"built the default corpus at …"`).
     fn notice(&self, _message: &str) {}
+    /// Whether the user asked to stop. Long operations look between steps and end with an error
+    /// of kind [`litnav_core::ErrorKind::Cancelled`] (see [`Progress::check`]).
+    fn cancelled(&self) -> bool {
+        false
+    }
+    /// Begin the step `what`, unless the user asked to stop.
+    fn check(&self, what: &str) -> crate::Result<()> {
+        if self.cancelled() {
+            return Err(crate::Error::cancelled(format!("stopped before {what}")));
+        }
+        self.stage(what);
+        Ok(())
+    }
 }
 
 /// Progress that nobody watches.

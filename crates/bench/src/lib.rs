@@ -14,6 +14,7 @@ pub mod researcharena;
 pub mod scinet;
 pub mod scoring;
 pub mod search;
+pub mod serve;
 pub mod survey;
 pub mod taxobench;
 

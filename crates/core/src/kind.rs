@@ -19,6 +19,8 @@ pub enum ErrorKind {
     Unavailable,
     /// A bug or an unexpected system failure.
     Internal,
+    /// The user stopped the operation before it finished (a cancelled server job).
+    Cancelled,
 }
 
 impl ErrorKind {
@@ -30,6 +32,7 @@ impl ErrorKind {
             ErrorKind::Conflict => "conflict",
             ErrorKind::Unavailable => "unavailable",
             ErrorKind::Internal => "internal",
+            ErrorKind::Cancelled => "cancelled",
         }
     }
 }

@@ -17,6 +17,7 @@
 pub mod contexts;
 pub mod disruption;
 pub mod evidence;
+pub mod layout;
 pub mod novelty;
 pub mod pairs;
 pub mod paths;

@@ -124,7 +124,7 @@ pub struct SecondaryMember {
 
 impl MapNode {
     /// A node with no children and no papers (the id is assigned once the tree is complete).
-    pub(crate) fn new(name: String, description: String, relevance: f64) -> MapNode {
+    pub fn new(name: String, description: String, relevance: f64) -> MapNode {
         MapNode {
             id: String::new(),
             name,

@@ -42,6 +42,9 @@ pub enum Suite {
     /// retrieved and organized as `litnav map` does, subtopics filtered at several thresholds;
     /// precision of the papers kept and recall of the survey's references retrieval brought in.
     MapFilter(MapFilterArgs),
+    /// `litnav serve` under load on loopback: concurrent clients sending search, paper and
+    /// map-reading requests; latency percentiles, errors and resident memory.
+    Serve(ServeArgs),
     /// Survey evaluation: Bloom-Eval's deterministic metrics on the 14 Bloom-Eval topics (each
     /// expert survey against itself) and cs_01's LLM survey (JSON and Markdown), beside Bloom-Eval's
     /// own scripts on the same files (with --peer): values, agreement and time.
@@ -261,6 +264,27 @@ pub struct SurveyArgs {
     /// Bloom-Eval's scripts (default: ../shared/peers/bloom-eval beside the datasets).
     #[arg(long, value_name = "DIR")]
     scripts: Option<PathBuf>,
+    #[command(flatten)]
+    model: ModelArgs,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ServeArgs {
+    /// Concurrent clients (each sends its next request when the last is answered).
+    #[arg(long, default_value_t = 50)]
+    clients: usize,
+    /// Seconds of load.
+    #[arg(long, default_value_t = 60.0)]
+    seconds: f64,
+    /// The topic of the map the reading requests read.
+    #[arg(long, default_value = "uncertainty quantification of large language models")]
+    topic: String,
+    /// Corpus to serve (default: the built-in litbench corpus).
+    #[arg(long, value_name = "DIR")]
+    corpus: Option<std::path::PathBuf>,
     #[command(flatten)]
     model: ModelArgs,
     /// Print the report as JSON.
@@ -518,6 +542,17 @@ pub fn run(suite: Suite) -> Result<()> {
             };
             let progress = Terminal::start("expanding litbench's topics");
             show(&litnav_bench::expander::run(&workspace, &session, options)?, args.json, progress)
+        }
+        Suite::Serve(args) => {
+            if args.clients == 0 || args.clients > 500 || !(args.seconds > 0.0 && args.seconds <= 600.0) {
+                anyhow::bail!("--clients must be 1 to 500 and --seconds at most 600 (load stays bounded)");
+            }
+            let workspace = args.model.workspace()?;
+            let corpus = workspace.corpus_dir(args.corpus.as_deref(), &Terminal::new())?;
+            let progress = Terminal::start("building a map, then loading the server");
+            let options =
+                litnav_bench::serve::Options { clients: args.clients, seconds: args.seconds, topic: args.topic };
+            show(&litnav_bench::serve::run(workspace, corpus, &options)?, args.json, progress)
         }
         Suite::MapFilter(args) => {
             let (workspace, session) = open(&args.model, None)?;

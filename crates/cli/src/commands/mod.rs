@@ -12,6 +12,7 @@ pub mod map;
 pub mod model;
 pub mod relations;
 pub mod search;
+pub mod serve;
 
 use anyhow::Result;
 use clap::Subcommand;
@@ -46,6 +47,9 @@ pub enum Command {
     /// system with `litnav eval retrieval`.
     #[command(subcommand)]
     Export(export::What),
+    /// Serve the navigator as a web application with an HTTP API: browse, expand and relate maps
+    /// of a corpus in a browser (loopback only unless told otherwise).
+    Serve(serve::Args),
     /// Install or inspect the sentence encoder.
     #[command(subcommand)]
     Model(model::Action),
@@ -64,6 +68,7 @@ pub fn run(command: Command) -> Result<()> {
         Command::Search(args) => search::run(args),
         Command::Embed(args) => embed::run(args),
         Command::Export(what) => export::run(what),
+        Command::Serve(args) => serve::run(args),
         Command::Model(action) => model::run(action),
         Command::Relations(query) => relations::run(query),
         Command::Eval(scorer) => eval::run(scorer),
@@ -168,7 +173,7 @@ pub struct LlmArgs {
 }
 
 impl LlmArgs {
-    fn options(&self) -> LlmOptions {
+    pub fn options(&self) -> LlmOptions {
         LlmOptions {
             url: self.llm_url.clone(),
             model: self.llm_model.clone(),

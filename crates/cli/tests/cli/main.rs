@@ -15,6 +15,8 @@ mod navigator;
 mod relations;
 mod researcharena;
 mod scinet;
+mod serve;
 mod survey;
 mod taxobench;
 mod util;
+mod webdriver;

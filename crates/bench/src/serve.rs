@@ -1,0 +1,284 @@
+//! The server under load, on loopback only: a map is built through the API, then `clients`
+//! concurrent clients (closed loop: each sends its next request when the last is answered) send
+//! search (hybrid and BM25), paper and map-reading requests for `seconds`. Reported per endpoint:
+//! requests, errors, latency percentiles; and the process's resident memory sampled every second
+//! (server and clients share the process, so the clients' own memory is in it too).
+
+use crate::{Result, percentile};
+use litnav_app::{Error, Workspace};
+use litnav_server::{AppState, Guard};
+use serde::Serialize;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// How the load is made.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Concurrent clients.
+    pub clients: usize,
+    /// Seconds of load.
+    pub seconds: f64,
+    /// The topic of the map the reading requests read.
+    pub topic: String,
+}
+
+/// One endpoint under load.
+#[derive(Debug, Clone, Serialize)]
+pub struct EndpointLoad {
+    /// What was asked.
+    pub endpoint: String,
+    /// Requests answered.
+    pub requests: usize,
+    /// Requests that failed (a status other than 200, or no answer).
+    pub errors: usize,
+    /// Median latency, ms.
+    pub p50_ms: f64,
+    /// 99th-percentile latency, ms.
+    pub p99_ms: f64,
+    /// Slowest, ms.
+    pub max_ms: f64,
+}
+
+/// The load run.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    /// Concurrent clients.
+    pub clients: usize,
+    /// Seconds of load.
+    pub seconds: f64,
+    /// Requests per second, all endpoints.
+    pub throughput: f64,
+    /// Per endpoint.
+    pub endpoints: Vec<EndpointLoad>,
+    /// Resident memory when the load began, MiB.
+    pub rss_start_mib: f64,
+    /// Resident memory ten seconds into the load (clients and caches warm), MiB.
+    pub rss_10s_mib: f64,
+    /// Resident memory when it ended, MiB.
+    pub rss_end_mib: f64,
+    /// Most resident memory seen, MiB.
+    pub rss_max_mib: f64,
+    /// Seconds to build the map the reading requests read.
+    pub map_seconds: f64,
+}
+
+impl std::fmt::Display for Report {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "{} clients for {:.0} s on loopback: {:.0} requests/s; resident memory {:.0} MiB before, {:.0} after 10 s, {:.0} at the end (max {:.0}); map built in {:.1} s",
+            self.clients,
+            self.seconds,
+            self.throughput,
+            self.rss_start_mib,
+            self.rss_10s_mib,
+            self.rss_end_mib,
+            self.rss_max_mib,
+            self.map_seconds
+        )?;
+        writeln!(
+            f,
+            "{:<28} {:>9} {:>7} {:>9} {:>9} {:>9}",
+            "endpoint", "requests", "errors", "p50 ms", "p99 ms", "max ms"
+        )?;
+        for e in &self.endpoints {
+            writeln!(
+                f,
+                "{:<28} {:>9} {:>7} {:>9.2} {:>9.2} {:>9.2}",
+                e.endpoint, e.requests, e.errors, e.p50_ms, e.p99_ms, e.max_ms
+            )?;
+        }
+        Ok(())
+    }
+}
+
+fn resident_mib() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let kib = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse::<f64>().ok())
+        .unwrap_or(0.0);
+    kib / 1024.0
+}
+
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(60)))
+        .build()
+        .into()
+}
+
+fn get_json(agent: &ureq::Agent, url: &str) -> Result<serde_json::Value> {
+    let mut response = agent.get(url).call().map_err(|e| Error::unavailable(format!("{url}: {e}")))?;
+    response.body_mut().read_json().map_err(|e| Error::unavailable(format!("{url}: {e}")))
+}
+
+/// Run the load against a server over the corpus at `corpus`.
+pub fn run(workspace: Workspace, corpus: PathBuf, options: &Options) -> Result<Report> {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
+    listener.set_nonblocking(true)?;
+    let port = listener.local_addr()?.port();
+    let maps = tempfile::tempdir()?;
+    let state = AppState::new(workspace, corpus, maps.path().to_path_buf(), None, Guard::loopback(port))?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::internal(format!("a runtime for the server: {e}")))?;
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = runtime.spawn(async move {
+        let listener = tokio::net::TcpListener::from_std(listener)?;
+        litnav_server::serve_until(listener, state, async {
+            let _ = stopped.await;
+        })
+        .await
+    });
+    let base = format!("http://127.0.0.1:{port}");
+    let outcome = load(&base, options);
+    let _ = stop.send(());
+    let _ = runtime.block_on(server);
+    runtime.shutdown_timeout(Duration::from_secs(5));
+    outcome
+}
+
+fn load(base: &str, options: &Options) -> Result<Report> {
+    let client = agent();
+    // The map the reading requests read, built through the API.
+    let started = Instant::now();
+    let mut answer = client
+        .post(&format!("{base}/api/maps"))
+        .send_json(serde_json::json!({"topic": options.topic}))
+        .map_err(|e| Error::unavailable(format!("starting the map: {e}")))?;
+    let job: serde_json::Value = answer.body_mut().read_json().map_err(|e| Error::internal(e.to_string()))?;
+    let map = job["map"].as_str().ok_or_else(|| Error::internal(format!("no map in {job}")))?.to_string();
+    loop {
+        let view = get_json(&client, &format!("{base}/api/jobs/{map}"))?;
+        match view["state"].as_str() {
+            Some("done") => break,
+            Some("failed" | "cancelled") => return Err(Error::internal(format!("the map failed: {view}"))),
+            _ => std::thread::sleep(Duration::from_millis(200)),
+        }
+    }
+    let map_seconds = started.elapsed().as_secs_f64();
+    let read = get_json(&client, &format!("{base}/api/maps/{map}"))?;
+    let papers = all_ids(&read["map"]);
+    let nodes: Vec<String> = read["map"]["subtopics"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|n| n["id"].as_str().map(String::from))
+        .collect();
+    let topics = get_json(&client, &format!("{base}/api/topics"))?;
+    let queries: Vec<String> =
+        topics.as_array().into_iter().flatten().filter_map(|t| t["title"].as_str().map(String::from)).collect();
+    if papers.is_empty() || nodes.is_empty() || queries.is_empty() {
+        return Err(Error::internal("the map or the corpus's topics are empty"));
+    }
+    let kinds = ["search (hybrid)", "search (bm25)", "paper", "map", "node papers"];
+    let url = |kind: usize, i: usize| -> String {
+        let q = |s: &str| s.split_whitespace().collect::<Vec<_>>().join("+");
+        match kind {
+            0 => format!("{base}/api/search?q={}&k=10", q(&queries[i % queries.len()])),
+            1 => format!("{base}/api/search?q={}&k=10&mode=bm25", q(&queries[i % queries.len()])),
+            2 => format!("{base}/api/papers/{}", papers[i % papers.len()]),
+            3 => format!("{base}/api/maps/{map}"),
+            _ => format!("{base}/api/maps/{map}/nodes/{}/papers?sort=citations", nodes[i % nodes.len()]),
+        }
+    };
+    // Warm up: every request kind once (first paper request computes the corpus's metrics).
+    for kind in 0..kinds.len() {
+        get_json(&client, &url(kind, 0))?;
+    }
+    let done = Arc::new(AtomicBool::new(false));
+    let samples = Arc::new(std::sync::Mutex::new(vec![resident_mib()]));
+    let sampler = {
+        let (done, samples) = (Arc::clone(&done), Arc::clone(&samples));
+        std::thread::spawn(move || {
+            while !done.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_secs(1));
+                if let Ok(mut s) = samples.lock() {
+                    s.push(resident_mib());
+                }
+            }
+        })
+    };
+    let deadline = Instant::now() + Duration::from_secs_f64(options.seconds);
+    let load_started = Instant::now();
+    let workers: Vec<_> = (0..options.clients)
+        .map(|c| {
+            let url = &url;
+            let urls: Vec<Vec<String>> =
+                (0..kinds.len()).map(|k| (0..64).map(|i| url(k, c * 64 + i)).collect()).collect();
+            std::thread::spawn(move || {
+                let agent = agent();
+                let mut seen: Vec<(usize, f64, bool)> = Vec::new();
+                let mut i = c;
+                while Instant::now() < deadline {
+                    let kind = i % urls.len();
+                    let target = &urls[kind][(i / urls.len()) % urls[kind].len()];
+                    let sent = Instant::now();
+                    let ok = match agent.get(target).call() {
+                        Ok(mut response) => {
+                            let good = response.status() == 200;
+                            good && response.body_mut().read_to_vec().is_ok()
+                        }
+                        Err(_) => false,
+                    };
+                    seen.push((kind, sent.elapsed().as_secs_f64() * 1000.0, ok));
+                    i += 1;
+                }
+                seen
+            })
+        })
+        .collect();
+    let mut all: Vec<(usize, f64, bool)> = Vec::new();
+    for worker in workers {
+        all.extend(worker.join().map_err(|_| Error::internal("a load client panicked"))?);
+    }
+    let elapsed = load_started.elapsed().as_secs_f64();
+    done.store(true, Ordering::Relaxed);
+    let _ = sampler.join();
+    let samples = samples.lock().map(|s| s.clone()).unwrap_or_default();
+    let endpoints = kinds
+        .iter()
+        .enumerate()
+        .map(|(k, name)| {
+            let mut ms: Vec<f64> = all.iter().filter(|(kind, _, _)| *kind == k).map(|(_, ms, _)| *ms).collect();
+            ms.sort_by(f64::total_cmp);
+            EndpointLoad {
+                endpoint: name.to_string(),
+                requests: ms.len(),
+                errors: all.iter().filter(|(kind, _, ok)| *kind == k && !ok).count(),
+                p50_ms: percentile(&ms, 50.0),
+                p99_ms: percentile(&ms, 99.0),
+                max_ms: ms.last().copied().unwrap_or(0.0),
+            }
+        })
+        .collect();
+    Ok(Report {
+        clients: options.clients,
+        seconds: elapsed,
+        throughput: all.len() as f64 / elapsed.max(1e-9),
+        endpoints,
+        rss_start_mib: samples.first().copied().unwrap_or(0.0),
+        rss_10s_mib: samples.get(10).or(samples.last()).copied().unwrap_or(0.0),
+        rss_end_mib: samples.last().copied().unwrap_or(0.0),
+        rss_max_mib: samples.iter().copied().fold(0.0, f64::max),
+        map_seconds,
+    })
+}
+
+fn all_ids(node: &serde_json::Value) -> Vec<String> {
+    let mut ids: Vec<String> =
+        node["paper_ids"].as_array().into_iter().flatten().filter_map(|v| v.as_str().map(String::from)).collect();
+    for child in node["subtopics"].as_array().into_iter().flatten() {
+        ids.extend(all_ids(child));
+    }
+    ids.sort();
+    ids.dedup();
+    ids
+}

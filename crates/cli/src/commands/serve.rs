@@ -1,0 +1,61 @@
+//! `litnav serve`: the web application and its HTTP API over one corpus.
+
+use super::{LlmArgs, ModelArgs};
+use crate::progress::Terminal;
+use anyhow::Result;
+use litnav_server::ServeOptions;
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+/// The default address: loopback, a port unlikely to be taken.
+const DEFAULT_ADDR: &str = "127.0.0.1:8780";
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Corpus to serve (default: the built-in litbench corpus).
+    #[arg(long, value_name = "DIR")]
+    corpus: Option<PathBuf>,
+    /// Address to listen on (port 0 picks a free port; the URL is printed).
+    #[arg(long, value_name = "IP:PORT", default_value = DEFAULT_ADDR)]
+    addr: SocketAddr,
+    /// Listen on an address other machines can reach (needs --token).
+    #[arg(long)]
+    allow_remote: bool,
+    /// The token every request must carry (at least 16 characters; required with
+    /// --allow-remote). The printed URL carries it; the page keeps it in a cookie.
+    #[arg(long, value_name = "TOKEN")]
+    token: Option<String>,
+    /// Where built maps are stored (default: $LITNAV_HOME/server/maps); their URLs stay valid
+    /// across restarts.
+    #[arg(long, value_name = "DIR")]
+    maps: Option<PathBuf>,
+    #[command(flatten)]
+    model: ModelArgs,
+    /// With --llm, map and expansion jobs may ask for the LLM stage (and `method: llm`).
+    #[command(flatten)]
+    llm: LlmArgs,
+}
+
+pub fn run(args: Args) -> Result<()> {
+    // A refused address is reported before anything is built.
+    litnav_server::guard_for(args.addr, args.allow_remote, args.token.as_deref(), args.addr.port())?;
+    let workspace = args.model.workspace()?;
+    let progress = Terminal::new();
+    let corpus_dir = workspace.corpus_dir(args.corpus.as_deref(), &progress)?;
+    progress.finish();
+    let maps_dir = args.maps.clone().unwrap_or_else(|| workspace.settings().home.join("server/maps"));
+    let options = ServeOptions {
+        addr: args.addr,
+        corpus_dir,
+        maps_dir,
+        allow_remote: args.allow_remote,
+        token: args.token.clone(),
+        llm: args.llm.llm.then(|| args.llm.options()),
+    };
+    litnav_server::run(workspace, options, |url| {
+        println!("litnav serves {url}");
+        let _ = std::io::stdout().flush();
+    })?;
+    Ok(())
+}

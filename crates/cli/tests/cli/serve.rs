@@ -1,0 +1,221 @@
+//! `litnav serve` as a person uses it: the real binary on loopback, driven in a real browser
+//! (Debian's Chromium through chromedriver): topic → map → search within it → expand a subtopic →
+//! open a paper → its citers → basket → BibTeX export holding the paper. Each view is saved as a
+//! screenshot (printed paths) to look at. Also: the URL printed once it accepts connections, and
+//! a graceful stop on SIGTERM with a job running.
+
+use crate::util::*;
+use crate::webdriver::Browser;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+/// litbench with the Bloom-Eval surveys' citation contexts (so papers have citers with their
+/// sentences), vectors copied from the CLI tests' built-in corpus when it has them.
+fn corpus_with_contexts(dir: &Path) -> PathBuf {
+    let corpus = dir.join("litbench");
+    let litbench = datasets().join("litbench");
+    let mut args: Vec<String> = ["ingest", "--corpus", path(&corpus)].iter().map(|s| s.to_string()).collect();
+    args.push(path(&litbench.join("corpus.jsonl")).to_string());
+    args.push(path(&litbench.join("topics.jsonl")).to_string());
+    args.push("--surveys".into());
+    let mut surveys: Vec<PathBuf> = std::fs::read_dir(datasets().join("bloom-eval"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path().join("human"))
+        .filter(|p| p.is_dir())
+        .collect();
+    surveys.sort();
+    args.extend(surveys.iter().map(|s| path(s).to_string()));
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = litnav(&refs);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // Vectors are content-addressed: any litbench corpus's cache serves this one.
+    let homes = [std::env::temp_dir().join("litnav-cli-tests-home"), litnav_testkit::home()];
+    let cached = homes
+        .iter()
+        .flat_map(|home| ["litbench-surveys", "litbench"].map(|name| home.join("corpora").join(name).join("vectors")))
+        .find(|dir| dir.join("all-MiniLM-L6-v2.bin").is_file());
+    if let Some(cached) = cached {
+        std::fs::create_dir_all(corpus.join("vectors")).unwrap();
+        std::fs::copy(cached.join("all-MiniLM-L6-v2.bin"), corpus.join("vectors/all-MiniLM-L6-v2.bin")).unwrap();
+    }
+    corpus
+}
+
+struct Server {
+    child: Child,
+    url: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve(corpus: &Path, maps: &Path, extra: &[&str]) -> Server {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_litnav"))
+        .args(["serve", "--corpus", path(corpus), "--maps", path(maps), "--addr", "127.0.0.1:0"])
+        .args(extra)
+        .env("LITNAV_HOME", std::env::temp_dir().join("litnav-cli-tests-home"))
+        .env("LITNAV_MODEL", litnav_embed_model())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let url =
+        line.trim().strip_prefix("litnav serves ").unwrap_or_else(|| panic!("no URL printed: {line:?}")).to_string();
+    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    Server { child, url }
+}
+
+fn http_get(url: &str) -> serde_json::Value {
+    let mut response = ureq::get(url).call().unwrap();
+    response.body_mut().read_json().unwrap()
+}
+
+#[test]
+#[cfg_attr(not(feature = "browser"), ignore = "needs Chromium, chromedriver and the datasets (tier `browser`)")]
+fn a_reader_maps_expands_reads_and_exports_in_a_browser() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = corpus_with_contexts(dir.path());
+    let server = serve(&corpus, &dir.path().join("maps"), &[]);
+    let shots = std::env::temp_dir().join("litnav-screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    let browser = Browser::start(1500, 950);
+    browser.go(&server.url);
+    browser.wait_for("document.querySelector('.welcome')", 30);
+    browser.screenshot(&shots.join("0-welcome.png"));
+
+    // Topic → map (a job whose steps show live, then the map).
+    browser.type_into("#topic", "retrieval-augmented generation for large language models");
+    browser.click("#map-it");
+    browser.wait_for("location.hash.includes('map=') && !location.hash.includes('job=') && document.querySelectorAll('#tree li').length > 2", 900);
+    browser.wait_for("document.querySelector('svg.bubbles .bubble')", 30);
+    browser.screenshot(&shots.join("1-map.png"));
+
+    // Search within the map: matching names are highlighted, the rest hidden.
+    browser.type_into("#within", "language");
+    browser.wait_for("document.querySelector('#tree mark')", 30);
+    browser.screenshot(&shots.join("2-search-within.png"));
+    browser.type_into("#within", "");
+    browser.script("document.querySelector('#within').dispatchEvent(new Event('input'));", serde_json::json!([]));
+
+    // Expand the first subtopic of the first theme: a job, then the new map with the graft.
+    browser.wait_for("!document.querySelector('#tree mark')", 30);
+    let map_before =
+        browser.script("return new URLSearchParams(location.hash.slice(1)).get('map');", serde_json::json!([]));
+    browser.click("#tree > li > .node");
+    browser.wait_for("document.querySelector('#tree li ul .node')", 30);
+    browser.click("#tree li ul .node");
+    browser.wait_for("document.querySelector('#expand')", 30);
+    let expanded =
+        browser.script("return new URLSearchParams(location.hash.slice(1)).get('node');", serde_json::json!([]));
+    let expanded = expanded.as_str().unwrap().to_string();
+    browser.click("#expand");
+    browser.wait_for(
+        &format!(
+            "!location.hash.includes('job=') && new URLSearchParams(location.hash.slice(1)).get('map') !== {map_before} && document.querySelector('#tree .node[data-id^=\"{expanded}.\"]')"
+        ),
+        300,
+    );
+    browser.screenshot(&shots.join("3-expanded.png"));
+
+    // Open a paper that surveys cite, from the expanded map, and read its citers.
+    let map = browser.script("return new URLSearchParams(location.hash.slice(1)).get('map');", serde_json::json!([]));
+    let map = map.as_str().unwrap().to_string();
+    let base = server.url.trim_end_matches('/');
+    let page = http_get(&format!("{base}/api/maps/{map}/nodes/root/papers?limit=1000"));
+    let cited = page["papers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap().to_string())
+        .find(|id| http_get(&format!("{base}/api/papers/{id}"))["citers_total"].as_u64().unwrap() > 0)
+        .expect("some paper of the map is cited by a survey");
+    browser.script(&format!("location.hash = location.hash + '&paper={cited}';"), serde_json::json!([]));
+    browser.wait_for("document.querySelector('#paper-title')", 60);
+    browser.wait_for("document.querySelector('#citers li, #citers-positive li')", 30);
+    let citer = browser
+        .script("return document.querySelector('#citers li, #citers-positive li').innerText;", serde_json::json!([]));
+    assert!(citer.as_str().unwrap().contains('“'), "a citer shows what it said: {citer}");
+    browser.screenshot(&shots.join("4-paper.png"));
+    let title = browser.script("return document.querySelector('#paper-title').innerText;", serde_json::json!([]));
+
+    // Basket → BibTeX export holding the paper.
+    browser.click("#add-basket");
+    browser.wait_for("document.querySelector('#basket-count').innerText === '1'", 10);
+    browser.click("#basket-button");
+    browser.click("#export-preview-button");
+    browser.wait_for("document.querySelector('#export-preview').innerText.startsWith('@')", 30);
+    let bibtex = browser.script("return document.querySelector('#export-preview').innerText;", serde_json::json!([]));
+    let bibtex = bibtex.as_str().unwrap();
+    let title = title.as_str().unwrap();
+    assert!(bibtex.contains(&format!("litnav id {cited}")), "{bibtex}");
+    assert!(bibtex.contains(&title[..title.len().min(20)]), "{bibtex}");
+    browser.screenshot(&shots.join("5-basket.png"));
+
+    // The other tabs draw.
+    browser.click("#basket-close");
+    browser.click("#tabs button[data-tab='graph']");
+    browser.wait_for("document.querySelector('canvas#graph')", 60);
+    browser.screenshot(&shots.join("6-graph.png"));
+    browser.click("#tabs button[data-tab='timeline']");
+    browser.wait_for("document.querySelector('.timeline svg rect')", 60);
+    browser.screenshot(&shots.join("7-timeline.png"));
+    eprintln!("screenshots in {}", shots.display());
+}
+
+#[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
+fn serve_refuses_remote_addresses_without_a_token_and_stops_gracefully() {
+    let out = litnav(&["serve", "--addr", "0.0.0.0:0"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("not a loopback address"), "{}", stderr(&out));
+    let out = litnav(&["serve", "--addr", "0.0.0.0:0", "--allow-remote"]);
+    assert!(stderr(&out).contains("needs a token"), "{}", stderr(&out));
+
+    // SIGTERM with a job running: the server cancels it and exits cleanly.
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("mini");
+    let fixture = litnav_testkit::fixture("mini");
+    let out = litnav(&[
+        "ingest",
+        "--corpus",
+        path(&corpus),
+        path(&fixture.join("papers.jsonl")),
+        path(&fixture.join("citations.csv")),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut server = serve(&corpus, &dir.path().join("maps"), &[]);
+    let base = server.url.trim_end_matches('/').to_string();
+    assert_eq!(http_get(&format!("{base}/api/health"))["papers"], 12);
+    let mut started = ureq::post(&format!("{base}/api/maps"))
+        .send_json(serde_json::json!({"topic": "graph neural networks for molecules", "k": 10}))
+        .unwrap();
+    let started: serde_json::Value = started.body_mut().read_json().unwrap();
+    assert!(started["map"].is_string());
+    let status = Command::new("kill").args(["-TERM", &server.child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let exit = server.child.wait().unwrap();
+    assert!(exit.success(), "a graceful stop exits 0: {exit:?}");
+}
+
+#[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
+fn bench_serve_loads_the_server_without_errors() {
+    let report = bench_report(&["serve", "--clients", "8", "--seconds", "3"]);
+    assert_eq!(report["clients"], 8);
+    let endpoints = report["endpoints"].as_array().unwrap();
+    assert_eq!(endpoints.len(), 5);
+    for endpoint in endpoints {
+        assert!(endpoint["requests"].as_u64().unwrap() > 0, "{endpoint}");
+        assert_eq!(endpoint["errors"], 0, "{endpoint}");
+        assert!(endpoint["p99_ms"].as_f64().unwrap() >= endpoint["p50_ms"].as_f64().unwrap());
+    }
+    assert!(report["rss_max_mib"].as_f64().unwrap() > 0.0);
+}

@@ -1,0 +1,435 @@
+//! Maps: built and expanded as jobs, then read whole or by node, drawn as a citation graph or a
+//! timeline, scored against a stored survey, exported.
+
+use super::blocking;
+use super::extract::{Json, Path, Query};
+use crate::error::{ApiError, ApiResult};
+use crate::jobs::{Job, JobView};
+use crate::state::{AppState, MapSummary, StoredMap, digest};
+use axum::extract::State;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use litnav_app::browse::{self, PaperQuery, SortBy};
+use litnav_app::export::{self, Format};
+use litnav_app::maps::{
+    self, BottomUpSettings, DEFAULT_EXPANSION_PAPERS, DEFAULT_MAP_PAPERS, ExpandRequest, MapRequest, PaperSource,
+};
+use litnav_app::score::{similarity, tree};
+use litnav_app::{Progress, Quiet};
+use litnav_organize::{Method, Options};
+use litnav_search::Filter;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// The most papers a map may retrieve.
+const MAX_MAP_PAPERS: usize = 2000;
+
+/// A map to build.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct MapBody {
+    topic: String,
+    #[serde(default)]
+    k: Option<usize>,
+    #[serde(default)]
+    method: Option<String>,
+    #[serde(default)]
+    seed: Option<u64>,
+    #[serde(default)]
+    min_relevance: Option<f64>,
+    #[serde(default)]
+    before: Option<i32>,
+    #[serde(default)]
+    exclude_surveys: Option<bool>,
+    #[serde(default)]
+    llm: Option<bool>,
+    #[serde(default)]
+    recurse_above: Option<usize>,
+}
+
+/// A job and the map it makes.
+#[derive(Serialize)]
+pub(super) struct Started {
+    job: JobView,
+    map: String,
+}
+
+fn accepted(job: &Job, map: &str) -> Response {
+    let body = Started { job: job.view(), map: map.to_string() };
+    let mut response = (StatusCode::ACCEPTED, axum::Json(body)).into_response();
+    if let Ok(location) = format!("/api/jobs/{map}").parse() {
+        response.headers_mut().insert(header::LOCATION, location);
+    }
+    response
+}
+
+fn method(name: Option<&str>) -> ApiResult<(Method, bool)> {
+    Ok(match name.unwrap_or("average") {
+        "average" => (Method::Average, false),
+        "ward" => (Method::Ward, false),
+        "navigator" => (Method::Navigator, false),
+        "kmeans" => (Method::KMeans, false),
+        "llm" => (Method::Average, true),
+        other => {
+            return Err(ApiError::input(format!(
+                "unknown method {other:?} (one of average, ward, navigator, kmeans, llm)"
+            )));
+        }
+    })
+}
+
+pub(super) async fn create(State(state): State<AppState>, Json(body): Json<MapBody>) -> ApiResult<Response> {
+    let topic = body.topic.trim().to_string();
+    if topic.is_empty() {
+        return Err(ApiError::input("give the map's topic as `topic`"));
+    }
+    let k = body.k.unwrap_or(DEFAULT_MAP_PAPERS);
+    if !(2..=MAX_MAP_PAPERS).contains(&k) {
+        return Err(ApiError::input(format!("k must be between 2 and {MAX_MAP_PAPERS} papers, not {k}")));
+    }
+    if body.min_relevance.is_some_and(|r| !(-1.0..=1.0).contains(&r)) {
+        return Err(ApiError::input("min_relevance is a cosine, between -1 and 1"));
+    }
+    let (_, bottom_up) = method(body.method.as_deref())?;
+    if (bottom_up || body.llm == Some(true)) && state.0.llm.is_none() {
+        state.llm()?;
+    }
+    let canonical = serde_json::to_string(&MapBody { topic: topic.clone(), ..body.clone() })
+        .map_err(|e| ApiError::internal(e.to_string()))?;
+    let id = digest(&[&state.0.corpus_dir.display().to_string(), "map", &canonical]);
+    if state.0.maps.contains(&id) {
+        return Ok(accepted(&state.0.jobs.done(&id, "map", &topic), &id));
+    }
+    let (job, new) = state.0.jobs.start(&id, "map", &topic);
+    if new {
+        let (state, job, id) = (state.clone(), Arc::clone(&job), id.clone());
+        let body = MapBody { topic, ..body };
+        tokio::task::spawn_blocking(move || {
+            let outcome = build(&state, &job, &id, &body);
+            job.finish(outcome);
+        });
+    }
+    Ok(accepted(&job, &id))
+}
+
+/// Wait for the jobs before this one (one computes at a time), unless cancelled meanwhile.
+fn take_turn<'s>(state: &'s AppState, job: &Job) -> ApiResult<std::sync::MutexGuard<'s, ()>> {
+    loop {
+        match state.0.heavy.try_lock() {
+            Ok(turn) => {
+                job.running();
+                return Ok(turn);
+            }
+            Err(std::sync::TryLockError::Poisoned(poisoned)) => return Ok(poisoned.into_inner()),
+            Err(std::sync::TryLockError::WouldBlock) => {
+                job.check("waiting for another job").map_err(ApiError::from)?;
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+        }
+    }
+}
+
+fn build(state: &AppState, job: &Job, id: &str, body: &MapBody) -> ApiResult<String> {
+    let _turn = take_turn(state, job)?;
+    let session = state.session()?;
+    let (method, bottom_up) = method(body.method.as_deref())?;
+    let client = if bottom_up || body.llm == Some(true) { Some(state.llm()?) } else { None };
+    let request = MapRequest {
+        topic: body.topic.clone(),
+        source: PaperSource::Retrieve {
+            k: body.k.unwrap_or(DEFAULT_MAP_PAPERS),
+            filter: Filter { before: body.before, exclude_surveys: body.exclude_surveys.unwrap_or(false) },
+        },
+        options: Options {
+            seed: body.seed.unwrap_or(state.workspace().settings().seed),
+            method,
+            recurse_above: body.recurse_above,
+            ..Options::default()
+        },
+        min_relevance: body.min_relevance,
+        llm_papers: 12,
+        bottom_up: bottom_up.then(BottomUpSettings::default),
+    };
+    let outcome = maps::build_map(state.workspace(), Some(&session), &request, client.as_ref(), job)?;
+    job.check("storing the map")?;
+    let request = serde_json::to_value(body).map_err(|e| ApiError::internal(e.to_string()))?;
+    state.0.maps.put(StoredMap {
+        id: id.to_string(),
+        topic: body.topic.clone(),
+        request,
+        parent: None,
+        expanded: None,
+        map: outcome.map,
+    })?;
+    Ok(id.to_string())
+}
+
+pub(super) async fn list(State(state): State<AppState>) -> ApiResult<axum::Json<Vec<MapSummary>>> {
+    Ok(axum::Json(blocking(move || Ok(state.0.maps.list())).await?))
+}
+
+#[derive(Serialize)]
+pub(super) struct MapAnswer {
+    id: String,
+    topic: String,
+    request: serde_json::Value,
+    parent: Option<String>,
+    expanded: Option<String>,
+    papers: usize,
+    map: litnav_organize::MapNode,
+}
+
+pub(super) async fn read(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<axum::Json<MapAnswer>> {
+    let stored = blocking(move || state.0.maps.get(&id)).await?;
+    let mut ids = stored.map.all_paper_ids();
+    ids.sort();
+    ids.dedup();
+    Ok(axum::Json(MapAnswer {
+        id: stored.id.clone(),
+        topic: stored.topic.clone(),
+        request: stored.request.clone(),
+        parent: stored.parent.clone(),
+        expanded: stored.expanded.clone(),
+        papers: ids.len(),
+        map: stored.map.clone(),
+    }))
+}
+
+#[derive(Deserialize)]
+pub(super) struct PaperParams {
+    sort: Option<String>,
+    from: Option<i32>,
+    to: Option<i32>,
+    q: Option<String>,
+    venue: Option<String>,
+    min_citations: Option<u64>,
+    offset: Option<usize>,
+    limit: Option<usize>,
+}
+
+pub(super) async fn node_papers(
+    State(state): State<AppState>,
+    Path((id, node)): Path<(String, String)>,
+    Query(params): Query<PaperParams>,
+) -> ApiResult<axum::Json<browse::PaperPage>> {
+    let limit = params.limit.unwrap_or(50);
+    if limit == 0 || limit > 1000 {
+        return Err(ApiError::input(format!("limit must be between 1 and 1000, not {limit}")));
+    }
+    let query = PaperQuery {
+        sort: SortBy::parse(params.sort.as_deref().unwrap_or("map"))?,
+        from: params.from,
+        to: params.to,
+        text: params.q,
+        venue: params.venue,
+        min_citations: params.min_citations,
+        offset: params.offset.unwrap_or(0),
+        limit,
+    };
+    let page = blocking(move || {
+        let stored = state.0.maps.get(&id)?;
+        Ok(browse::node_papers(&*state.session()?, &stored.map, &node, &query)?)
+    })
+    .await?;
+    Ok(axum::Json(page))
+}
+
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ExpandBody {
+    #[serde(default)]
+    k: Option<usize>,
+    #[serde(default)]
+    llm: Option<bool>,
+}
+
+pub(super) async fn expand(
+    State(state): State<AppState>,
+    Path((id, node)): Path<(String, String)>,
+    body: axum::body::Bytes,
+) -> ApiResult<Response> {
+    // The body is optional: no body expands with the defaults.
+    let body: ExpandBody = if body.iter().all(u8::is_ascii_whitespace) {
+        ExpandBody::default()
+    } else {
+        serde_json::from_slice(&body).map_err(|e| ApiError::input(format!("the expansion's JSON body: {e}")))?
+    };
+    let k = body.k.unwrap_or(DEFAULT_EXPANSION_PAPERS);
+    if k == 0 || k > MAX_MAP_PAPERS {
+        return Err(ApiError::input(format!("k must be between 1 and {MAX_MAP_PAPERS} papers, not {k}")));
+    }
+    if body.llm == Some(true) {
+        state.llm()?;
+    }
+    let parent = blocking({
+        let state = state.clone();
+        move || state.0.maps.get(&id)
+    })
+    .await?;
+    let subtopic =
+        parent.map.find(&node).ok_or_else(|| ApiError::not_found(format!("map {} has no node {node:?}", parent.id)))?;
+    let title = format!("{} › {}", parent.topic, subtopic.name);
+    let canonical = serde_json::to_string(&body).map_err(|e| ApiError::internal(e.to_string()))?;
+    let new_id = digest(&[&parent.id, "expand", &node, &canonical]);
+    if state.0.maps.contains(&new_id) {
+        return Ok(accepted(&state.0.jobs.done(&new_id, "expand", &title), &new_id));
+    }
+    let (job, new) = state.0.jobs.start(&new_id, "expand", &title);
+    if new {
+        let (state, job, new_id) = (state.clone(), Arc::clone(&job), new_id.clone());
+        tokio::task::spawn_blocking(move || {
+            let outcome = grow(&state, &job, &new_id, &parent, &node, &body);
+            job.finish(outcome);
+        });
+    }
+    Ok(accepted(&job, &new_id))
+}
+
+fn grow(state: &AppState, job: &Job, id: &str, parent: &StoredMap, node: &str, body: &ExpandBody) -> ApiResult<String> {
+    let _turn = take_turn(state, job)?;
+    let session = state.session()?;
+    let client = if body.llm == Some(true) { Some(state.llm()?) } else { None };
+    let request = ExpandRequest {
+        subtopic: node.to_string(),
+        k: body.k.unwrap_or(DEFAULT_EXPANSION_PAPERS),
+        options: Options {
+            seed: state.workspace().settings().seed,
+            min_relevance: maps::RELEVANCE_FLOOR,
+            ..Options::default()
+        },
+        llm_papers: 12,
+    };
+    let expansion = maps::expand(state.workspace(), &session, &parent.map, &request, client.as_ref(), job)?;
+    job.notice(&format!(
+        "{} new papers retrieved for “{}” (query by {})",
+        expansion.retrieved, expansion.query, expansion.query_by
+    ));
+    job.check("grafting the sub-map into the map")?;
+    let grafted = browse::graft(&parent.map, node, &expansion.map)?;
+    state.0.maps.put(StoredMap {
+        id: id.to_string(),
+        topic: parent.topic.clone(),
+        request: parent.request.clone(),
+        parent: Some(parent.id.clone()),
+        expanded: Some(node.to_string()),
+        map: grafted,
+    })?;
+    Ok(id.to_string())
+}
+
+pub(super) async fn placement(
+    State(state): State<AppState>,
+    Path((id, paper)): Path<(String, String)>,
+) -> ApiResult<axum::Json<browse::Placement>> {
+    let stored = blocking(move || state.0.maps.get(&id)).await?;
+    Ok(axum::Json(browse::placement(&stored.map, &paper)?))
+}
+
+#[derive(Deserialize)]
+pub(super) struct GraphParams {
+    cap: Option<usize>,
+}
+
+/// The most papers a citation graph draws.
+const MAX_GRAPH_NODES: usize = 5000;
+
+pub(super) async fn graph(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(params): Query<GraphParams>,
+) -> ApiResult<axum::Json<browse::MapGraph>> {
+    let cap = params.cap.unwrap_or(2000);
+    if cap == 0 || cap > MAX_GRAPH_NODES {
+        return Err(ApiError::input(format!("cap must be between 1 and {MAX_GRAPH_NODES}, not {cap}")));
+    }
+    let graph = blocking(move || {
+        let stored = state.0.maps.get(&id)?;
+        let seed = state.workspace().settings().seed;
+        Ok(browse::citation_graph(&*state.session()?, &stored.map, cap, seed)?)
+    })
+    .await?;
+    Ok(axum::Json(graph))
+}
+
+pub(super) async fn timeline(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<axum::Json<browse::Timeline>> {
+    let timeline = blocking(move || {
+        let stored = state.0.maps.get(&id)?;
+        Ok(browse::timeline(&*state.session()?, &stored.map))
+    })
+    .await?;
+    Ok(axum::Json(timeline))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ScoreBody {
+    survey: String,
+    #[serde(default)]
+    similarity: Option<String>,
+}
+
+pub(super) async fn score(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Json(body): Json<ScoreBody>,
+) -> ApiResult<axum::Json<tree::TreeReport>> {
+    let kind = match body.similarity.as_deref().unwrap_or("embedding") {
+        "embedding" => similarity::Kind::Embedding,
+        "string" => similarity::Kind::String,
+        "public" => similarity::Kind::Public,
+        other => return Err(ApiError::input(format!("unknown similarity {other:?} (embedding, string or public)"))),
+    };
+    let report = blocking(move || {
+        let stored = state.0.maps.get(&id)?;
+        let session = state.session()?;
+        let topic = session
+            .topic(&body.survey)
+            .ok_or_else(|| ApiError::not_found(format!("no stored survey {:?} (see /api/topics)", body.survey)))?;
+        let value = topic.taxonomy.as_ref().or(topic.outline.as_ref()).ok_or_else(|| {
+            ApiError::not_found(format!("the survey {:?} has neither a taxonomy nor an outline", topic.title))
+        })?;
+        let reference = litnav_eval::tree::Tree::from_json(value)
+            .map_err(|e| ApiError::internal(format!("the stored survey {:?}: {e}", topic.id)))?;
+        let predicted = litnav_eval::tree::Tree::from(&stored.map);
+        let sim = kind.build(state.workspace(), &[&reference, &predicted], &Quiet)?;
+        let options = tree::TreeOptions { reading: kind.reading(), ..tree::TreeOptions::default() };
+        Ok(tree::compare(&reference, &predicted, options, sim.as_ref(), kind.name()))
+    })
+    .await?;
+    Ok(axum::Json(report))
+}
+
+#[derive(Deserialize)]
+pub(super) struct ExportParams {
+    format: Option<String>,
+}
+
+/// A file as a download (an attachment is saved, never rendered in the server's origin).
+pub(crate) fn attachment(text: String, format: Format, stem: &str) -> Response {
+    let stem: String = stem.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).take(60).collect();
+    let disposition = format!("attachment; filename=\"{stem}.{}\"", format.extension());
+    let mut response = text.into_response();
+    let headers = response.headers_mut();
+    if let (Ok(kind), Ok(disposition)) = (format.media_type().parse(), disposition.parse()) {
+        headers.insert(header::CONTENT_TYPE, kind);
+        headers.insert(header::CONTENT_DISPOSITION, disposition);
+    }
+    response
+}
+
+pub(super) async fn export(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(params): Query<ExportParams>,
+) -> ApiResult<Response> {
+    let format = Format::parse(params.format.as_deref().unwrap_or("bibtex"))?;
+    let (text, topic) = blocking(move || {
+        let stored = state.0.maps.get(&id)?;
+        Ok((export::map(&*state.session()?, &stored.map, format)?, stored.topic.clone()))
+    })
+    .await?;
+    Ok(attachment(text, format, &topic))
+}

@@ -1,0 +1,320 @@
+//! The HTTP API: one table of endpoints from which both the router and `GET /api/openapi.json`
+//! are made, so the description cannot leave a route out. Handlers are thin: they parse, call
+//! litnav-app on a blocking thread, and answer with its typed results as JSON.
+
+mod extract;
+mod jobs;
+mod maps;
+mod papers;
+mod search;
+
+pub(crate) use extract::blocking;
+
+use crate::state::AppState;
+use axum::routing::{MethodRouter, delete, get, post};
+
+/// Where a parameter goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum In {
+    /// In the path.
+    Path,
+    /// In the query string.
+    Query,
+}
+
+/// A parameter of an endpoint.
+#[derive(Debug, Clone, Copy)]
+pub struct Param {
+    /// Name.
+    pub name: &'static str,
+    /// Where it goes.
+    pub location: In,
+    /// JSON type (`string`, `integer`, `number`, `boolean`).
+    pub kind: &'static str,
+    /// Whether it must be given.
+    pub required: bool,
+    /// What it means, with its default.
+    pub about: &'static str,
+}
+
+const fn path(name: &'static str, about: &'static str) -> Param {
+    Param { name, location: In::Path, kind: "string", required: true, about }
+}
+
+const fn query(name: &'static str, kind: &'static str, about: &'static str) -> Param {
+    Param { name, location: In::Query, kind, required: false, about }
+}
+
+/// One endpoint: its method, path, description and handler.
+pub struct Endpoint {
+    /// `get`, `post` or `delete`.
+    pub method: &'static str,
+    /// The path, with `{name}` for path parameters.
+    pub path: &'static str,
+    /// One line.
+    pub summary: &'static str,
+    /// Its parameters.
+    pub params: Vec<Param>,
+    /// The JSON body it reads, described (POST).
+    pub body: Option<&'static str>,
+    /// What it answers.
+    pub answers: &'static str,
+    /// An event stream (no time limit, no compression).
+    pub streaming: bool,
+    /// The handler.
+    pub handler: MethodRouter<AppState>,
+}
+
+const ID: Param = path("id", "a map's id (16 hex digits)");
+const NODE: Param = path("node", "a node's id in the map (`t2`, `t2.s1`)");
+
+/// Every endpoint of the API.
+pub fn endpoints() -> Vec<Endpoint> {
+    vec![
+        Endpoint {
+            method: "get",
+            path: "/api/health",
+            summary: "Whether the server is up, and the corpus generation it serves",
+            params: vec![],
+            body: None,
+            answers: "{status, version, corpus, generation, papers, jobs_running}",
+            streaming: false,
+            handler: get(search::health),
+        },
+        Endpoint {
+            method: "get",
+            path: "/api/openapi.json",
+            summary: "This description of the API (OpenAPI 3.1)",
+            params: vec![],
+            body: None,
+            answers: "an OpenAPI document",
+            streaming: false,
+            handler: get(search::openapi),
+        },
+        Endpoint {
+            method: "get",
+            path: "/api/corpus",
+            summary: "What the corpus holds: papers, topics, coverage of each field",
+            params: vec![],
+            body: None,
+            answers: "the report of `litnav info --json`",
+            streaming: false,
+            handler: get(search::corpus),
+        },
+        Endpoint {
+            method: "get",
+            path: "/api/topics",
+            summary: "The stored expert surveys a map can be scored against",
+            params: vec![],
+            body: None,
+            answers: "[{id, title, year, references, taxonomy, outline}]",
+            streaming: false,
+            handler: get(search::topics),
+        },
+        Endpoint {
+            method: "get",
+            path: "/api/search",
+            summary: "Rank the corpus's papers for a query",
+            params: vec![
+                Param { name: "q", location: In::Query, kind: "string", required: true, about: "plain words" },
+                query("k", "integer", "how many papers (default 10, at most 1000)"),
+                query("mode", "string", "bm25, dense or hybrid (default: hybrid, reciprocal rank fusion)"),
+                query("before", "integer", "only papers published strictly before this year"),
+                query("exclude_surveys", "boolean", "leave surveys out (default false)"),
+            ],
+            body: None,
+            answers: "[{id, title, year, score}] best first, as `litnav search --json`",
+            streaming: false,
+            handler: get(search::search),
+        },
+        Endpoint {
+            method: "get",
+            path: "/api/maps",
+            summary: "The maps this server has built, newest first",
+            params: vec![],
+            body: None,
+            answers: "[{id, topic, parent, papers}]",
+            streaming: false,
+            handler: get(maps::list),
+        },
+        Endpoint {
+            method: "post",
+            path: "/api/maps",
+            summary: "Start building a map of a topic (a job; the same request joins the same job or map)",
+            params: vec![],
+            body: Some(
+                "{topic, k?: 200, method?: average|ward|navigator|kmeans|llm, seed?, min_relevance?, before?, exclude_surveys?, llm?: false, recurse_above?}",
+            ),
+            answers: "202 {job, map}: the job's state and the id its map will have",
+            streaming: false,
+            handler: post(maps::create),
+        },
+        Endpoint {
+            method: "get",
+            path: "/api/maps/{id}",
+            summary: "A map: themes and subtopics with names, descriptions, relevance, papers; the Filtered branch with its reasons",
+            params: vec![ID],
+            body: None,
+            answers: "{id, topic, request, parent, expanded, papers, map}",
+            streaming: false,
+            handler: get(maps::read),
+        },
+        Endpoint {
+            method: "get",
+            path: "/api/maps/{id}/nodes/{node}/papers",
+            summary: "The papers at or below a node, sorted, filtered and paged",
+            params: vec![
+                ID,
+                NODE,
+                query("sort", "string", "map (default), year, citations or title"),
+                query("from", "integer", "earliest year"),
+                query("to", "integer", "latest year"),
+                query("q", "string", "words that must all occur in title, abstract, authors or venue"),
+                query("venue", "string", "text the venue must contain"),
+                query("min_citations", "integer", "fewest citations"),
+                query("offset", "integer", "rows skipped (default 0)"),
+                query("limit", "integer", "rows (default 50, at most 1000)"),
+            ],
+            body: None,
+            answers: "{node, name, total, papers: [{id, title, year, venue, authors, citations, node}]}",
+            streaming: false,
+            handler: get(maps::node_papers),
+        },
+        Endpoint {
+            method: "post",
+            path: "/api/maps/{id}/nodes/{node}/expand",
+            summary: "Grow a subtopic with new papers into its own sub-map, grafted into a new map (a job)",
+            params: vec![ID, NODE],
+            body: Some("{k?: 100, llm?: false}"),
+            answers: "202 {job, map}: the job and the id of the map with the graft",
+            streaming: false,
+            handler: post(maps::expand),
+        },
+        Endpoint {
+            method: "get",
+            path: "/api/maps/{id}/papers/{paper}",
+            summary: "Why a paper is in the map: its place, the node's relevance, secondary memberships",
+            params: vec![ID, path("paper", "a paper id")],
+            body: None,
+            answers: "{paper, path, node, node_relevance, filtered_because, also_in}",
+            streaming: false,
+            handler: get(maps::placement),
+        },
+        Endpoint {
+            method: "get",
+            path: "/api/maps/{id}/graph",
+            summary: "The citation graph of the map's papers with positions (seeded layout) and a node cap",
+            params: vec![ID, query("cap", "integer", "most papers drawn, the most cited (default 2000, at most 5000)")],
+            body: None,
+            answers: "{themes, nodes: [{id, title, year, cited_by, citations, theme, x, y}], edges: [[citing, cited]], omitted, seed}",
+            streaming: false,
+            handler: get(maps::graph),
+        },
+        Endpoint {
+            method: "get",
+            path: "/api/maps/{id}/timeline",
+            summary: "Papers per theme per year",
+            params: vec![ID],
+            body: None,
+            answers: "{years, themes: [{id, name, filtered, counts}], undated}",
+            streaming: false,
+            handler: get(maps::timeline),
+        },
+        Endpoint {
+            method: "post",
+            path: "/api/maps/{id}/score",
+            summary: "Score the map against a stored expert survey's taxonomy or outline (every tree metric)",
+            params: vec![ID],
+            body: Some("{survey: a topic id or title, similarity?: embedding|string|public}"),
+            answers: "the report of `litnav eval tree --json`",
+            streaming: false,
+            handler: post(maps::score),
+        },
+        Endpoint {
+            method: "get",
+            path: "/api/maps/{id}/export",
+            summary: "The map as a file: its papers as BibTeX, RIS or CSV; the map as JSON, Markdown or the HTML page",
+            params: vec![ID, query("format", "string", "bibtex, ris, csv, json, markdown or html (default bibtex)")],
+            body: None,
+            answers: "the file, as an attachment",
+            streaming: false,
+            handler: get(maps::export),
+        },
+        Endpoint {
+            method: "post",
+            path: "/api/export",
+            summary: "A basket of papers as a file",
+            params: vec![],
+            body: Some("{ids: [paper id], format?: bibtex|ris|csv|json|markdown|html, title?}"),
+            answers: "the file, as an attachment",
+            streaming: false,
+            handler: post(papers::export),
+        },
+        Endpoint {
+            method: "get",
+            path: "/api/papers/{paper}",
+            summary: "A paper with every relation litnav computes: CD (or why it is undefined), novelty, percentiles, citers with their contexts and sentiment, references, co-cited and coupled papers",
+            params: vec![path("paper", "a paper id")],
+            body: None,
+            answers: "{paper, profile, references, citers}",
+            streaming: false,
+            handler: get(papers::paper),
+        },
+        Endpoint {
+            method: "get",
+            path: "/api/path",
+            summary: "The maximum-citation and shortest citation paths from one paper to another, hop by hop with the citing sentences",
+            params: vec![
+                Param {
+                    name: "from",
+                    location: In::Query,
+                    kind: "string",
+                    required: true,
+                    about: "the citing end (the later paper)",
+                },
+                Param {
+                    name: "to",
+                    location: In::Query,
+                    kind: "string",
+                    required: true,
+                    about: "the cited end (the classic)",
+                },
+                query("max_hops", "integer", "longest path considered (default 6, at most 10)"),
+            ],
+            body: None,
+            answers: "{report, hops: [{citing, cited, sentences}]}",
+            streaming: false,
+            handler: get(papers::path),
+        },
+        Endpoint {
+            method: "get",
+            path: "/api/jobs/{job}",
+            summary: "A job's state: its steps so far, and its map or error once it ends",
+            params: vec![path("job", "a job id")],
+            body: None,
+            answers: "{id, kind, title, state, steps, notices, map, error, elapsed_ms}",
+            streaming: false,
+            handler: get(jobs::read),
+        },
+        Endpoint {
+            method: "delete",
+            path: "/api/jobs/{job}",
+            summary: "Cancel a job (it stops at its next step)",
+            params: vec![path("job", "a job id")],
+            body: None,
+            answers: "the job's state",
+            streaming: false,
+            handler: delete(jobs::cancel),
+        },
+        Endpoint {
+            method: "get",
+            path: "/api/jobs/{job}/events",
+            summary: "The job's state as a stream of server-sent events (`job`), until it ends; keep-alive comments every 15 s",
+            params: vec![path("job", "a job id")],
+            body: None,
+            answers: "text/event-stream",
+            streaming: true,
+            handler: get(jobs::events),
+        },
+    ]
+}

@@ -1,0 +1,130 @@
+//! Papers: one paper with every relation, the path between two, and a basket as a file.
+
+use super::blocking;
+use super::extract::{Json, Path, Query};
+use super::maps::attachment;
+use crate::error::{ApiError, ApiResult};
+use crate::state::AppState;
+use axum::extract::State;
+use axum::response::Response;
+use litnav_app::Quiet;
+use litnav_app::export::{self, Format};
+use litnav_app::relations::{CitersReport, MetricOptions, PaperProfile, PaperRef, PathReport};
+use litnav_corpus::Paper;
+use serde::{Deserialize, Serialize};
+
+/// Citers listed with a paper (the report says how many there are in all).
+const CITERS_SHOWN: usize = 200;
+
+#[derive(Serialize)]
+pub(super) struct PaperAnswer {
+    paper: Paper,
+    profile: PaperProfile,
+    references: Vec<PaperRef>,
+    citers_total: usize,
+    citers: CitersReport,
+}
+
+pub(super) async fn paper(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<axum::Json<PaperAnswer>> {
+    let answer = blocking(move || {
+        let session = state.session()?;
+        let paper = session.require(&id)?.clone();
+        let profile = session.profile(&id, &MetricOptions::default())?;
+        let graph = &session.citations()?.graph;
+        let node = session.node(&id)?;
+        let references = graph.references(node).iter().map(|&n| session.paper_ref(n)).collect::<Result<Vec<_>, _>>()?;
+        let mut citers = session.citers(&id, None, None, &Quiet)?;
+        let citers_total = citers.citers.len();
+        citers.citers.truncate(CITERS_SHOWN);
+        Ok(PaperAnswer { paper, profile, references, citers_total, citers })
+    })
+    .await?;
+    Ok(axum::Json(answer))
+}
+
+#[derive(Deserialize)]
+pub(super) struct PathParams {
+    from: Option<String>,
+    to: Option<String>,
+    max_hops: Option<usize>,
+}
+
+/// One hop of a path: who cites whom, in the citing paper's words.
+#[derive(Serialize)]
+pub(super) struct Hop {
+    citing: PaperRef,
+    cited: PaperRef,
+    sentences: Vec<String>,
+}
+
+#[derive(Serialize)]
+pub(super) struct PathAnswer {
+    report: PathReport,
+    /// The hops of the maximum-citation path (else of the first shortest path).
+    hops: Vec<Hop>,
+}
+
+pub(super) async fn path(
+    State(state): State<AppState>,
+    Query(params): Query<PathParams>,
+) -> ApiResult<axum::Json<PathAnswer>> {
+    let (Some(from), Some(to)) = (params.from.filter(|s| !s.is_empty()), params.to.filter(|s| !s.is_empty())) else {
+        return Err(ApiError::input(
+            "give both ends of the path as `from` (the citing paper) and `to` (the cited one)",
+        ));
+    };
+    let max_hops = params.max_hops.unwrap_or(6);
+    if max_hops == 0 || max_hops > 10 {
+        return Err(ApiError::input(format!("max_hops must be between 1 and 10, not {max_hops}")));
+    }
+    let answer = blocking(move || {
+        let session = state.session()?;
+        let report = session.path(&from, &to, max_hops, 3)?;
+        let papers: Vec<PaperRef> = match (&report.max_citation_path, report.shortest_paths.first()) {
+            (Some(path), _) => path.papers.clone(),
+            (None, Some(shortest)) => shortest.clone(),
+            (None, None) => Vec::new(),
+        };
+        let hops = papers
+            .windows(2)
+            .map(|pair| {
+                let sentences = session.citing_sentences(&pair[0].id, &pair[1].id, 3)?;
+                Ok(Hop { citing: pair[0].clone(), cited: pair[1].clone(), sentences })
+            })
+            .collect::<ApiResult<Vec<_>>>()?;
+        Ok(PathAnswer { report, hops })
+    })
+    .await?;
+    Ok(axum::Json(answer))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct BasketBody {
+    ids: Vec<String>,
+    #[serde(default)]
+    format: Option<String>,
+    #[serde(default)]
+    title: Option<String>,
+}
+
+/// The most papers a basket exports.
+const MAX_BASKET: usize = 10_000;
+
+pub(super) async fn export(State(state): State<AppState>, Json(body): Json<BasketBody>) -> ApiResult<Response> {
+    let format = Format::parse(body.format.as_deref().unwrap_or("bibtex"))?;
+    if body.ids.is_empty() || body.ids.len() > MAX_BASKET {
+        return Err(ApiError::input(format!("a basket holds 1 to {MAX_BASKET} paper ids, not {}", body.ids.len())));
+    }
+    let title = body.title.unwrap_or_else(|| "litnav basket".to_string());
+    let text = blocking({
+        let title = title.clone();
+        move || {
+            let session = state.session()?;
+            let papers = body.ids.iter().map(|id| session.require(id)).collect::<Result<Vec<_>, _>>()?;
+            Ok(export::papers(&title, &papers, format)?)
+        }
+    })
+    .await?;
+    Ok(attachment(text, format, &title))
+}

@@ -1,0 +1,78 @@
+//! `GET /api/openapi.json`: the API described from the endpoint table the router is made of.
+
+use crate::api::{In, endpoints};
+use serde_json::{Map, Value, json};
+
+/// The OpenAPI 3.1 document of this server's API.
+pub fn document() -> Value {
+    let mut paths = Map::new();
+    for endpoint in endpoints() {
+        let parameters: Vec<Value> = endpoint
+            .params
+            .iter()
+            .map(|p| {
+                json!({
+                    "name": p.name,
+                    "in": if p.location == In::Path { "path" } else { "query" },
+                    "required": p.required,
+                    "description": p.about,
+                    "schema": {"type": p.kind},
+                })
+            })
+            .collect();
+        let media = if endpoint.streaming { "text/event-stream" } else { "application/json" };
+        let mut operation = json!({
+            "summary": endpoint.summary,
+            "parameters": parameters,
+            "responses": {
+                "2XX": {"description": endpoint.answers, "content": {media: {}}},
+                "default": {
+                    "description": "an error: {\"error\": {\"code\", \"message\"}}",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+                },
+            },
+        });
+        if let Some(body) = endpoint.body {
+            operation["requestBody"] = json!({
+                "required": true,
+                "description": body,
+                "content": {"application/json": {"schema": {"type": "object"}}},
+            });
+        }
+        if endpoint.path == "/api/search" {
+            operation["responses"]["2XX"]["content"]["application/json"] =
+                json!({"schema": {"type": "array", "items": {"$ref": "#/components/schemas/Hit"}}});
+        }
+        let entry = paths.entry(endpoint.path.to_string()).or_insert_with(|| json!({}));
+        entry[endpoint.method] = operation;
+    }
+    json!({
+        "openapi": "3.1.0",
+        "info": {
+            "title": "litnav",
+            "version": env!("CARGO_PKG_VERSION"),
+            "description": "Find, organize, relate and measure scientific literature: the navigator's HTTP API. Ids are content-derived, so every URL is a permalink.",
+        },
+        "paths": paths,
+        "components": {"schemas": {
+            "Error": {
+                "type": "object",
+                "required": ["error"],
+                "properties": {"error": {"type": "object", "required": ["code", "message"], "properties": {
+                    "code": {"type": "string", "enum": ["input", "not_found", "conflict", "unavailable", "internal", "cancelled", "forbidden", "unauthorized"]},
+                    "message": {"type": "string"},
+                }}},
+            },
+            "Hit": {
+                "type": "object",
+                "required": ["id", "title", "year", "score"],
+                "properties": {
+                    "id": {"type": "string"},
+                    "title": {"type": "string"},
+                    "year": {"type": ["integer", "null"]},
+                    "score": {"type": "number"},
+                },
+            },
+        }},
+    })
+}

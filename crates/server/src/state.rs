@@ -1,0 +1,255 @@
+//! What every request shares: the workspace (settings, the encoder), the corpus session of the
+//! current generation, the jobs, and the stored maps.
+//!
+//! A request takes the session once, at its start, and uses only that one: when the corpus is
+//! re-ingested while the server runs, the next request that notices the new generation opens it
+//! (others keep the old one meanwhile), so a request sees the old or the new generation whole,
+//! never a mix — the session's lease keeps its generation on disk for as long as it is used.
+
+use crate::error::{ApiError, ApiResult};
+use crate::jobs::Jobs;
+use litnav_app::{CorpusSession, LlmOptions, Quiet, Workspace};
+use litnav_organize::MapNode;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, RwLock};
+
+/// Shared state of the server (cheap to clone).
+#[derive(Clone)]
+pub struct AppState(pub(crate) Arc<Shared>);
+
+pub(crate) struct Shared {
+    pub workspace: Workspace,
+    pub corpus_dir: PathBuf,
+    current: RwLock<Arc<CorpusSession>>,
+    reopening: Mutex<()>,
+    pub jobs: Jobs,
+    pub maps: MapStore,
+    pub llm: Option<LlmOptions>,
+    pub guard: crate::guard::Guard,
+    /// One map or expansion computes at a time (each uses every core); others wait their turn.
+    pub heavy: Mutex<()>,
+    /// Set when the server begins to shut down (event streams end, jobs are cancelled).
+    pub shutdown: tokio::sync::watch::Sender<bool>,
+}
+
+impl AppState {
+    /// State over the corpus at `corpus_dir`, storing maps under `maps_dir`; `llm` is the endpoint
+    /// jobs may use when they ask for one.
+    pub fn new(
+        workspace: Workspace,
+        corpus_dir: PathBuf,
+        maps_dir: PathBuf,
+        llm: Option<LlmOptions>,
+        guard: crate::guard::Guard,
+    ) -> Result<AppState, litnav_app::Error> {
+        let session = CorpusSession::open(&corpus_dir)?;
+        Ok(AppState(Arc::new(Shared {
+            workspace,
+            corpus_dir,
+            current: RwLock::new(Arc::new(session)),
+            reopening: Mutex::new(()),
+            jobs: Jobs::default(),
+            maps: MapStore::new(maps_dir),
+            llm,
+            guard,
+            heavy: Mutex::new(()),
+            shutdown: tokio::sync::watch::channel(false).0,
+        })))
+    }
+
+    /// The stored maps.
+    pub fn maps(&self) -> &MapStore {
+        &self.0.maps
+    }
+
+    /// The workspace.
+    pub fn workspace(&self) -> &Workspace {
+        &self.0.workspace
+    }
+
+    /// The session of the corpus's current generation (blocking: may open a new generation).
+    pub fn session(&self) -> ApiResult<Arc<CorpusSession>> {
+        let held = self.held();
+        let on_disk = litnav_corpus::Corpus::locate(&self.0.corpus_dir).map(|(manifest, _)| manifest.generation);
+        let Ok(generation) = on_disk else { return Ok(held) };
+        if generation == held.corpus().manifest().generation {
+            return Ok(held);
+        }
+        // One request opens the new generation; the others go on with the old one meanwhile.
+        let Ok(_opening) = self.0.reopening.try_lock() else { return Ok(held) };
+        let current = self.held();
+        if current.corpus().manifest().generation == generation {
+            return Ok(current);
+        }
+        let fresh = Arc::new(CorpusSession::open(&self.0.corpus_dir)?);
+        tracing::info!(generation = fresh.corpus().manifest().generation, "serving a new corpus generation");
+        *self.0.current.write().map_err(|_| ApiError::internal("the session lock is poisoned"))? = Arc::clone(&fresh);
+        Ok(fresh)
+    }
+
+    fn held(&self) -> Arc<CorpusSession> {
+        match self.0.current.read() {
+            Ok(guard) => Arc::clone(&guard),
+            Err(poisoned) => Arc::clone(&poisoned.into_inner()),
+        }
+    }
+
+    /// The LLM client for a job that asks for one.
+    pub fn llm(&self) -> ApiResult<litnav_llm::Client> {
+        let options = self.0.llm.as_ref().ok_or_else(|| {
+            ApiError::input("this server has no LLM endpoint: start it with `litnav serve --llm` to use one")
+        })?;
+        Ok(self.0.workspace.llm(options)?)
+    }
+
+    /// Load the encoder and the current session's vectors now, so the first search does not wait.
+    pub fn warm_up(&self) {
+        let started = std::time::Instant::now();
+        let outcome = self.0.workspace.encoder(&Quiet).map_err(ApiError::from).and_then(|encoder| {
+            let session = self.session()?;
+            session.dense(encoder, &Quiet)?;
+            Ok(())
+        });
+        match outcome {
+            Ok(()) => tracing::info!(seconds = started.elapsed().as_secs_f64(), "encoder and vectors loaded"),
+            Err(e) => tracing::warn!(error = %e.message, "warming up failed; dense search will retry"),
+        }
+    }
+}
+
+/// A map the server built (or grafted), as stored.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct StoredMap {
+    /// Content-derived id: the same request on the same corpus gives the same id.
+    pub id: String,
+    /// The topic.
+    pub topic: String,
+    /// The request that built it (for display and permalinks).
+    pub request: serde_json::Value,
+    /// The map this one grew from by an expansion.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+    /// The node that was expanded, in the parent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expanded: Option<String>,
+    /// The map.
+    pub map: MapNode,
+}
+
+/// Maps on disk (one JSON file per map, written atomically) with the ones read kept in memory.
+pub struct MapStore {
+    dir: PathBuf,
+    loaded: Mutex<HashMap<String, Arc<StoredMap>>>,
+}
+
+impl MapStore {
+    fn new(dir: PathBuf) -> MapStore {
+        MapStore { dir, loaded: Mutex::new(HashMap::new()) }
+    }
+
+    fn path(&self, id: &str) -> PathBuf {
+        self.dir.join(format!("{id}.json"))
+    }
+
+    /// The map with this id (ids are hex digests: anything else is not found, and never a path).
+    pub fn get(&self, id: &str) -> ApiResult<Arc<StoredMap>> {
+        if !is_digest(id) {
+            return Err(ApiError::not_found(format!("no map with id {id:?}")));
+        }
+        if let Some(map) = self.loaded.lock().map_err(|_| poisoned())?.get(id) {
+            return Ok(Arc::clone(map));
+        }
+        let path = self.path(id);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(ApiError::not_found(format!("no map with id {id:?}")));
+            }
+            Err(e) => return Err(ApiError::internal(format!("{}: {e}", path.display()))),
+        };
+        let map: StoredMap = serde_json::from_str(&text)
+            .map_err(|e| ApiError::internal(format!("{} is damaged: {e}", path.display())))?;
+        let map = Arc::new(map);
+        self.loaded.lock().map_err(|_| poisoned())?.insert(id.to_string(), Arc::clone(&map));
+        Ok(map)
+    }
+
+    /// Whether a map with this id is stored.
+    pub fn contains(&self, id: &str) -> bool {
+        self.get(id).is_ok()
+    }
+
+    /// Store a map (atomically: a reader sees the whole file or none).
+    pub fn put(&self, map: StoredMap) -> ApiResult<Arc<StoredMap>> {
+        std::fs::create_dir_all(&self.dir).map_err(|e| ApiError::internal(format!("{}: {e}", self.dir.display())))?;
+        let json = serde_json::to_vec_pretty(&map).map_err(|e| ApiError::internal(e.to_string()))?;
+        litnav_corpus::store::write_atomically(&self.path(&map.id), &json)
+            .map_err(|e| ApiError::internal(format!("storing map {}: {e}", map.id)))?;
+        let map = Arc::new(map);
+        self.loaded.lock().map_err(|_| poisoned())?.insert(map.id.clone(), Arc::clone(&map));
+        Ok(map)
+    }
+
+    /// Every stored map's id, topic and parent, newest file first.
+    pub fn list(&self) -> Vec<MapSummary> {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else { return Vec::new() };
+        let mut found: Vec<(std::time::SystemTime, String)> = entries
+            .filter_map(|e| e.ok())
+            .filter_map(|e| {
+                let name = e.file_name().to_string_lossy().strip_suffix(".json")?.to_string();
+                let modified = e.metadata().and_then(|m| m.modified()).ok()?;
+                is_digest(&name).then_some((modified, name))
+            })
+            .collect();
+        found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+        found
+            .into_iter()
+            .filter_map(|(_, id)| self.get(&id).ok())
+            .map(|m| MapSummary {
+                id: m.id.clone(),
+                topic: m.topic.clone(),
+                parent: m.parent.clone(),
+                papers: m.map.all_paper_ids().len(),
+            })
+            .collect()
+    }
+
+    /// Where maps are stored.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+}
+
+/// A stored map in a list.
+#[derive(Debug, Clone, Serialize)]
+pub struct MapSummary {
+    /// Id.
+    pub id: String,
+    /// Topic.
+    pub topic: String,
+    /// The map it grew from.
+    pub parent: Option<String>,
+    /// Papers placed.
+    pub papers: usize,
+}
+
+fn poisoned() -> ApiError {
+    ApiError::internal("the map store's lock is poisoned")
+}
+
+/// Whether `id` looks like one of the server's ids (16 lowercase hex digits).
+pub fn is_digest(id: &str) -> bool {
+    id.len() == 16 && id.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
+/// A 16-hex-digit id derived from `parts`.
+pub fn digest(parts: &[&str]) -> String {
+    let mut hasher = sha1_smol::Sha1::new();
+    for part in parts {
+        hasher.update(part.as_bytes());
+        hasher.update(&[0]);
+    }
+    hasher.digest().to_string()[..16].to_string()
+}

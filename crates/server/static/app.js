@@ -1,0 +1,576 @@
+// litnav's page: three panes over the HTTP API. Every view state lives in the URL's hash
+// (map, node, paper, tab, filters, job), so a reload or a shared link shows the same thing; the
+// basket and the papers marked as known are the reader's own lists, kept in localStorage.
+"use strict";
+
+const COLOURS = ["#1f77b4", "#e15759", "#59a14f", "#f28e2b", "#76b7b2", "#edc948", "#b07aa1",
+  "#ff9da7", "#9c755f", "#4e79a7", "#8cd17d", "#d37295"];
+const FILTERED_COLOUR = "#b8bec6";
+const METRICS = {
+  cd: "CD index: +1 when later work cites this paper but not its references (disruptive), −1 when it cites both (consolidating).",
+  cd_pct: "Share of the corpus's papers with a lower CD index.",
+  novelty: "Uzzi novelty: how atypical the paper's pairs of references are against randomized citation graphs (10th-percentile z; lower = more novel).",
+  nov_pct: "Share of the corpus's papers less novel than this one.",
+  in_degree: "Papers of the corpus citing it.",
+  out_degree: "Papers of the corpus it cites.",
+  external: "References to works outside the corpus.",
+};
+
+// ---------- small helpers ----------
+const $ = (sel) => document.querySelector(sel);
+
+function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "class") el.className = v;
+    else if (k === "dataset") Object.assign(el.dataset, v);
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) el.append(c);
+  return el;
+}
+
+function svg(tag, attrs, ...children) {
+  const el = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else el.setAttribute(k, v);
+  }
+  for (const c of children.flat()) if (c) el.append(c);
+  return el;
+}
+
+async function api(path, options = {}) {
+  const response = await fetch(path, { headers: { "content-type": "application/json" }, ...options });
+  if (!response.ok) {
+    let message = `${response.status} ${response.statusText}`;
+    try { const body = await response.json(); message = body.error.message; } catch (_) { /* not JSON */ }
+    throw new Error(message);
+  }
+  return response;
+}
+const getJson = async (path) => (await api(path)).json();
+const postJson = async (path, body) => (await api(path, { method: "POST", body: JSON.stringify(body) })).json();
+
+function highlight(text, words) {
+  if (!words.length) return [text];
+  const pattern = new RegExp("(" + words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|") + ")", "ig");
+  return text.split(pattern).map((part, i) => (i % 2 ? h("mark", {}, part) : part));
+}
+
+const fmt = (x, digits = 3) => (x === null || x === undefined ? "—" : Number(x).toFixed(digits));
+const pct = (x) => (x === null || x === undefined ? "—" : `${(100 * x).toFixed(0)}th pct`);
+
+// ---------- state in the URL ----------
+function readState() {
+  const p = new URLSearchParams(location.hash.slice(1));
+  return Object.fromEntries(p.entries());
+}
+function setState(changes, replace = false) {
+  const state = { ...readState(), ...changes };
+  for (const k of Object.keys(state)) if (state[k] === "" || state[k] === null || state[k] === undefined) delete state[k];
+  const hash = "#" + new URLSearchParams(state).toString();
+  if (replace) history.replaceState(null, "", hash); else history.pushState(null, "", hash);
+  render();
+}
+
+// ---------- the reader's lists ----------
+const lists = {
+  get(name) { try { return JSON.parse(localStorage.getItem("litnav." + name) || "{}"); } catch (_) { return {}; } },
+  put(name, value) { localStorage.setItem("litnav." + name, JSON.stringify(value)); },
+};
+function toggle(name, paper) {
+  const list = lists.get(name);
+  if (list[paper.id]) delete list[paper.id]; else list[paper.id] = paper.title;
+  lists.put(name, list);
+  updateBasketCount();
+}
+function updateBasketCount() { $("#basket-count").textContent = Object.keys(lists.get("basket")).length; }
+
+// ---------- caches ----------
+const cache = { maps: new Map(), graphs: new Map(), timelines: new Map() };
+async function loadMap(id) {
+  if (!cache.maps.has(id)) cache.maps.set(id, await getJson(`/api/maps/${id}`));
+  return cache.maps.get(id);
+}
+
+function findNode(node, id) {
+  if (node.id === id) return node;
+  for (const child of node.subtopics || []) { const found = findNode(child, id); if (found) return found; }
+  return null;
+}
+function trail(node, id, acc = []) {
+  acc.push(node);
+  if (node.id === id) return acc;
+  for (const child of node.subtopics || []) { if (trail(child, id, acc)) return acc; }
+  acc.pop();
+  return null;
+}
+function paperCount(node) {
+  const ids = new Set();
+  (function walk(n) { (n.paper_ids || []).forEach((p) => ids.add(p)); (n.subtopics || []).forEach(walk); })(node);
+  return ids.size;
+}
+function themeColour(map, themeIndex) {
+  const theme = map.subtopics[themeIndex];
+  if (!theme) return FILTERED_COLOUR;
+  return theme.filtered || theme.id === "filtered" ? FILTERED_COLOUR : COLOURS[themeIndex % COLOURS.length];
+}
+function themeIndexOf(map, nodeId) {
+  return map.subtopics.findIndex((t) => nodeId === t.id || nodeId.startsWith(t.id + "."));
+}
+
+// ---------- rendering ----------
+let renderToken = 0;
+async function render() {
+  const token = ++renderToken;
+  const state = readState();
+  document.querySelectorAll("#tabs button").forEach((b) => b.setAttribute("aria-selected", String(b.dataset.tab === (state.tab || "map"))));
+  renderJob(state.job);
+  if (!state.map) { renderWelcome(); return; }
+  let stored;
+  try { stored = await loadMap(state.map); } catch (e) { $("#view").replaceChildren(h("div", { class: "error" }, `This map cannot be shown: ${e.message}`)); return; }
+  if (token !== renderToken) return;
+  const map = stored.map;
+  const nodeId = state.node && findNode(map, state.node) ? state.node : "root";
+  $("#topic").value = $("#topic").value || stored.topic;
+  renderTitle(stored);
+  renderTree(map, nodeId, state);
+  renderNodeBar(stored, nodeId);
+  const tab = state.tab || "map";
+  if (tab === "map") await renderBubbles(stored, nodeId, state, token);
+  else if (tab === "graph") await renderGraph(stored, state, token);
+  else if (tab === "timeline") await renderTimeline(stored, token);
+  else if (tab === "path") renderPathTab(state);
+  await renderPaper(stored, state, token);
+}
+
+function renderWelcome() {
+  $("#map-title").replaceChildren();
+  $("#tree").replaceChildren();
+  $("#node-bar").replaceChildren();
+  $("#view").replaceChildren(h("div", { class: "welcome" },
+    h("h1", {}, "Map a field"),
+    h("p", {}, "Type a topic above. litnav retrieves the papers of the corpus that matter for it, organizes them into themes and subtopics you can browse and expand, and shows how they relate: who cites whom and how, which work is disruptive or novel, and the citation path from a classic to today."),
+    h("p", {}, "Everything runs on this machine; maps you build stay here, each at its own permanent link.")));
+  $("#paper").replaceChildren("Select a paper to see its abstract, its metrics, who cites it and how, and why it is in this map.");
+  $("#paper").className = "empty";
+  renderRecent();
+}
+
+async function renderRecent() {
+  try {
+    const maps = await getJson("/api/maps");
+    $("#recent").replaceChildren(maps.length ? h("h3", {}, "Maps built here") : "",
+      ...maps.slice(0, 12).map((m) => h("a", { href: `#map=${m.id}` }, `${m.topic}${m.parent ? " (expanded)" : ""} · ${m.papers}`)));
+  } catch (_) { /* the list is a convenience */ }
+}
+
+function renderTitle(stored) {
+  $("#map-title").replaceChildren(stored.topic, " ", h("span", { class: "sub" }, `${stored.papers} papers`));
+}
+
+function filterWords() { return ($("#within").value || "").toLowerCase().split(/\s+/).filter(Boolean); }
+
+function renderTree(map, selected, state) {
+  const words = filterWords();
+  const matches = (node) => {
+    if (!words.length) return true;
+    const text = (node.name + " " + (node.papers || []).join(" ")).toLowerCase();
+    return words.every((w) => text.includes(w)) || (node.subtopics || []).some(matches);
+  };
+  const open = new Set((trail(map, selected) || []).map((n) => n.id));
+  const item = (node, themeIndex) => {
+    const children = node.subtopics || [];
+    const li = h("li", { role: "treeitem", class: (node.filtered || node.id === "filtered" ? "filtered " : "") + (matches(node) ? "" : "hidden"), "aria-expanded": children.length ? String(open.has(node.id) || words.length > 0) : null },
+      h("div", { class: "node" + (node.id === selected ? " selected" : ""), dataset: { id: node.id }, onclick: () => setState({ node: node.id, tab: state.tab === "path" ? "map" : state.tab }) },
+        h("span", {}, h("span", { class: "swatch" }), ...highlight(node.name, words)),
+        h("span", { class: "count" }, String(paperCount(node)))));
+    li.querySelector(".swatch").style.background = themeColour(map, themeIndex);
+    if (children.length && (open.has(node.id) || words.length)) li.append(h("ul", { role: "group" }, children.map((c) => item(c, themeIndex))));
+    return li;
+  };
+  $("#tree").replaceChildren(...map.subtopics.map((t, i) => item(t, i)));
+}
+
+function renderNodeBar(stored, nodeId) {
+  const path = trail(stored.map, nodeId) || [stored.map];
+  const node = path[path.length - 1];
+  const crumbs = h("span", { class: "crumbs" });
+  path.forEach((n, i) => {
+    if (i) crumbs.append(" › ");
+    crumbs.append(h("a", { onclick: () => setState({ node: n.id === "root" ? "" : n.id }) }, n.id === "root" ? stored.topic : n.name));
+  });
+  const bar = [crumbs];
+  if (node.id !== "root") {
+    bar.push(h("span", { class: "muted" }, `relevance ${fmt(node.relevance, 2)}`));
+    bar.push(h("button", { id: "expand", type: "button", onclick: () => expand(stored.id, node) }, `Expand “${node.name}”`));
+  }
+  if (stored.parent) bar.push(h("a", { href: `#map=${stored.parent}`, class: "muted" }, "the map before the expansion"));
+  bar.push(h("span", { class: "desc" }, node.description || ""));
+  $("#node-bar").replaceChildren(...bar);
+}
+
+// ---------- Map tab: bubbles, then papers ----------
+async function renderBubbles(stored, nodeId, state, token) {
+  const map = stored.map;
+  const node = findNode(map, nodeId);
+  const children = node.subtopics || [];
+  const view = h("div", {});
+  if (children.length) view.append(bubbleChart(map, children));
+  if (!children.length || node.id !== "root") view.append(await paperList(stored, node, state));
+  if (token === renderToken) $("#view").replaceChildren(view);
+}
+
+function bubbleChart(map, nodes) {
+  const width = Math.max(480, $("#view").clientWidth - 20), pad = 12;
+  const sizes = nodes.map((n) => paperCount(n));
+  const max = Math.max(...sizes, 1);
+  const radius = (s) => 22 + 62 * Math.sqrt(s / max);
+  // Bubbles in rows, largest first as the map orders them (most relevant first).
+  const placed = [];
+  let x = pad, y = pad, rowHeight = 0;
+  nodes.forEach((n, i) => {
+    const r = radius(sizes[i]);
+    if (x + 2 * r > width - pad && x > pad) { x = pad; y += rowHeight + 8; rowHeight = 0; }
+    placed.push({ n, r, cx: x + r, cy: y + r, size: sizes[i] });
+    x += 2 * r + 8; rowHeight = Math.max(rowHeight, 2 * r);
+  });
+  const total = y + rowHeight;
+  const chart = svg("svg", { class: "bubbles", width, height: total + pad, role: "img", "aria-label": "Subtopics" });
+  for (const b of placed) {
+    const colour = themeColour(map, themeIndexOf(map, b.n.id));
+    // About 7 px per character of the 12 px bold label; the full name is in the tooltip.
+    const fits = Math.max(4, Math.floor((1.7 * b.r) / 7));
+    const label = b.n.name.length > fits ? b.n.name.slice(0, fits - 1) + "…" : b.n.name;
+    const g = svg("g", { class: "bubble", dataset: "", onclick: () => setState({ node: b.n.id }) },
+      svg("title", {}, `${b.n.name} — ${b.size} papers, relevance ${fmt(b.n.relevance, 2)}`),
+      svg("circle", { cx: b.cx, cy: b.cy, r: b.r, fill: colour }),
+      svg("text", { x: b.cx, y: b.cy - 2 }, label),
+      svg("text", { x: b.cx, y: b.cy + 13, class: "n" }, `${b.size}`));
+    g.setAttribute("data-id", b.n.id);
+    chart.append(g);
+  }
+  return chart;
+}
+
+function filterParams() {
+  const params = new URLSearchParams();
+  const words = filterWords();
+  if (words.length) params.set("q", words.join(" "));
+  if ($("#year-from").value) params.set("from", $("#year-from").value);
+  if ($("#year-to").value) params.set("to", $("#year-to").value);
+  if ($("#venue").value) params.set("venue", $("#venue").value);
+  if ($("#min-citations").value) params.set("min_citations", $("#min-citations").value);
+  return params;
+}
+
+async function paperList(stored, node, state) {
+  const params = filterParams();
+  params.set("sort", state.sort || "map");
+  params.set("limit", "200");
+  const box = h("div", { class: "papers" });
+  let page;
+  try { page = await getJson(`/api/maps/${stored.id}/nodes/${encodeURIComponent(node.id)}/papers?${params}`); }
+  catch (e) { box.append(h("div", { class: "error" }, e.message)); return box; }
+  const known = lists.get("known");
+  const sort = h("select", { "aria-label": "Sort papers", onchange: (e) => setState({ sort: e.target.value }) },
+    ["map", "year", "citations", "title"].map((s) => h("option", { value: s, selected: (state.sort || "map") === s }, s === "map" ? "most central first" : s === "year" ? "newest first" : s === "citations" ? "most cited first" : "by title")));
+  box.append(h("div", { class: "head" }, h("strong", {}, `${page.total} papers`), sort));
+  const words = filterWords();
+  box.append(h("ol", { id: "paper-list" }, page.papers.map((p) => h("li", {
+    class: (known[p.id] ? "known " : "") + (state.paper === p.id ? "active" : ""), dataset: { id: p.id },
+    onclick: () => setState({ paper: p.id }),
+  }, h("span", { class: "t" }, ...highlight(p.title, words)), " ",
+  h("span", { class: "meta" }, [p.year, p.venue, `${p.citations} citations`].filter(Boolean).join(" · "))))));
+  return box;
+}
+
+// ---------- Citation graph tab (canvas; positions from the server) ----------
+async function renderGraph(stored, state, token) {
+  if (!cache.graphs.has(stored.id)) cache.graphs.set(stored.id, await getJson(`/api/maps/${stored.id}/graph?cap=5000`));
+  const graph = cache.graphs.get(stored.id);
+  if (token !== renderToken) return;
+  const canvas = h("canvas", { id: "graph", "aria-label": `Citation graph of ${graph.nodes.length} papers` });
+  const tip = h("div", { class: "tip", hidden: true });
+  const legend = h("div", { class: "legend" },
+    h("div", {}, `${graph.nodes.length} papers, ${graph.edges.length} citations` + (graph.omitted ? `, ${graph.omitted} less cited omitted` : "")),
+    graph.themes.map((t, i) => { const dot = h("i"); dot.style.background = themeColour(stored.map, i); return h("div", {}, dot, t.name); }));
+  $("#view").replaceChildren(canvas, legend, tip);
+  const known = lists.get("known");
+  const view = { scale: 1, dx: 0, dy: 0 };
+  const maxCites = Math.max(1, ...graph.nodes.map((n) => n.citations));
+  const size = (n) => 2.5 + 9 * Math.sqrt(Math.log1p(n.citations) / Math.log1p(maxCites));
+  const place = () => {
+    const w = canvas.clientWidth, hgt = canvas.clientHeight, m = Math.min(w, hgt) / 2 - 20;
+    return (n) => [w / 2 + view.dx + n.x * m * view.scale, hgt / 2 + view.dy + n.y * m * view.scale];
+  };
+  const draw = () => {
+    const ratio = window.devicePixelRatio || 1;
+    canvas.width = canvas.clientWidth * ratio; canvas.height = canvas.clientHeight * ratio;
+    const ctx = canvas.getContext("2d");
+    ctx.scale(ratio, ratio);
+    const at = place();
+    ctx.strokeStyle = "rgba(90,100,115,0.18)"; ctx.lineWidth = 0.7;
+    ctx.beginPath();
+    for (const [a, b] of graph.edges) { const [x1, y1] = at(graph.nodes[a]); const [x2, y2] = at(graph.nodes[b]); ctx.moveTo(x1, y1); ctx.lineTo(x2, y2); }
+    ctx.stroke();
+    for (const n of graph.nodes) {
+      const [x, y] = at(n);
+      ctx.beginPath(); ctx.arc(x, y, size(n), 0, 2 * Math.PI);
+      ctx.fillStyle = known[n.id] ? "#7a5195" : themeColour(stored.map, n.theme);
+      ctx.fill();
+      if (n.id === state.paper) { ctx.lineWidth = 3; ctx.strokeStyle = "#1d2733"; ctx.stroke(); }
+    }
+  };
+  const nearest = (event) => {
+    const rect = canvas.getBoundingClientRect(); const at = place();
+    let best = null, bestD = 12 * 12;
+    for (const n of graph.nodes) { const [x, y] = at(n); const d = (x - event.clientX + rect.left) ** 2 + (y - event.clientY + rect.top) ** 2; if (d < bestD) { best = n; bestD = d; } }
+    return best;
+  };
+  let drag = null;
+  canvas.addEventListener("mousedown", (e) => { drag = { x: e.clientX, y: e.clientY, dx: view.dx, dy: view.dy, moved: false }; });
+  window.addEventListener("mouseup", () => { drag = null; });
+  canvas.addEventListener("mousemove", (e) => {
+    if (drag) { view.dx = drag.dx + e.clientX - drag.x; view.dy = drag.dy + e.clientY - drag.y; drag.moved = true; draw(); return; }
+    const n = nearest(e);
+    tip.hidden = !n;
+    if (n) { tip.textContent = `${n.title || n.id} (${n.year || "?"}) · ${n.citations} citations`; tip.style.left = `${e.offsetX + 12}px`; tip.style.top = `${e.offsetY + 12}px`; }
+  });
+  canvas.addEventListener("click", (e) => { if (drag && drag.moved) return; const n = nearest(e); if (n) setState({ paper: n.id }); });
+  canvas.addEventListener("wheel", (e) => { e.preventDefault(); view.scale = Math.min(20, Math.max(0.3, view.scale * (e.deltaY < 0 ? 1.15 : 1 / 1.15))); draw(); }, { passive: false });
+  draw();
+}
+
+// ---------- Timeline tab ----------
+async function renderTimeline(stored, token) {
+  if (!cache.timelines.has(stored.id)) cache.timelines.set(stored.id, await getJson(`/api/maps/${stored.id}/timeline`));
+  const t = cache.timelines.get(stored.id);
+  if (token !== renderToken) return;
+  if (!t.years.length) { $("#view").replaceChildren(h("div", { class: "error" }, "No paper of this map has a year.")); return; }
+  const width = Math.max(520, $("#view").clientWidth - 40), height = 320, left = 36, bottom = 26, top = 14;
+  const totals = t.years.map((_, i) => t.themes.reduce((s, th) => s + th.counts[i], 0));
+  const max = Math.max(1, ...totals);
+  const bw = (width - left) / t.years.length;
+  const chart = svg("svg", { width, height: height + bottom, role: "img", "aria-label": "Papers per theme per year" });
+  for (let tick = 0; tick <= 4; tick++) {
+    const v = Math.round((max * tick) / 4), y = height - ((height - top) * v) / max;
+    chart.append(svg("line", { x1: left, x2: width, y1: y, y2: y, stroke: "#e4e7eb" }), svg("text", { x: 2, y: y + 4, "font-size": 11, fill: "#5f6b7a" }, String(v)));
+  }
+  t.years.forEach((year, i) => {
+    let base = height;
+    t.themes.forEach((th, k) => {
+      const c = th.counts[i]; if (!c) return;
+      const hgt = ((height - top) * c) / max; base -= hgt;
+      chart.append(svg("rect", { x: left + i * bw + 1, y: base, width: Math.max(1, bw - 2), height: hgt, fill: themeColour(stored.map, k) }, svg("title", {}, `${year} · ${th.name}: ${c}`)));
+    });
+    if (t.years.length < 30 || i % Math.ceil(t.years.length / 15) === 0) chart.append(svg("text", { x: left + i * bw + bw / 2, y: height + 16, "font-size": 11, "text-anchor": "middle", fill: "#5f6b7a" }, String(year)));
+  });
+  const legend = h("div", { class: "legend" }, t.themes.map((th, k) => { const dot = h("i"); dot.style.background = themeColour(stored.map, k); return h("div", {}, dot, th.name); }),
+    t.undated ? h("div", { class: "muted" }, `${t.undated} papers without a year`) : "");
+  legend.style.position = "static";
+  legend.style.maxWidth = "none";
+  $("#view").replaceChildren(h("div", { class: "timeline" }, chart, legend));
+}
+
+// ---------- Path tab ----------
+function renderPathTab(state) {
+  const from = h("input", { id: "path-from", placeholder: "later paper (id)", value: state.from || "" });
+  const to = h("input", { id: "path-to", placeholder: "classic (id)", value: state.to || "" });
+  const out = h("div", { class: "hops", id: "hops" });
+  const form = h("form", { class: "pathform", onsubmit: (e) => { e.preventDefault(); setState({ from: from.value.trim(), to: to.value.trim() }); } },
+    "From", from, "back to", to, h("button", { type: "submit", class: "primary" }, "Find the path"),
+    h("span", { class: "muted" }, "Tip: open a paper and use “path from here” / “path to here”."));
+  $("#view").replaceChildren(form, out);
+  if (state.from && state.to) showPath(state.from, state.to, out);
+}
+
+async function showPath(from, to, out) {
+  out.replaceChildren(h("p", { class: "muted" }, "Finding the path…"));
+  try {
+    const answer = await getJson(`/api/path?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`);
+    const r = answer.report;
+    if (!answer.hops.length) {
+      out.replaceChildren(h("p", {}, `No citation path within ${r.max_hops} hops` + (r.undirected_distance !== null ? ` (they are ${r.undirected_distance} hops apart ignoring direction).` : ".")));
+      return;
+    }
+    out.replaceChildren(h("p", {}, `${answer.hops.length} hops` + (r.max_citation_path ? ` along the most-cited path (its papers are cited ${r.max_citation_path.total_in_degree} times in all); the shortest path has ${r.citation_distance}.` : ".")),
+      ...answer.hops.map((hop) => h("div", { class: "hop" },
+        h("a", { onclick: () => setState({ paper: hop.citing.id }) }, hop.citing.title || hop.citing.id), ` (${hop.citing.year || "?"}) cites `,
+        h("a", { onclick: () => setState({ paper: hop.cited.id }) }, hop.cited.title || hop.cited.id), ` (${hop.cited.year || "?"})`,
+        ...hop.sentences.map((s) => h("blockquote", {}, `“${s}”`)))));
+  } catch (e) { out.replaceChildren(h("div", { class: "error" }, e.message)); }
+}
+
+// ---------- the paper panel ----------
+async function renderPaper(stored, state, token) {
+  const panel = $("#paper");
+  if (!state.paper) { panel.className = "empty"; panel.replaceChildren("Select a paper to see its abstract, its metrics, who cites it and how, and why it is in this map."); return; }
+  let data, place = null;
+  try {
+    [data, place] = await Promise.all([getJson(`/api/papers/${encodeURIComponent(state.paper)}`),
+      getJson(`/api/maps/${stored.id}/papers/${encodeURIComponent(state.paper)}`).catch(() => null)]);
+  } catch (e) { panel.className = ""; panel.replaceChildren(h("div", { class: "error" }, e.message)); return; }
+  if (token !== renderToken) return;
+  const p = data.paper, prof = data.profile;
+  const basket = lists.get("basket"), known = lists.get("known");
+  const link = (ref) => h("a", { onclick: () => setState({ paper: ref.id }) }, ref.title || ref.id);
+  const metric = (name, value, why) => [h("dt", {}, name), h("dd", {}, value, h("span", { class: "why" }, why))];
+  const positive = data.citers.citers.filter((c) => c.sentiment === "positive");
+  const others = data.citers.citers.filter((c) => c.sentiment !== "positive");
+  const citer = (c) => h("li", {}, link(c), c.year ? ` (${c.year})` : "", c.sentiment ? h("span", { class: `sent-${c.sentiment}` }, ` · ${c.sentiment}`) : "",
+    c.context ? h("span", { class: "ctx" }, `“${c.context}”`) : "");
+  const related = (list) => list.length ? h("ul", { class: "rel" }, list.map((r) => h("li", {}, link(r), ` · ${r.count} (cos ${fmt(r.similarity, 2)})`))) : h("p", { class: "muted" }, "None in this corpus.");
+  panel.className = "";
+  panel.replaceChildren(...[
+    h("h2", { id: "paper-title" }, p.title),
+    h("div", { class: "byline" }, [p.year, p.venue, (p.authors || []).slice(0, 6).join(", ") + ((p.authors || []).length > 6 ? " et al." : "")].filter(Boolean).join(" · ")),
+    h("div", { class: "actions" },
+      h("button", { id: "add-basket", type: "button", onclick: () => { toggle("basket", p); render(); } }, basket[p.id] ? "Remove from basket" : "Add to basket"),
+      h("button", { id: "mark-known", type: "button", onclick: () => { toggle("known", p); render(); } }, known[p.id] ? "Unmark known" : "Mark as known"),
+      h("button", { type: "button", onclick: () => setState({ tab: "path", from: p.id }) }, "Path from here"),
+      h("button", { type: "button", onclick: () => setState({ tab: "path", to: p.id }) }, "Path to here"),
+      place ? h("button", { type: "button", onclick: () => expand(stored.id, findNode(stored.map, place.node)) }, "Expand its subtopic") : ""),
+    p.abstract ? h("div", { class: "abstract" }, p.abstract) : h("p", { class: "muted" }, "No abstract."),
+    place ? [h("h3", {}, "Why it is in this map"), h("p", {}, `Placed under ${place.path.slice(1).join(" › ")}, a subtopic whose papers’ centroid has cosine ${fmt(place.node_relevance, 2)} to the topic.`,
+      place.filtered_because ? ` It sits in the Filtered branch: ${place.filtered_because}` : "",
+      place.also_in.length ? ` Also a secondary member of ${place.also_in.map(([n, w]) => `${n} (${fmt(w, 2)})`).join(", ")}.` : "")] : "",
+    h("h3", {}, "Metrics"),
+    h("dl", { id: "metrics" },
+      metric("Cited by", `${prof.in_degree} in the corpus` + (p.citation_count !== undefined && p.citation_count !== null ? `, ${p.citation_count} in all` : ""), METRICS.in_degree),
+      metric("References", `${prof.out_degree} in the corpus, ${prof.external_references} outside`, METRICS.out_degree),
+      metric("CD index", prof.disruption.cd === null ? `undefined: ${prof.disruption_reason}` : `${fmt(prof.disruption.cd)} · ${pct(prof.disruption_percentile)}`, METRICS.cd),
+      metric("Novelty", prof.novelty.p10 === null ? `undefined: ${prof.novelty_reason}` : `z₁₀ ${fmt(prof.novelty.p10, 2)} · ${pct(prof.novelty_percentile)}`, METRICS.novelty)),
+    h("h3", {}, `Cited by (${data.citers_total})`),
+    positive.length ? [h("p", { class: "muted" }, "Positive mentions first:"), h("ul", { class: "rel", id: "citers-positive" }, positive.map(citer))] : "",
+    others.length ? h("ul", { class: "rel", id: "citers" }, others.slice(0, 50).map(citer)) : (positive.length ? "" : h("p", { class: "muted" }, "No paper of this corpus cites it.")),
+    h("h3", {}, `References (${data.references.length})`),
+    data.references.length ? h("ul", { class: "rel" }, data.references.slice(0, 50).map((r) => h("li", {}, link(r), r.year ? ` (${r.year})` : ""))) : h("p", { class: "muted" }, "None in this corpus."),
+    h("h3", {}, "Co-cited with"), related(prof.co_cited),
+    h("h3", {}, "Shares references with"), related(prof.coupled)].flat(2).filter((c) => c !== ""));
+}
+
+// ---------- jobs ----------
+let jobStream = null;
+function renderJob(jobId) {
+  const box = $("#job");
+  if (!jobId) { box.hidden = true; if (jobStream) { jobStream.close(); jobStream = null; } return; }
+  if (jobStream && jobStream.jobId === jobId) return;
+  if (jobStream) jobStream.close();
+  box.hidden = false; box.className = "";
+  box.replaceChildren("Starting…");
+  jobStream = new EventSource(`/api/jobs/${jobId}/events`);
+  jobStream.jobId = jobId;
+  jobStream.addEventListener("job", (e) => showJob(JSON.parse(e.data)));
+  jobStream.onerror = async () => {
+    // The stream ended or broke: ask once for the state.
+    try { showJob(await getJson(`/api/jobs/${jobId}`)); } catch (err) { box.className = "failed"; box.replaceChildren(`This job is gone (${err.message}).`); }
+    if (jobStream) { jobStream.close(); jobStream = null; }
+  };
+}
+
+function showJob(job) {
+  const box = $("#job");
+  const steps = h("ol", { class: "steps" }, job.steps.map((s, i) => h("li", { class: i === job.steps.length - 1 && job.state === "running" ? "current" : "" },
+    s.name, s.total ? ` (${s.done} of ${s.total})` : "")));
+  const head = job.state === "running" || job.state === "queued"
+    ? [h("strong", {}, job.kind === "map" ? `Mapping “${job.title}”` : `Expanding ${job.title}`), ` · ${(job.elapsed_ms / 1000).toFixed(0)} s `,
+      h("button", { id: "cancel-job", type: "button", onclick: () => api(`/api/jobs/${job.id}`, { method: "DELETE" }) }, "Cancel")]
+    : job.state === "done" ? [h("strong", {}, "Done.")]
+      : [h("strong", {}, job.state === "cancelled" ? "Cancelled." : "Failed: "), job.error ? job.error.message : ""];
+  box.className = job.state === "failed" ? "failed" : "";
+  box.replaceChildren(...head, steps, job.notices.length ? h("div", { class: "muted" }, job.notices.join(" · ")) : "");
+  if (job.state === "done" && job.map) {
+    if (jobStream) { jobStream.close(); jobStream = null; }
+    const state = readState();
+    const node = job.kind === "expand" ? state.expanding || state.node : "";
+    setState({ map: job.map, job: "", expanding: "", node: node || "" }, true);
+  } else if (job.state === "failed" || job.state === "cancelled") {
+    if (jobStream) { jobStream.close(); jobStream = null; }
+    box.append(" ", h("button", { type: "button", onclick: () => setState({ job: "" }) }, "Dismiss"));
+  }
+}
+
+async function startMap(topic) {
+  try {
+    const started = await postJson("/api/maps", { topic });
+    setState({ job: started.job.id, map: readState().map || "", node: "", paper: "" });
+  } catch (e) { $("#job").hidden = false; $("#job").className = "failed"; $("#job").replaceChildren(`The map could not start: ${e.message}`); }
+}
+
+async function expand(mapId, node) {
+  if (!node) return;
+  try {
+    const started = await postJson(`/api/maps/${mapId}/nodes/${encodeURIComponent(node.id)}/expand`, {});
+    setState({ job: started.job.id, expanding: node.id, node: node.id });
+  } catch (e) { $("#job").hidden = false; $("#job").className = "failed"; $("#job").replaceChildren(`The expansion could not start: ${e.message}`); }
+}
+
+// ---------- basket ----------
+function basketPapers() { return Object.entries(lists.get("basket")).map(([id, title]) => ({ id, title })); }
+function renderBasket() {
+  const papers = basketPapers();
+  $("#basket-list").replaceChildren(...(papers.length ? papers.map((p) => h("li", {}, p.title, " ", h("button", { type: "button", onclick: () => { toggle("basket", p); renderBasket(); render(); } }, "remove")))
+    : [h("li", { class: "muted" }, "Empty: add papers from their panel.")]));
+}
+async function exportBasket() {
+  const papers = basketPapers();
+  if (!papers.length) throw new Error("the basket is empty");
+  const format = $("#export-format").value;
+  const response = await api("/api/export", { method: "POST", body: JSON.stringify({ ids: papers.map((p) => p.id), format, title: "litnav basket" }) });
+  return { text: await response.text(), format, name: (response.headers.get("content-disposition") || "").split("filename=")[1]?.replaceAll('"', "") || `basket.${format}` };
+}
+
+// ---------- keyboard navigation of the tree ----------
+function treeKeys(e) {
+  const nodes = [...document.querySelectorAll("#tree li:not(.hidden) > .node")];
+  if (!nodes.length) return;
+  let i = nodes.findIndex((n) => n.classList.contains("focused"));
+  if (i < 0) i = Math.max(0, nodes.findIndex((n) => n.classList.contains("selected")));
+  const move = (j) => { nodes.forEach((n) => n.classList.remove("focused")); const n = nodes[Math.max(0, Math.min(nodes.length - 1, j))]; n.classList.add("focused"); n.scrollIntoView({ block: "nearest" }); };
+  if (e.key === "ArrowDown") { e.preventDefault(); move(i + 1); }
+  else if (e.key === "ArrowUp") { e.preventDefault(); move(i - 1); }
+  else if (e.key === "Enter" || e.key === "ArrowRight") { e.preventDefault(); setState({ node: nodes[i].dataset.id }); }
+  else if (e.key === "ArrowLeft") { e.preventDefault(); const id = nodes[i].dataset.id; const parent = id.includes(".") ? id.slice(0, id.lastIndexOf(".")) : ""; setState({ node: parent }); }
+}
+
+// ---------- wiring ----------
+function debounce(f, ms) { let t; return (...a) => { clearTimeout(t); t = setTimeout(() => f(...a), ms); }; }
+
+window.addEventListener("DOMContentLoaded", async () => {
+  updateBasketCount();
+  const state = readState();
+  for (const [key, input] of [["q", "#within"], ["from_year", "#year-from"], ["to_year", "#year-to"], ["venue", "#venue"], ["minc", "#min-citations"]]) {
+    if (state[key]) $(input).value = state[key];
+  }
+  $("#topic-form").addEventListener("submit", (e) => { e.preventDefault(); const topic = $("#topic").value.trim(); if (topic) startMap(topic); });
+  document.querySelectorAll("#tabs button").forEach((b) => b.addEventListener("click", () => setState({ tab: b.dataset.tab })));
+  const refilter = debounce(() => setState({ q: $("#within").value, from_year: $("#year-from").value, to_year: $("#year-to").value, venue: $("#venue").value, minc: $("#min-citations").value }, true), 250);
+  ["#within", "#year-from", "#year-to", "#venue", "#min-citations"].forEach((s) => $(s).addEventListener("input", refilter));
+  $("#tree").addEventListener("keydown", treeKeys);
+  $("#basket-button").addEventListener("click", () => { renderBasket(); $("#basket").showModal(); });
+  $("#basket-close").addEventListener("click", () => $("#basket").close());
+  $("#basket-clear").addEventListener("click", () => { lists.put("basket", {}); updateBasketCount(); renderBasket(); render(); });
+  $("#export-preview-button").addEventListener("click", async () => {
+    try { $("#export-preview").textContent = (await exportBasket()).text; } catch (e) { $("#export-preview").textContent = `Export failed: ${e.message}`; }
+  });
+  $("#export-download").addEventListener("click", async () => {
+    try {
+      const file = await exportBasket();
+      const url = URL.createObjectURL(new Blob([file.text]));
+      const a = h("a", { href: url, download: file.name }); document.body.append(a); a.click(); a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+    } catch (e) { $("#export-preview").textContent = `Export failed: ${e.message}`; }
+  });
+  window.addEventListener("popstate", render);
+  window.addEventListener("hashchange", render);
+  window.addEventListener("resize", debounce(render, 200));
+  try {
+    const health = await getJson("/api/health");
+    $("#corpus-info").textContent = `${health.papers.toLocaleString()} papers`;
+  } catch (_) { /* shown by the first failing request */ }
+  render();
+});

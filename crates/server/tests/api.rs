@@ -1,0 +1,530 @@
+//! The HTTP API through the router itself (no socket): statuses, limits, guards, JSON errors,
+//! relations and exports read back by litnav's own readers; on the real litbench corpus (tier
+//! `datasets`), maps and expansions as jobs, browsing, scoring and a re-ingest while serving.
+
+#![allow(clippy::unwrap_used)]
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use http_body_util::BodyExt;
+use litnav_app::{IngestRequest, Settings, Workspace};
+use litnav_server::state::StoredMap;
+use litnav_server::{AppState, Guard, router};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use tower::ServiceExt;
+
+const HOST: &str = "127.0.0.1:8780";
+
+/// A workspace in `home`; tests of the default tier never load the encoder.
+fn workspace(home: &Path) -> Workspace {
+    let mut env = HashMap::new();
+    env.insert("LITNAV_HOME".to_string(), home.display().to_string());
+    Workspace::new(Settings::from_vars(&env, None).unwrap())
+}
+
+/// A workspace in `home` with the encoder the testkit installs (tier `datasets`).
+fn workspace_with_encoder(home: &Path) -> Workspace {
+    let mut env = HashMap::new();
+    env.insert("LITNAV_HOME".to_string(), home.display().to_string());
+    env.insert("LITNAV_MODEL".to_string(), litnav_testkit::model_dir().display().to_string());
+    Workspace::new(Settings::from_vars(&env, None).unwrap())
+}
+
+/// The mini fixture (12 papers, citations, contexts with sentiment) as a served corpus.
+fn mini(home: &Path) -> AppState {
+    let fixture = litnav_testkit::fixture("mini");
+    let workspace = workspace(home);
+    let corpus = home.join("corpus");
+    let request = IngestRequest {
+        files: vec![fixture.join("papers.jsonl"), fixture.join("citations.csv")],
+        contexts: vec![fixture.join("contexts-a.jsonl"), fixture.join("contexts-b.jsonl")],
+        ..IngestRequest::default()
+    };
+    workspace.ingest(&corpus, &request).unwrap();
+    AppState::new(workspace, corpus, home.join("maps"), None, Guard::loopback(8780)).unwrap()
+}
+
+struct Answer {
+    status: StatusCode,
+    headers: axum::http::HeaderMap,
+    body: Vec<u8>,
+}
+
+impl Answer {
+    fn json(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text()))
+    }
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+    fn error_code(&self) -> String {
+        self.json()["error"]["code"].as_str().unwrap().to_string()
+    }
+}
+
+async fn send(state: &AppState, request: Request<Body>) -> Answer {
+    let response = router(state.clone()).oneshot(request).await.unwrap();
+    let status = response.status();
+    let headers = response.headers().clone();
+    let body = response.into_body().collect().await.unwrap().to_bytes().to_vec();
+    Answer { status, headers, body }
+}
+
+async fn get(state: &AppState, uri: &str) -> Answer {
+    send(state, Request::get(uri).header(header::HOST, HOST).body(Body::empty()).unwrap()).await
+}
+
+async fn post(state: &AppState, uri: &str, body: serde_json::Value) -> Answer {
+    let request = Request::post(uri)
+        .header(header::HOST, HOST)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    send(state, request).await
+}
+
+fn node(id: &str, name: &str, papers: &[&str], children: Vec<litnav_organize::MapNode>) -> litnav_organize::MapNode {
+    let mut node = litnav_organize::MapNode::new(name.to_string(), format!("about {name}"), 0.6);
+    node.id = id.to_string();
+    node.paper_ids = papers.iter().map(|p| p.to_string()).collect();
+    node.papers = node.paper_ids.clone();
+    node.subtopics = children;
+    node
+}
+
+/// A hand-made map over the mini papers, stored as the server stores maps.
+fn store_map(state: &AppState) -> String {
+    let map = node(
+        "root",
+        "molecules",
+        &[],
+        vec![
+            node(
+                "t1",
+                "Graph networks",
+                &[],
+                vec![
+                    node("t1.s1", "Message passing", &["m01", "m02", "m05"], vec![]),
+                    node("t1.s2", "Pretraining", &["m03", "m04"], vec![]),
+                ],
+            ),
+            node("t2", "Docking", &["m09", "m12"], vec![]),
+        ],
+    );
+    let id = "00112233445566aa".to_string();
+    state
+        .maps()
+        .put(StoredMap {
+            id: id.clone(),
+            topic: "molecules".into(),
+            request: serde_json::json!({}),
+            parent: None,
+            expanded: None,
+            map,
+        })
+        .unwrap();
+    id
+}
+
+#[tokio::test]
+async fn health_search_and_errors_are_json() {
+    let home = tempfile::tempdir().unwrap();
+    let state = mini(home.path());
+    let health = get(&state, "/api/health").await;
+    assert_eq!(health.status, StatusCode::OK);
+    assert_eq!(health.json()["papers"], 12);
+    assert!(health.headers[header::CONTENT_SECURITY_POLICY].to_str().unwrap().starts_with("default-src 'self'"));
+
+    let hits = get(&state, "/api/search?q=message+passing+molecules&k=3&mode=bm25").await;
+    assert_eq!(hits.status, StatusCode::OK, "{}", hits.text());
+    let hits = hits.json();
+    let hits = hits.as_array().unwrap();
+    assert_eq!(hits.len(), 3);
+    for hit in hits {
+        for field in ["id", "title", "year", "score"] {
+            assert!(hit.get(field).is_some(), "{hit} has {field}");
+        }
+    }
+    let scores: Vec<f64> = hits.iter().map(|h| h["score"].as_f64().unwrap()).collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "best first: {scores:?}");
+
+    for (uri, status, code) in [
+        ("/api/search?k=3", StatusCode::BAD_REQUEST, "input"),
+        ("/api/search?q=x&k=0", StatusCode::BAD_REQUEST, "input"),
+        ("/api/search?q=x&k=many", StatusCode::BAD_REQUEST, "input"),
+        ("/api/search?q=x&mode=fuzzy", StatusCode::BAD_REQUEST, "input"),
+        ("/api/papers/nope", StatusCode::NOT_FOUND, "not_found"),
+        ("/api/maps/0123456789abcdef", StatusCode::NOT_FOUND, "not_found"),
+        ("/api/maps/..%2F..%2Fetc%2Fpasswd", StatusCode::NOT_FOUND, "not_found"),
+        ("/api/jobs/nope", StatusCode::NOT_FOUND, "not_found"),
+        ("/no/such/page", StatusCode::NOT_FOUND, "not_found"),
+        ("/api/path?from=m05", StatusCode::BAD_REQUEST, "input"),
+    ] {
+        let answer = get(&state, uri).await;
+        assert_eq!(answer.status, status, "{uri}: {}", answer.text());
+        assert_eq!(answer.error_code(), code, "{uri}");
+        assert!(!answer.json()["error"]["message"].as_str().unwrap().is_empty());
+    }
+}
+
+#[tokio::test]
+async fn guards_refuse_rebinding_drive_by_posts_and_large_bodies() {
+    let home = tempfile::tempdir().unwrap();
+    let state = mini(home.path());
+    let rebound =
+        Request::get("/api/health").header(header::HOST, "attacker.example:8780").body(Body::empty()).unwrap();
+    let answer = send(&state, rebound).await;
+    assert_eq!(answer.status, StatusCode::FORBIDDEN);
+    assert_eq!(answer.error_code(), "forbidden");
+
+    let drive_by = Request::post("/api/export")
+        .header(header::HOST, HOST)
+        .header(header::ORIGIN, "http://evil.example")
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(r#"{"ids":["m01"]}"#))
+        .unwrap();
+    assert_eq!(send(&state, drive_by).await.status, StatusCode::FORBIDDEN);
+
+    let huge = serde_json::json!({"ids": vec!["m01".repeat(100); 5000]});
+    let answer = post(&state, "/api/export", huge).await;
+    assert_eq!(answer.status, StatusCode::PAYLOAD_TOO_LARGE, "{}", answer.text());
+    assert_eq!(answer.error_code(), "input");
+
+    let bad_json = Request::post("/api/maps")
+        .header(header::HOST, HOST)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from("{\"topic\": "))
+        .unwrap();
+    let answer = send(&state, bad_json).await;
+    assert_eq!(answer.status, StatusCode::BAD_REQUEST);
+    assert_eq!(answer.error_code(), "input");
+    let typo = post(&state, "/api/maps", serde_json::json!({"topik": "x"})).await;
+    assert_eq!(typo.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", typo.text());
+    assert!(typo.json()["error"]["message"].as_str().unwrap().contains("topik"));
+    let no_llm = post(&state, "/api/maps", serde_json::json!({"topic": "x", "llm": true})).await;
+    assert_eq!(no_llm.status, StatusCode::BAD_REQUEST);
+    assert!(no_llm.json()["error"]["message"].as_str().unwrap().contains("--llm"));
+}
+
+#[tokio::test]
+async fn a_paper_has_every_relation_and_a_path_has_its_sentences() {
+    let home = tempfile::tempdir().unwrap();
+    let state = mini(home.path());
+    let answer = get(&state, "/api/papers/m01").await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
+    let paper = answer.json();
+    assert_eq!(paper["paper"]["title"], "Graph neural networks for molecule property prediction");
+    assert!(paper["profile"]["in_degree"].as_u64().unwrap() >= 3);
+    assert!(paper["profile"].get("disruption").is_some() && paper["profile"].get("novelty").is_some());
+    let citers = paper["citers"]["citers"].as_array().unwrap();
+    let m05 = citers.iter().find(|c| c["id"] == "m05").unwrap();
+    assert_eq!(m05["sentiment"], "positive");
+    assert!(m05["context"].as_str().unwrap().contains("Message passing over atoms"));
+    let m09 = citers.iter().find(|c| c["id"] == "m09").unwrap();
+    assert_eq!(m09["sentiment"], "negative");
+
+    let path = get(&state, "/api/path?from=m05&to=m01").await;
+    assert_eq!(path.status, StatusCode::OK, "{}", path.text());
+    let path = path.json();
+    let hops = path["hops"].as_array().unwrap();
+    assert!(!hops.is_empty());
+    assert_eq!(hops[0]["citing"]["id"], "m05");
+    assert_eq!(hops.last().unwrap()["cited"]["id"], "m01");
+    if hops.len() == 1 {
+        assert!(hops[0]["sentences"][0].as_str().unwrap().contains("[m01]"));
+    }
+}
+
+#[tokio::test]
+async fn baskets_and_maps_export_in_every_format_and_read_back() {
+    let home = tempfile::tempdir().unwrap();
+    let state = mini(home.path());
+    let ids = ["m01", "m05", "m09"];
+    for format in ["bibtex", "ris", "csv", "json", "markdown", "html"] {
+        let answer =
+            post(&state, "/api/export", serde_json::json!({"ids": ids, "format": format, "title": "my basket"})).await;
+        assert_eq!(answer.status, StatusCode::OK, "{format}: {}", answer.text());
+        assert!(
+            answer.headers[header::CONTENT_DISPOSITION]
+                .to_str()
+                .unwrap()
+                .starts_with("attachment; filename=\"my-basket.")
+        );
+        let text = answer.text();
+        match format {
+            "bibtex" | "json" => {
+                // litnav's own readers read the file back: same titles, years and venues.
+                let file = home.path().join(format!("basket.{}", if format == "bibtex" { "bib" } else { "json" }));
+                std::fs::write(&file, &text).unwrap();
+                let read = litnav_corpus::readers::read_file(&file, litnav_corpus::ReadOptions::default()).unwrap();
+                let papers: Vec<&litnav_corpus::Paper> = read
+                    .items
+                    .iter()
+                    .filter_map(|item| match item {
+                        litnav_corpus::readers::Item::Paper(record) => Some(&record.paper),
+                        _ => None,
+                    })
+                    .collect();
+                let titles: Vec<String> = papers.iter().map(|p| p.title.clone()).collect();
+                assert_eq!(titles.len(), 3, "{format}");
+                assert!(
+                    titles.contains(&"Graph neural networks for molecule property prediction".to_string()),
+                    "{titles:?}"
+                );
+                assert!(papers.iter().all(|p| p.year.is_some() && p.venue.is_some()), "{format}");
+            }
+            "csv" => {
+                let mut reader = csv::Reader::from_reader(text.as_bytes());
+                let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
+                assert_eq!(rows.len(), 3);
+                assert_eq!(&rows[0][0], "m01");
+            }
+            "ris" => assert_eq!(text.matches("ER  - ").count(), 3),
+            "markdown" => assert!(text.starts_with("# my basket\n")),
+            _ => assert!(text.contains("<html") && text.contains("Graph neural networks")),
+        }
+    }
+    let unknown = post(&state, "/api/export", serde_json::json!({"ids": ["m01", "zz"]})).await;
+    assert_eq!(unknown.status, StatusCode::NOT_FOUND);
+    let bad = post(&state, "/api/export", serde_json::json!({"ids": ["m01"], "format": "docx"})).await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST);
+
+    let map = store_map(&state);
+    let bib = get(&state, &format!("/api/maps/{map}/export?format=bibtex")).await;
+    assert_eq!(bib.status, StatusCode::OK);
+    assert_eq!(bib.text().matches("\n@").count() + usize::from(bib.text().starts_with('@')), 7);
+    let json = get(&state, &format!("/api/maps/{map}/export?format=json")).await;
+    assert_eq!(json.json()["subtopics"][0]["name"], "Graph networks");
+}
+
+#[tokio::test]
+async fn a_stored_map_is_browsed_by_node_graph_timeline_and_placement() {
+    let home = tempfile::tempdir().unwrap();
+    let state = mini(home.path());
+    let map = store_map(&state);
+    let read = get(&state, &format!("/api/maps/{map}")).await.json();
+    assert_eq!(read["papers"], 7);
+    let listed = get(&state, &format!("/api/maps/{map}/maps")).await;
+    assert_eq!(listed.status, StatusCode::NOT_FOUND);
+    let list = get(&state, "/api/maps").await.json();
+    assert_eq!(list[0]["id"], map.as_str());
+
+    let page = get(&state, &format!("/api/maps/{map}/nodes/t1/papers?sort=year")).await.json();
+    assert_eq!(page["total"], 5);
+    let years: Vec<i64> = page["papers"].as_array().unwrap().iter().map(|p| p["year"].as_i64().unwrap()).collect();
+    assert!(years.windows(2).all(|w| w[0] >= w[1]), "newest first: {years:?}");
+    let ranged = get(&state, &format!("/api/maps/{map}/nodes/root/papers?from=2018&to=2019&limit=1")).await.json();
+    assert_eq!(ranged["papers"].as_array().unwrap().len(), 1);
+    assert!(ranged["total"].as_u64().unwrap() >= 1);
+    let text = get(&state, &format!("/api/maps/{map}/nodes/root/papers?q=ATTENTION")).await.json();
+    assert_eq!(text["papers"][0]["id"], "m02");
+    assert_eq!(get(&state, &format!("/api/maps/{map}/nodes/t9/papers")).await.status, StatusCode::NOT_FOUND);
+    assert_eq!(get(&state, &format!("/api/maps/{map}/nodes/t1/papers?limit=0")).await.status, StatusCode::BAD_REQUEST);
+
+    let graph = get(&state, &format!("/api/maps/{map}/graph?cap=5")).await.json();
+    assert_eq!(graph["nodes"].as_array().unwrap().len(), 5);
+    assert_eq!(graph["omitted"], 2);
+    assert!(!graph["edges"].as_array().unwrap().is_empty());
+    let again = get(&state, &format!("/api/maps/{map}/graph?cap=5")).await.json();
+    assert_eq!(graph, again, "the same map always looks the same");
+    assert_eq!(get(&state, &format!("/api/maps/{map}/graph?cap=6000")).await.status, StatusCode::BAD_REQUEST);
+
+    let timeline = get(&state, &format!("/api/maps/{map}/timeline")).await.json();
+    let total: u64 = timeline["themes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|t| t["counts"].as_array().unwrap())
+        .map(|c| c.as_u64().unwrap())
+        .sum();
+    assert_eq!(total + timeline["undated"].as_u64().unwrap(), 7);
+
+    let placement = get(&state, &format!("/api/maps/{map}/papers/m03")).await.json();
+    assert_eq!(placement["node"], "t1.s2");
+    assert_eq!(placement["path"], serde_json::json!(["molecules", "Graph networks", "Pretraining"]));
+}
+
+#[tokio::test]
+async fn the_openapi_description_lists_every_route_and_matches_its_snapshot() {
+    let home = tempfile::tempdir().unwrap();
+    let state = mini(home.path());
+    let answer = get(&state, "/api/openapi.json").await;
+    assert_eq!(answer.status, StatusCode::OK);
+    let document = answer.json();
+    let paths = document["paths"].as_object().unwrap();
+    for endpoint in litnav_server::api::endpoints() {
+        assert!(paths[endpoint.path].get(endpoint.method).is_some(), "{} {}", endpoint.method, endpoint.path);
+    }
+    let snapshot = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("openapi.json");
+    let written = serde_json::to_string_pretty(&document).unwrap() + "\n";
+    if std::env::var_os("LITNAV_UPDATE_SNAPSHOTS").is_some() {
+        std::fs::write(&snapshot, &written).unwrap();
+    }
+    let committed = std::fs::read_to_string(&snapshot).unwrap_or_default();
+    assert!(
+        committed == written,
+        "crates/server/openapi.json is out of date: run `LITNAV_UPDATE_SNAPSHOTS=1 cargo test -p litnav-server --test api` and commit it"
+    );
+}
+
+#[tokio::test]
+async fn the_page_and_its_files_are_served_and_nothing_else() {
+    let home = tempfile::tempdir().unwrap();
+    let state = mini(home.path());
+    let page = get(&state, "/").await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.text().contains("<script src=\"/static/app.js\" defer></script>"));
+    assert!(!page.text().contains("<script>"), "no inline script: the CSP forbids it");
+    for file in ["/static/app.js", "/static/app.css", "/static/icon.svg"] {
+        assert_eq!(get(&state, file).await.status, StatusCode::OK, "{file}");
+    }
+    assert_eq!(get(&state, "/static/../Cargo.toml").await.status, StatusCode::NOT_FOUND);
+    assert_eq!(get(&state, "/static/secret.txt").await.status, StatusCode::NOT_FOUND);
+}
+
+/// The litbench corpus (with its topics) in `home`, its vectors copied from the developer's
+/// built-in corpus when there is one (they are content-addressed, so any corpus may reuse them).
+fn litbench(home: &Path) -> AppState {
+    let datasets = litnav_testkit::datasets().join("litbench");
+    let workspace = workspace_with_encoder(home);
+    let corpus = home.join("litbench");
+    let request = IngestRequest {
+        files: vec![datasets.join("corpus.jsonl"), datasets.join("topics.jsonl")],
+        ..IngestRequest::default()
+    };
+    workspace.ingest(&corpus, &request).unwrap();
+    let cached = litnav_testkit::home().join("corpora/litbench/vectors");
+    if let Ok(entries) = std::fs::read_dir(&cached) {
+        std::fs::create_dir_all(corpus.join("vectors")).unwrap();
+        for entry in entries.flatten() {
+            std::fs::copy(entry.path(), corpus.join("vectors").join(entry.file_name())).unwrap();
+        }
+    }
+    AppState::new(workspace, corpus, home.join("maps"), None, Guard::loopback(8780)).unwrap()
+}
+
+/// Poll a job until it ends (at most five minutes).
+async fn wait(state: &AppState, job: &str) -> serde_json::Value {
+    for _ in 0..3000 {
+        let view = get(state, &format!("/api/jobs/{job}")).await.json();
+        if ["done", "failed", "cancelled"].contains(&view["state"].as_str().unwrap()) {
+            return view;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("job {job} did not end");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
+async fn maps_and_expansions_run_as_jobs_on_litbench() {
+    let home = tempfile::tempdir().unwrap();
+    let state = litbench(home.path());
+    let topic = "uncertainty quantification of large language models";
+    let started = post(&state, "/api/maps", serde_json::json!({"topic": topic, "k": 120})).await;
+    assert_eq!(started.status, StatusCode::ACCEPTED, "{}", started.text());
+    let started = started.json();
+    let id = started["map"].as_str().unwrap().to_string();
+    assert_eq!(started["job"]["id"], id.as_str());
+    let job = wait(&state, &id).await;
+    assert_eq!(job["state"], "done", "{job}");
+    assert!(job["steps"].as_array().unwrap().iter().any(|s| s["name"] == "retrieving papers"), "{job}");
+
+    // The same request is the same map: no second job.
+    let again = post(&state, "/api/maps", serde_json::json!({"topic": topic, "k": 120})).await.json();
+    assert_eq!(again["map"], id.as_str());
+    assert_eq!(again["job"]["state"], "done");
+
+    let map = get(&state, &format!("/api/maps/{id}")).await.json();
+    assert_eq!(map["papers"], 120);
+    let theme = map["map"]["subtopics"][0]["id"].as_str().unwrap().to_string();
+    let leaf = map["map"]["subtopics"][0]["subtopics"][0]["id"].as_str().unwrap_or(&theme).to_string();
+
+    // Scoring against the stored survey of the topic.
+    let topics = get(&state, "/api/topics").await.json();
+    let survey = topics.as_array().unwrap().iter().find(|t| t["taxonomy"] == true || t["outline"] == true).unwrap();
+    let scored = post(
+        &state,
+        &format!("/api/maps/{id}/score"),
+        serde_json::json!({"survey": survey["id"], "similarity": "string"}),
+    )
+    .await;
+    assert_eq!(scored.status, StatusCode::OK, "{}", scored.text());
+    let nsr = scored.json()["nsr"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&nsr));
+
+    // Expand a subtopic: a new map with the sub-map grafted where the subtopic was.
+    let expansion = post(&state, &format!("/api/maps/{id}/nodes/{leaf}/expand"), serde_json::json!({"k": 40})).await;
+    assert_eq!(expansion.status, StatusCode::ACCEPTED, "{}", expansion.text());
+    let grown = expansion.json()["map"].as_str().unwrap().to_string();
+    assert_ne!(grown, id);
+    let job = wait(&state, &grown).await;
+    assert_eq!(job["state"], "done", "{job}");
+    let grown_map = get(&state, &format!("/api/maps/{grown}")).await.json();
+    assert_eq!(grown_map["parent"], id.as_str());
+    assert!(grown_map["papers"].as_u64().unwrap() > 120, "new papers came in");
+    let papers = get(&state, &format!("/api/maps/{grown}/nodes/{leaf}/papers?limit=1000")).await.json();
+    assert!(papers["total"].as_u64().unwrap() > 0);
+
+    // Cancel: a new map job stops at its next step, and its map is not stored.
+    let other =
+        post(&state, "/api/maps", serde_json::json!({"topic": "diffusion models for image generation"})).await.json();
+    let other_id = other["map"].as_str().unwrap().to_string();
+    let cancel = send(
+        &state,
+        Request::delete(format!("/api/jobs/{other_id}")).header(header::HOST, HOST).body(Body::empty()).unwrap(),
+    )
+    .await;
+    assert_eq!(cancel.status, StatusCode::OK);
+    let job = wait(&state, &other_id).await;
+    assert_eq!(job["state"], "cancelled", "{job}");
+    assert_eq!(get(&state, &format!("/api/maps/{other_id}")).await.status, StatusCode::NOT_FOUND);
+
+    // A re-ingest while serving: the next request sees the new generation, whole.
+    let before = get(&state, "/api/health").await.json();
+    let extra = home.path().join("extra.jsonl");
+    std::fs::write(&extra, r#"{"id":"new-1","title":"Calibrated uncertainty for served language models","abstract":"A paper added while the server runs.","year":2025}"#).unwrap();
+    state
+        .workspace()
+        .ingest(&home.path().join("litbench"), &IngestRequest { files: vec![extra], ..IngestRequest::default() })
+        .unwrap();
+    let after = get(&state, "/api/health").await.json();
+    assert_eq!(after["generation"].as_u64().unwrap(), before["generation"].as_u64().unwrap() + 1);
+    assert_eq!(after["papers"].as_u64().unwrap(), before["papers"].as_u64().unwrap() + 1);
+    let hits = get(&state, "/api/search?q=served+language+models+calibrated&mode=bm25&k=1").await.json();
+    assert_eq!(hits[0]["id"], "new-1");
+    // Maps built before still read.
+    assert_eq!(get(&state, &format!("/api/maps/{id}/timeline")).await.status, StatusCode::OK);
+}
+
+#[tokio::test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs the encoder (tier `datasets`)")]
+async fn an_unreachable_llm_endpoint_fails_the_job_with_its_reason() {
+    let home = tempfile::tempdir().unwrap();
+    let fixture = mini(home.path());
+    // The same corpus, served with an LLM endpoint nobody listens on.
+    let dead = litnav_app::LlmOptions {
+        url: Some("http://127.0.0.1:9/v1".into()),
+        timeout: Some(2.0),
+        no_cache: true,
+        ..Default::default()
+    };
+    let state = AppState::new(
+        workspace_with_encoder(home.path()),
+        home.path().join("corpus"),
+        home.path().join("maps"),
+        Some(dead),
+        Guard::loopback(8780),
+    )
+    .unwrap();
+    drop(fixture);
+    let map = store_map(&state);
+    let started = post(&state, &format!("/api/maps/{map}/nodes/t1.s1/expand"), serde_json::json!({"llm": true})).await;
+    assert_eq!(started.status, StatusCode::ACCEPTED, "{}", started.text());
+    let job = wait(&state, started.json()["map"].as_str().unwrap()).await;
+    assert_eq!(job["state"], "failed", "{job}");
+    let message = job["error"]["message"].as_str().unwrap();
+    assert!(message.contains("127.0.0.1:9"), "the failure names the endpoint: {job}");
+    assert_eq!(job["error"]["code"], "unavailable", "{job}");
+}
