@@ -367,7 +367,7 @@ async function renderTimeline(stored, token) {
       const hgt = ((height - top) * c) / max; base -= hgt;
       chart.append(svg("rect", { x: left + i * bw + 1, y: base, width: Math.max(1, bw - 2), height: hgt, fill: themeColour(stored.map, k) }, svg("title", {}, `${year} · ${th.name}: ${c}`)));
     });
-    if (t.years.length < 30 || i % Math.ceil(t.years.length / 15) === 0) chart.append(svg("text", { x: left + i * bw + bw / 2, y: height + 16, "font-size": 11, "text-anchor": "middle", fill: "#5f6b7a" }, String(year)));
+    if (i % Math.ceil(t.years.length / 15) === 0) chart.append(svg("text", { x: left + i * bw + bw / 2, y: height + 16, "font-size": 11, "text-anchor": "middle", fill: "#5f6b7a" }, String(year)));
   });
   const legend = h("div", { class: "legend" }, t.themes.map((th, k) => { const dot = h("i"); dot.style.background = themeColour(stored.map, k); return h("div", {}, dot, th.name); }),
     t.undated ? h("div", { class: "muted" }, `${t.undated} papers without a year`) : "");
