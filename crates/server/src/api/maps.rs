@@ -91,7 +91,8 @@ pub(super) async fn create(State(state): State<AppState>, Json(body): Json<MapBo
         return Err(ApiError::input("min_relevance is a cosine, between -1 and 1"));
     }
     let (_, bottom_up) = method(body.method.as_deref())?;
-    if (bottom_up || body.llm == Some(true)) && state.0.llm.is_none() {
+    if bottom_up || body.llm == Some(true) {
+        // Refused now, not as a failed job, when the server has no endpoint.
         state.llm()?;
     }
     let canonical = serde_json::to_string(&MapBody { topic: topic.clone(), ..body.clone() })
@@ -112,20 +113,28 @@ pub(super) async fn create(State(state): State<AppState>, Json(body): Json<MapBo
     Ok(accepted(&job, &id))
 }
 
-/// Wait for the jobs before this one (one computes at a time), unless cancelled meanwhile.
+/// Wait for the jobs before this one (one computes at a time), unless cancelled meanwhile. The
+/// wait is one step of the job, shown once.
 fn take_turn<'s>(state: &'s AppState, job: &Job) -> ApiResult<std::sync::MutexGuard<'s, ()>> {
+    let mut waiting = false;
     loop {
-        match state.0.heavy.try_lock() {
-            Ok(turn) => {
-                job.running();
-                return Ok(turn);
-            }
-            Err(std::sync::TryLockError::Poisoned(poisoned)) => return Ok(poisoned.into_inner()),
+        let turn = match state.0.heavy.try_lock() {
+            Ok(turn) => turn,
+            Err(std::sync::TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
             Err(std::sync::TryLockError::WouldBlock) => {
-                job.check("waiting for another job").map_err(ApiError::from)?;
+                if !waiting {
+                    job.stage("waiting for another job");
+                    waiting = true;
+                }
+                if job.cancelled() {
+                    return Err(litnav_app::Error::cancelled("stopped while waiting for another job").into());
+                }
                 std::thread::sleep(std::time::Duration::from_millis(100));
+                continue;
             }
-        }
+        };
+        job.running();
+        return Ok(turn);
     }
 }
 
