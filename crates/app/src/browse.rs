@@ -394,7 +394,7 @@ fn collect_also(node: &MapNode, paper: &str, out: &mut Vec<(String, f64)>) {
 /// are prefixed with the node's (`t2.s1` → `t2.s1.t1.s3`), so every id stays unique.
 pub fn graft(map: &MapNode, at: &str, sub: &MapNode) -> Result<MapNode> {
     let mut grafted = map.clone();
-    let node = find_mut(&mut grafted, at).ok_or_else(|| Error::not_found(format!("the map has no node {at:?}")))?;
+    let node = grafted.find_mut(at).ok_or_else(|| Error::not_found(format!("the map has no node {at:?}")))?;
     let mut children = sub.subtopics.clone();
     for child in &mut children {
         prefix_ids(child, at);
@@ -408,13 +408,6 @@ pub fn graft(map: &MapNode, at: &str, sub: &MapNode) -> Result<MapNode> {
     node.years.clear();
     node.abstracts.clear();
     Ok(grafted)
-}
-
-fn find_mut<'m>(node: &'m mut MapNode, id: &str) -> Option<&'m mut MapNode> {
-    if node.id == id {
-        return Some(node);
-    }
-    node.subtopics.iter_mut().find_map(|child| find_mut(child, id))
 }
 
 fn prefix_ids(node: &mut MapNode, prefix: &str) {

@@ -499,14 +499,8 @@ impl CorpusSession {
     /// The sentences in which `citing` mentions `cited` (from the citation contexts), at most
     /// `limit`.
     pub fn citing_sentences(&self, citing: &str, cited: &str, limit: usize) -> Result<Vec<String>> {
-        Ok(self
-            .citations()?
-            .contexts
-            .iter()
-            .filter(|c| c.citing_id == citing && c.cited_id == cited)
-            .map(|c| c.text.clone())
-            .take(limit)
-            .collect())
+        let contexts = &self.citations()?.contexts;
+        Ok(contexts::mentions_between(contexts, citing, cited).map(|c| c.text.clone()).take(limit).collect())
     }
 
     /// How two papers relate.

@@ -165,13 +165,12 @@ fn load(base: &str, options: &Options) -> Result<Report> {
     }
     let map_seconds = started.elapsed().as_secs_f64();
     let read = get_json(&client, &format!("{base}/api/maps/{map}"))?;
-    let papers = all_ids(&read["map"]);
-    let nodes: Vec<String> = read["map"]["subtopics"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|n| n["id"].as_str().map(String::from))
-        .collect();
+    let tree: litnav_organize::MapNode = serde_json::from_value(read["map"].clone())
+        .map_err(|e| Error::internal(format!("the server's map does not read back: {e}")))?;
+    let mut papers = tree.all_paper_ids();
+    papers.sort();
+    papers.dedup();
+    let nodes: Vec<String> = tree.subtopics.iter().map(|n| n.id.clone()).collect();
     let topics = get_json(&client, &format!("{base}/api/topics"))?;
     let queries: Vec<String> =
         topics.as_array().into_iter().flatten().filter_map(|t| t["title"].as_str().map(String::from)).collect();
@@ -270,15 +269,4 @@ fn load(base: &str, options: &Options) -> Result<Report> {
         rss_max_mib: samples.iter().copied().fold(0.0, f64::max),
         map_seconds,
     })
-}
-
-fn all_ids(node: &serde_json::Value) -> Vec<String> {
-    let mut ids: Vec<String> =
-        node["paper_ids"].as_array().into_iter().flatten().filter_map(|v| v.as_str().map(String::from)).collect();
-    for child in node["subtopics"].as_array().into_iter().flatten() {
-        ids.extend(all_ids(child));
-    }
-    ids.sort();
-    ids.dedup();
-    ids
 }

@@ -116,6 +116,15 @@ pub fn co_mentioned(contexts: &[CitationContext], paper_id: &str) -> Vec<CoMenti
     out
 }
 
+/// The mentions of `cited` by `citing`, in file order.
+pub fn mentions_between<'c>(
+    contexts: &'c [CitationContext],
+    citing: &str,
+    cited: &str,
+) -> impl Iterator<Item = &'c CitationContext> {
+    contexts.iter().filter(move |c| c.citing_id == citing && c.cited_id == cited)
+}
+
 /// How the papers citing `cited_id` speak of it: per citing paper with labelled mentions, the
 /// most frequent label (a tie with neutral is neutral; a positive–negative tie is negative).
 pub fn sentiment_of_citers(contexts: &[CitationContext], cited_id: &str) -> BTreeMap<String, Sentiment> {

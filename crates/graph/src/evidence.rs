@@ -13,7 +13,7 @@
 //! - **CoMention-Paragraph**: one paragraph of some source's text cites both.
 
 use crate::Graph;
-use crate::contexts::{CitationContext, Sentiment, sentiment_of_citers};
+use crate::contexts::{CitationContext, Sentiment, mentions_between, sentiment_of_citers};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// Which way a citation query points.
@@ -85,14 +85,13 @@ impl<'a> PairEvidence<'a> {
 
     /// How `citing` speaks of `cited` (the majority label of its labelled mentions), if known.
     pub fn sentiment(&self, citing: &str, cited: &str) -> Option<Sentiment> {
-        let mentions: Vec<CitationContext> =
-            self.contexts.iter().filter(|c| c.citing_id == citing && c.cited_id == cited).cloned().collect();
+        let mentions: Vec<CitationContext> = mentions_between(self.contexts, citing, cited).cloned().collect();
         sentiment_of_citers(&mentions, cited).remove(citing)
     }
 
     /// The mentions of `cited` by `citing` (their texts, for a judge).
     pub fn mentions(&self, citing: &str, cited: &str) -> Vec<&'a CitationContext> {
-        self.contexts.iter().filter(|c| c.citing_id == citing && c.cited_id == cited).collect()
+        mentions_between(self.contexts, citing, cited).collect()
     }
 
     /// Every paper co-mentioned with `id` in a paragraph, with the number of such paragraphs.

@@ -149,6 +149,14 @@ impl MapNode {
         self.subtopics.iter().find_map(|child| child.find(id))
     }
 
+    /// The node with this id, anywhere below (or at) this one, to change.
+    pub fn find_mut(&mut self, id: &str) -> Option<&mut MapNode> {
+        if self.id == id {
+            return Some(self);
+        }
+        self.subtopics.iter_mut().find_map(|child| child.find_mut(id))
+    }
+
     /// Corpus ids of every paper at or below this node, in map order.
     pub fn all_paper_ids(&self) -> Vec<String> {
         let mut ids = self.paper_ids.clone();

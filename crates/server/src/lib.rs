@@ -78,24 +78,22 @@ pub fn guard_for(
     token: Option<&str>,
     port: u16,
 ) -> Result<Guard, litnav_app::Error> {
-    {
-        if addr.ip().is_loopback() {
-            return Ok(match token {
-                Some(token) => Guard { token: Some(token.to_string()), ..Guard::loopback(port) },
-                None => Guard::loopback(port),
-            });
-        }
-        if !allow_remote {
-            return Err(litnav_app::Error::input(format!(
-                "{} is not a loopback address: serving other machines needs an explicit opt-in and a token",
-                addr.ip()
-            )));
-        }
-        match token {
-            Some(token) if token.len() >= 16 => Ok(Guard::remote(token.to_string())),
-            Some(_) => Err(litnav_app::Error::input("a token must be at least 16 characters long")),
-            None => Err(litnav_app::Error::input("serving beyond loopback needs a token")),
-        }
+    if addr.ip().is_loopback() {
+        return Ok(match token {
+            Some(token) => Guard { token: Some(token.to_string()), ..Guard::loopback(port) },
+            None => Guard::loopback(port),
+        });
+    }
+    if !allow_remote {
+        return Err(litnav_app::Error::input(format!(
+            "{} is not a loopback address: serving other machines needs an explicit opt-in and a token",
+            addr.ip()
+        )));
+    }
+    match token {
+        Some(token) if token.len() >= 16 => Ok(Guard::remote(token.to_string())),
+        Some(_) => Err(litnav_app::Error::input("a token must be at least 16 characters long")),
+        None => Err(litnav_app::Error::input("serving beyond loopback needs a token")),
     }
 }
 

@@ -383,8 +383,7 @@ async fn the_page_and_its_files_are_served_and_nothing_else() {
     assert_eq!(get(&state, "/static/secret.txt").await.status, StatusCode::NOT_FOUND);
 }
 
-/// The litbench corpus (with its topics) in `home`, its vectors copied from the developer's
-/// built-in corpus when there is one (they are content-addressed, so any corpus may reuse them).
+/// The litbench corpus (with its topics) in `home`, with the vectors earlier runs computed.
 fn litbench(home: &Path) -> AppState {
     let datasets = litnav_testkit::datasets().join("litbench");
     let workspace = workspace_with_encoder(home);
@@ -394,13 +393,7 @@ fn litbench(home: &Path) -> AppState {
         ..IngestRequest::default()
     };
     workspace.ingest(&corpus, &request).unwrap();
-    let cached = litnav_testkit::home().join("corpora/litbench/vectors");
-    if let Ok(entries) = std::fs::read_dir(&cached) {
-        std::fs::create_dir_all(corpus.join("vectors")).unwrap();
-        for entry in entries.flatten() {
-            std::fs::copy(entry.path(), corpus.join("vectors").join(entry.file_name())).unwrap();
-        }
-    }
+    litnav_testkit::seed_litbench_vectors(&corpus);
     AppState::new(workspace, corpus, home.join("maps"), None, Guard::loopback(8780)).unwrap()
 }
 

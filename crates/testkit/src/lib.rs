@@ -73,6 +73,23 @@ pub fn model_dir() -> &'static Path {
     })
 }
 
+/// Copy into the corpus at `corpus` the litbench paper vectors that earlier runs computed — the
+/// CLI tests' home or the developer's — when there are some, so a test corpus of litbench papers
+/// is not encoded again (vectors are content-addressed: any litbench corpus's cache serves
+/// another). Without one, the corpus computes its vectors on first use.
+pub fn seed_litbench_vectors(corpus: &Path) {
+    let file = "all-MiniLM-L6-v2.bin";
+    let homes = [std::env::temp_dir().join("litnav-cli-tests-home"), home()];
+    let found = homes
+        .iter()
+        .flat_map(|home| ["litbench-surveys", "litbench"].map(|name| home.join("corpora").join(name).join("vectors")))
+        .find(|dir| dir.join(file).is_file());
+    if let Some(dir) = found {
+        std::fs::create_dir_all(corpus.join("vectors")).unwrap();
+        std::fs::copy(dir.join(file), corpus.join("vectors").join(file)).unwrap();
+    }
+}
+
 /// The encoder, loaded once per test binary.
 pub fn encoder() -> &'static litnav_embed::Encoder {
     static ENCODER: OnceLock<litnav_embed::Encoder> = OnceLock::new();

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
 /// litbench with the Bloom-Eval surveys' citation contexts (so papers have citers with their
-/// sentences), vectors copied from the CLI tests' built-in corpus when it has them.
+/// sentences), with the vectors earlier runs computed.
 fn corpus_with_contexts(dir: &Path) -> PathBuf {
     let corpus = dir.join("litbench");
     let litbench = datasets().join("litbench");
@@ -30,16 +30,7 @@ fn corpus_with_contexts(dir: &Path) -> PathBuf {
     let refs: Vec<&str> = args.iter().map(String::as_str).collect();
     let out = litnav(&refs);
     assert!(out.status.success(), "{}", stderr(&out));
-    // Vectors are content-addressed: any litbench corpus's cache serves this one.
-    let homes = [std::env::temp_dir().join("litnav-cli-tests-home"), litnav_testkit::home()];
-    let cached = homes
-        .iter()
-        .flat_map(|home| ["litbench-surveys", "litbench"].map(|name| home.join("corpora").join(name).join("vectors")))
-        .find(|dir| dir.join("all-MiniLM-L6-v2.bin").is_file());
-    if let Some(cached) = cached {
-        std::fs::create_dir_all(corpus.join("vectors")).unwrap();
-        std::fs::copy(cached.join("all-MiniLM-L6-v2.bin"), corpus.join("vectors/all-MiniLM-L6-v2.bin")).unwrap();
-    }
+    litnav_testkit::seed_litbench_vectors(&corpus);
     corpus
 }
 
