@@ -344,7 +344,7 @@ impl CorpusSession {
                 .into_iter()
                 .map(|d| (if scinet_form { d.cd_nok } else { d.cd }, Detail::Disruption(d)))
                 .unzip(),
-            Measure::Novelty => novelty::novelty_all(graph, &metric.novelty())
+            Measure::Novelty => novelty::novelty_all(graph, &metric.novelty())?
                 .into_iter()
                 .map(|n| (n.p10.map(|z| -z), Detail::Novelty(n)))
                 .unzip(),

@@ -145,6 +145,15 @@ pub struct SyntheticReport {
     /// Peak resident memory after novelty too, MiB.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub peak_memory_mib_after_novelty: Option<f64>,
+    /// Resident memory when novelty started (the graph and what CD left), MiB.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memory_mib_before_novelty: Option<f64>,
+    /// Peak resident memory during novelty alone (the high-water mark reset when it started), MiB.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub peak_memory_mib_during_novelty: Option<f64>,
+    /// How novelty laid out its pair counts under its budgets.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub novelty_layout: Option<novelty::Layout>,
 }
 
 fn in_pool<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
@@ -270,7 +279,7 @@ pub fn corpus(papers: &Path, citations: &Path, python: Option<&Path>) -> Result<
     let (cd_seconds_one_thread, values) = timed_cd(&graph, CdOptions::default(), 1);
     let (cd_seconds_all_threads, _) = timed_cd(&graph, CdOptions::default(), rayon::current_num_threads());
     let started = Instant::now();
-    novelty_all(&graph, &novelty::Options::default());
+    novelty_all(&graph, &novelty::Options::default())?;
     let novelty_seconds = started.elapsed().as_secs_f64();
     let cd_defined = values.iter().filter(|d| d.cd.is_some()).count();
     let peer = match python {
@@ -304,8 +313,10 @@ pub fn corpus(papers: &Path, citations: &Path, python: Option<&Path>) -> Result<
     })
 }
 
-/// CD (and, unless `nulls` is 0, novelty) on a seeded preferential-attachment graph.
-pub fn synthetic(papers: usize, refs: usize, nulls: usize, seed: u64) -> SyntheticReport {
+/// CD (and, unless `nulls` is 0, novelty within `budget` bytes per partition and for the null
+/// graphs) on a seeded preferential-attachment graph.
+pub fn synthetic(papers: usize, refs: usize, nulls: usize, budget: usize, seed: u64) -> Result<SyntheticReport> {
+    use litnav_core::memory;
     let started = Instant::now();
     let graph = preferential_attachment(papers, refs, seed);
     let generate_seconds = started.elapsed().as_secs_f64();
@@ -313,31 +324,39 @@ pub fn synthetic(papers: usize, refs: usize, nulls: usize, seed: u64) -> Synthet
     let values = disruption_all(&graph, CdOptions::default());
     let cd_seconds = started.elapsed().as_secs_f64();
     drop(values);
-    let peak_memory_mib_after_cd = peak_memory_mib();
-    let novelty_seconds = (nulls > 0).then(|| {
-        let options = novelty::Options { units: novelty::Units::References, nulls, ..novelty::Options::default() };
-        let started = Instant::now();
-        novelty_all(&graph, &options);
-        started.elapsed().as_secs_f64()
-    });
-    SyntheticReport {
+    let peak_memory_mib_after_cd = memory::peak_resident_mib();
+    let mut report = SyntheticReport {
         papers: graph.len(),
         edges: graph.edge_count(),
         generate_seconds,
         cd_seconds,
         cd_papers_per_second: graph.len() as f64 / cd_seconds,
-        novelty_seconds,
+        novelty_seconds: None,
         peak_memory_mib_after_cd,
-        peak_memory_mib_after_novelty: novelty_seconds.and_then(|_| peak_memory_mib()),
+        peak_memory_mib_after_novelty: None,
+        memory_mib_before_novelty: None,
+        peak_memory_mib_during_novelty: None,
+        novelty_layout: None,
+    };
+    if nulls > 0 {
+        let options = novelty::Options {
+            units: novelty::Units::References,
+            nulls,
+            memory_budget: budget,
+            null_budget: budget,
+            ..novelty::Options::default()
+        };
+        report.memory_mib_before_novelty = memory::resident_mib();
+        let reset = memory::reset_peak();
+        let started = Instant::now();
+        let (_, layout) = novelty::novelty_with_layout(&graph, &options)?;
+        report.novelty_seconds = Some(started.elapsed().as_secs_f64());
+        report.novelty_layout = Some(layout);
+        report.peak_memory_mib_during_novelty = memory::peak_resident_mib().filter(|_| reset);
+        report.peak_memory_mib_after_novelty =
+            memory::peak_resident_mib().map(|p| p.max(peak_memory_mib_after_cd.unwrap_or(0.0)));
     }
-}
-
-/// Peak resident set size of this process in MiB, from /proc (Linux only).
-pub fn peak_memory_mib() -> Option<f64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib / 1024.0)
+    Ok(report)
 }
 
 /// The graph benchmark: AAN against the peer, and the synthetic graph.
@@ -412,8 +431,21 @@ impl std::fmt::Display for Report {
             if let Some(seconds) = s.novelty_seconds {
                 writeln!(f, "  novelty ({} null graphs, references as units): {seconds:.2} s", self.synthetic_nulls)?;
             }
+            if let Some(layout) = &s.novelty_layout {
+                writeln!(
+                    f,
+                    "  novelty layout: {} reference pairs, {} distinct unit pairs, {} partition(s), null graphs {}",
+                    layout.pair_slots,
+                    layout.distinct_pairs,
+                    layout.partitions,
+                    if layout.nulls_on_disk { "in temporary files" } else { "in memory" }
+                )?;
+            }
+            if let (Some(before), Some(peak)) = (s.memory_mib_before_novelty, s.peak_memory_mib_during_novelty) {
+                writeln!(f, "  memory during novelty: {before:.0} MiB resident at its start, peak {peak:.0} MiB")?;
+            }
             if let Some(mib) = s.peak_memory_mib_after_novelty {
-                writeln!(f, "  peak memory after novelty: {mib:.0} MiB")?;
+                writeln!(f, "  peak memory of the process after novelty: {mib:.0} MiB")?;
             }
         }
         Ok(())

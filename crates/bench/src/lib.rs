@@ -8,6 +8,7 @@ pub mod embed;
 pub mod expander;
 pub mod graph;
 pub mod map_filter;
+pub mod memory;
 pub mod organize;
 pub mod peer;
 pub mod researcharena;

@@ -95,14 +95,7 @@ impl std::fmt::Display for Report {
 }
 
 fn resident_mib() -> f64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let kib = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.split_whitespace().next())
-        .and_then(|v| v.parse::<f64>().ok())
-        .unwrap_or(0.0);
-    kib / 1024.0
+    litnav_core::memory::resident_mib().unwrap_or(0.0)
 }
 
 fn agent() -> ureq::Agent {

@@ -47,13 +47,17 @@ fn corpus_hint(error: &litnav_corpus::Error) -> Option<&'static str> {
             Some("name the format with --format")
         }
         litnav_corpus::Error::BadRecord { .. } => Some("fix the record, or pass --skip-bad to skip such records"),
+        litnav_corpus::Error::NotACorpus { missing: false, .. } => Some(REINGEST),
         _ => None,
     }
 }
 
 fn search_hint(error: &litnav_search::Error) -> Option<&'static str> {
     match error {
-        litnav_search::Error::MissingIndex { .. } => Some(REINGEST),
+        litnav_search::Error::MissingIndex { .. } | litnav_search::Error::Damaged { .. } => Some(REINGEST),
+        litnav_search::Error::Engine { .. } => Some(
+            "if the search index is damaged, rebuild it with `litnav ingest --corpus DIR FILE...` from its source files",
+        ),
         litnav_search::Error::MissingVectors { .. } => Some("compute them with `litnav embed --corpus DIR`"),
         litnav_search::Error::Corpus(e) => corpus_hint(e),
         litnav_search::Error::Embed(e) => embed_hint(e),

@@ -19,9 +19,19 @@ struct Cli {
     command: Command,
 }
 
+/// Set (to anything) to have litnav print its peak resident memory on standard error as it exits
+/// (`litnav bench memory` reads it from every command it runs).
+const PEAK_MEMORY_VARIABLE: &str = "LITNAV_PEAK_MEMORY";
+
 fn main() {
     let cli = Cli::parse();
-    if let Err(error) = commands::run(cli.command) {
+    let outcome = commands::run(cli.command);
+    if std::env::var_os(PEAK_MEMORY_VARIABLE).is_some()
+        && let Some(mib) = litnav_core::memory::peak_resident_mib()
+    {
+        eprintln!("{}{mib:.1} MiB", litnav_bench::memory::PEAK_LINE);
+    }
+    if let Err(error) = outcome {
         if is_broken_pipe(&error) {
             std::process::exit(0);
         }

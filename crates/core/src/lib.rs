@@ -9,8 +9,10 @@
 //!   organizers read; [`text::content_runs`], the stop-word-free word runs phrases are made of.
 //! - [`Sentiment`]: how a citation speaks of the cited work.
 //! - [`date`]: calendar dates as day numbers (publication dates finer than a year).
+//! - [`memory`]: this process's resident memory and its peak (benchmarks and `LITNAV_PEAK_MEMORY`).
 
 pub mod date;
+pub mod memory;
 pub mod rng;
 pub mod text;
 pub mod vector;

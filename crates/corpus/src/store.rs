@@ -155,6 +155,17 @@ impl Corpus {
         let (lease, manifest) = Lease::acquire(dir)?;
         let papers = read_jsonl(&lease.dir().join(PAPERS))?;
         let topics = read_jsonl(&lease.dir().join(TOPICS))?;
+        // A file cut at a line boundary still parses: the manifest's counts catch it.
+        for (file, found, written) in [(PAPERS, papers.len(), manifest.papers), (TOPICS, topics.len(), manifest.topics)]
+        {
+            if found != written {
+                let path = lease.dir().join(file);
+                return Err(damaged(
+                    &path,
+                    format!("holds {found} records, manifest.json says {written} were written"),
+                ));
+            }
+        }
         Ok(Corpus { dir: dir.to_path_buf(), manifest, papers, topics, lease })
     }
 

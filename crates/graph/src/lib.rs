@@ -391,6 +391,12 @@ impl Graph {
         self.cites.neighbors(node)
     }
 
+    /// Every node's references back to back (node order), and where each node's start:
+    /// `references(n) == &targets[offsets[n]..offsets[n + 1]]`. For passes over all edges.
+    pub fn reference_rows(&self) -> (&[u64], &[Node]) {
+        (&self.cites.offsets, &self.cites.targets)
+    }
+
     /// Papers citing `node`, ascending.
     pub fn citers(&self, node: Node) -> &[Node] {
         self.cited_by.neighbors(node)

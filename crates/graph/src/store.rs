@@ -53,7 +53,15 @@ pub fn load_contexts(dir: &Path) -> Result<Vec<CitationContext>> {
     if !path.is_file() {
         return Ok(Vec::new());
     }
-    crate::contexts::read_jsonl(&path)
+    // A bad record in a stored file is damage to the corpus, not bad input: say so, once.
+    crate::contexts::read_jsonl(&path).map_err(|error| match error {
+        Error::Input(message) => {
+            let prefix = format!("{}:", path.display());
+            let message = message.strip_prefix(&prefix).map_or(message.clone(), |rest| format!("line {rest}"));
+            Error::Damaged { path, message }
+        }
+        other => other,
+    })
 }
 
 fn io(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {

@@ -172,10 +172,22 @@ impl LexicalIndex {
             return Err(Error::MissingIndex { dir: dir.to_path_buf() });
         }
         let engine = |source| Error::Engine { dir: dir.to_path_buf(), source };
-        let index = Index::open_in_dir(dir).map_err(engine)?;
+        let index = guarded(dir, || Index::open_in_dir(dir).map_err(engine))?;
+        // Every file's checksum, so that a damaged index is refused here rather than read into
+        // wrong scores or a panic later (reads the whole index: milliseconds for litbench).
+        let mut damaged: Vec<String> = guarded(dir, || index.validate_checksum().map_err(engine))?
+            .iter()
+            .map(|file| file.display().to_string())
+            .collect();
+        if !damaged.is_empty() {
+            damaged.sort();
+            let message = format!("{} fail(s) the checksum tantivy wrote", damaged.join(", "));
+            return Err(Error::Damaged { dir: dir.to_path_buf(), message });
+        }
         register_analyzer(&index);
         let (_, fields) = schema();
-        let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into().map_err(engine)?;
+        let reader =
+            guarded(dir, || index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into().map_err(engine))?;
         Ok(LexicalIndex { dir: dir.to_path_buf(), index, reader, fields })
     }
 
@@ -212,6 +224,10 @@ impl LexicalIndex {
 
     /// Rank papers for `query`.
     pub fn search(&self, query: &SearchQuery) -> Result<Vec<Hit>> {
+        guarded(&self.dir, || self.search_unguarded(query))
+    }
+
+    fn search_unguarded(&self, query: &SearchQuery) -> Result<Vec<Hit>> {
         let terms = self.analyze(&query.text);
         if terms.is_empty() {
             return Err(Error::EmptyQuery { query: query.text.clone() });
@@ -264,4 +280,18 @@ impl LexicalIndex {
         hits.truncate(query.k);
         Ok(hits)
     }
+}
+
+/// Run a call into the search engine, turning a panic inside it into [`Error::Damaged`]: tantivy
+/// panics on some damaged files instead of returning an error (a file of 4 to 7 bytes, for one,
+/// underflows its footer reader), and a damaged index must be an error, never a crash.
+fn guarded<T>(dir: &Path, call: impl FnOnce() -> Result<T>) -> Result<T> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(call)).unwrap_or_else(|panic| {
+        let why = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "no message".into());
+        Err(Error::Damaged { dir: dir.to_path_buf(), message: format!("the search engine failed reading it ({why})") })
+    })
 }

@@ -60,7 +60,7 @@ impl litnav_core::HasKind for Error {
             Error::EmptyQuery { .. } => ErrorKind::Input,
             Error::Corpus(e) => e.kind(),
             Error::Embed(e) => e.kind(),
-            Error::Engine { .. } => ErrorKind::Internal,
+            Error::Engine { .. } | Error::Damaged { .. } => ErrorKind::Internal,
         }
     }
 }
@@ -96,6 +96,14 @@ pub enum Error {
     /// The encoder or the vector cache failed.
     #[error(transparent)]
     Embed(#[from] litnav_embed::Error),
+    /// The index at `dir` is damaged (a checksum fails, or the engine could not read it).
+    #[error("{dir}: the search index is damaged: {message}", dir = dir.display())]
+    Damaged {
+        /// The index directory.
+        dir: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
     /// The search engine failed on the index at `dir`.
     #[error("{dir}: search index error: {source}", dir = dir.display())]
     Engine {

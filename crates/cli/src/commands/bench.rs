@@ -42,6 +42,10 @@ pub enum Suite {
     /// retrieved and organized as `litnav map` does, subtopics filtered at several thresholds;
     /// precision of the papers kept and recall of the survey's references retrieval brought in.
     MapFilter(MapFilterArgs),
+    /// Memory of each command as a function of corpus size: corpora of several sizes (litbench
+    /// replicated, with a synthetic citation graph), every command run as its own process, its
+    /// peak resident memory, and a line through the sizes: which corpus fits in how much memory.
+    Memory(MemoryArgs),
     /// `litnav serve` under load on loopback: concurrent clients sending search, paper and
     /// map-reading requests; latency percentiles, errors and resident memory.
     Serve(ServeArgs),
@@ -326,6 +330,24 @@ pub struct OrganizeSpeedArgs {
 }
 
 #[derive(Debug, clap::Args)]
+pub struct MemoryArgs {
+    /// Corpus sizes in papers.
+    #[arg(long, value_delimiter = ',', default_values_t = [4_000, 16_000, 64_000])]
+    sizes: Vec<usize>,
+    /// References per paper in each corpus's synthetic citation graph.
+    #[arg(long, default_value_t = 10)]
+    refs: usize,
+    /// Build the corpora here (kept) instead of in a temporary directory.
+    #[arg(long, value_name = "DIR")]
+    work: Option<PathBuf>,
+    #[command(flatten)]
+    model: ModelArgs,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, clap::Args)]
 pub struct GraphArgs {
     /// Papers of the synthetic graph (0 skips it).
     #[arg(long, default_value_t = 1_000_000)]
@@ -336,6 +358,10 @@ pub struct GraphArgs {
     /// Null graphs for novelty on the synthetic graph (0 skips novelty there).
     #[arg(long, default_value_t = 0)]
     nulls: usize,
+    /// Novelty's memory budget on the synthetic graph, MiB: for one partition's pair counts, and
+    /// for the null graphs kept in memory (beyond it they wait in temporary files).
+    #[arg(long, value_name = "MIB", default_value_t = 256)]
+    novelty_budget: usize,
     /// Python for the dict-of-sets peer on AAN (any Python 3; e.g. `python3`).
     #[arg(long, value_name = "PYTHON")]
     peer: Option<PathBuf>,
@@ -503,6 +529,7 @@ pub fn run(suite: Suite) -> Result<()> {
         Suite::Eval(args) => run_eval(args),
         Suite::Organize(args) => run_organize(args),
         Suite::Graph(args) => run_graph(args),
+        Suite::Memory(args) => run_memory(args),
         Suite::OrganizeSpeed(args) => {
             let (workspace, session) = open(&args.model, None)?;
             let progress = Terminal::start(&format!("organizing the top {} papers", args.k));
@@ -588,15 +615,45 @@ fn datasets() -> Result<PathBuf> {
     Ok(super::workspace()?.settings().datasets()?.to_path_buf())
 }
 
+fn run_memory(args: MemoryArgs) -> Result<()> {
+    let workspace = args.model.workspace()?;
+    let progress = Terminal::start("memory of each command at each corpus size");
+    // Installs the default encoder when missing, so that every size measures the same model.
+    workspace.encoder(&progress)?;
+    let mut sizes = args.sizes.clone();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let datasets = workspace.settings().datasets()?.to_path_buf();
+    let options = litnav_bench::memory::Options {
+        litnav: std::env::current_exe()?,
+        papers: datasets.join("litbench/corpus.jsonl"),
+        datasets,
+        model: workspace.settings().model_dir.clone(),
+        sizes,
+        refs: args.refs,
+        work: args.work,
+    };
+    let report = litnav_bench::memory::run(&options)?;
+    show(&report, args.json, progress)
+}
+
 fn run_graph(args: GraphArgs) -> Result<()> {
     let aan = datasets()?.join("citations/aan");
     let progress = Terminal::start("CD and novelty for every AAN paper");
     let corpus =
         litnav_bench::graph::corpus(&aan.join("papers.jsonl"), &aan.join("citations.csv"), args.peer.as_deref())?;
-    let synthetic = (args.synthetic > 0).then(|| {
-        progress.stage(&format!("synthetic graph of {} papers", args.synthetic));
-        litnav_bench::graph::synthetic(args.synthetic, args.refs, args.nulls, litnav_core::DEFAULT_SEED)
-    });
+    let synthetic = (args.synthetic > 0)
+        .then(|| {
+            progress.stage(&format!("synthetic graph of {} papers", args.synthetic));
+            litnav_bench::graph::synthetic(
+                args.synthetic,
+                args.refs,
+                args.nulls,
+                args.novelty_budget << 20,
+                litnav_core::DEFAULT_SEED,
+            )
+        })
+        .transpose()?;
     let report = litnav_bench::graph::Report { aan: corpus, synthetic, synthetic_nulls: args.nulls };
     show(&report, args.json, progress)
 }

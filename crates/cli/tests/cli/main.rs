@@ -9,6 +9,7 @@ mod bottom_up;
 mod concurrency;
 mod corpus;
 mod eval;
+mod faults;
 mod llm;
 mod maps;
 mod navigator;

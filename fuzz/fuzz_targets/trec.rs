@@ -1,0 +1,27 @@
+//! TREC qrels and runs (NUL-separated), read and scored as `eval retrieval` does. Scores must be
+//! finite.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+use litnav_app::score::trec::{read_qrels, read_run, score};
+
+fuzz_target!(|data: &[u8]| {
+    let [qrels, run] = litnav_fuzz::split(data, 2)[..] else { return };
+    let qrels = litnav_fuzz::file("qrels.txt", qrels);
+    let run = litnav_fuzz::file("run.txt", run);
+    let (Ok(qrels), Ok(run)) = (read_qrels(&qrels), read_run(&run)) else { return };
+    if let Ok(report) = score(&qrels, &run, &[1, 10, 100], true) {
+        let json = serde_json::to_value(&report).expect("a report serializes");
+        assert_numbers_finite(&json);
+    }
+});
+
+/// Every number in the report is finite (serde_json writes NaN as null, so check before that
+/// too: a null where a number belongs is caught here as well).
+fn assert_numbers_finite(value: &serde_json::Value) {
+    match value {
+        serde_json::Value::Number(n) => assert!(n.as_f64().is_some_and(f64::is_finite), "{n}"),
+        serde_json::Value::Array(items) => items.iter().for_each(assert_numbers_finite),
+        serde_json::Value::Object(fields) => fields.values().for_each(assert_numbers_finite),
+        _ => {}
+    }
+}
