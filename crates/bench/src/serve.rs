@@ -13,6 +13,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+/// The kind of request that sends a query never sent before.
+const NEW_QUERY: usize = 5;
+
 /// How the load is made.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -98,6 +101,12 @@ fn resident_mib() -> f64 {
     litnav_core::memory::resident_mib().unwrap_or(0.0)
 }
 
+/// A search URL with a query never sent before: a paper's title (words joined by `+`) and the
+/// request's number.
+fn new_query(base: &str, titles: &[String], i: usize) -> String {
+    format!("{base}/api/search?q={}+{i}&k=10", titles[i % titles.len()])
+}
+
 fn agent() -> ureq::Agent {
     ureq::Agent::config_builder()
         .http_status_as_error(false)
@@ -170,7 +179,15 @@ fn load(base: &str, options: &Options) -> Result<Report> {
     if papers.is_empty() || nodes.is_empty() || queries.is_empty() {
         return Err(Error::internal("the map or the corpus's topics are empty"));
     }
-    let kinds = ["search (hybrid)", "search (bm25)", "paper", "map", "node papers"];
+    // Hybrid search twice: the survey titles again and again (what a cache of query vectors
+    // answers), and a new query every time (a paper's title and the request's number: the encoder
+    // runs for each).
+    let kinds = ["search (hybrid)", "search (bm25)", "paper", "map", "node papers", "search (hybrid, new query)"];
+    let titles: Vec<String> = litnav_eval::tree::Tree::from(&tree)
+        .listed_titles()
+        .iter()
+        .map(|t| t.split_whitespace().collect::<Vec<_>>().join("+"))
+        .collect();
     let url = |kind: usize, i: usize| -> String {
         let q = |s: &str| s.split_whitespace().collect::<Vec<_>>().join("+");
         match kind {
@@ -178,7 +195,8 @@ fn load(base: &str, options: &Options) -> Result<Report> {
             1 => format!("{base}/api/search?q={}&k=10&mode=bm25", q(&queries[i % queries.len()])),
             2 => format!("{base}/api/papers/{}", papers[i % papers.len()]),
             3 => format!("{base}/api/maps/{map}"),
-            _ => format!("{base}/api/maps/{map}/nodes/{}/papers?sort=citations", nodes[i % nodes.len()]),
+            4 => format!("{base}/api/maps/{map}/nodes/{}/papers?sort=citations", nodes[i % nodes.len()]),
+            _ => new_query(base, &titles, i),
         }
     };
     // Warm up: every request kind once (first paper request computes the corpus's metrics).
@@ -205,13 +223,20 @@ fn load(base: &str, options: &Options) -> Result<Report> {
             let url = &url;
             let urls: Vec<Vec<String>> =
                 (0..kinds.len()).map(|k| (0..64).map(|i| url(k, c * 64 + i)).collect()).collect();
+            let (base, titles) = (base.to_string(), titles.clone());
             std::thread::spawn(move || {
                 let agent = agent();
                 let mut seen: Vec<(usize, f64, bool)> = Vec::new();
                 let mut i = c;
                 while Instant::now() < deadline {
                     let kind = i % urls.len();
-                    let target = &urls[kind][(i / urls.len()) % urls[kind].len()];
+                    let fresh;
+                    let target = if kind == NEW_QUERY {
+                        fresh = new_query(&base, &titles, i);
+                        &fresh
+                    } else {
+                        &urls[kind][(i / urls.len()) % urls[kind].len()]
+                    };
                     let sent = Instant::now();
                     let ok = match agent.get(target).call() {
                         Ok(mut response) => {

@@ -8,6 +8,7 @@ pub mod dense;
 pub mod hybrid;
 pub mod ivf;
 pub mod lexical;
+pub mod queries;
 pub mod retriever;
 
 pub use dense::DenseIndex;

@@ -1,6 +1,7 @@
 //! One entry point for the three retrieval modes over a corpus directory.
 
 use crate::hybrid::{Fusion, fuse};
+use crate::queries::QueryEncoder;
 use crate::{DenseIndex, Filter, Hit, LexicalIndex, Result, SearchQuery};
 use litnav_corpus::Corpus;
 use litnav_embed::Encoder;
@@ -42,7 +43,7 @@ impl Default for Feedback {
 /// Lexical and (when dense parts are given) dense retrieval over one corpus.
 pub struct Retriever {
     lexical: LexicalIndex,
-    dense: Option<(DenseIndex, Encoder)>,
+    dense: Option<(DenseIndex, QueryEncoder)>,
 }
 
 impl Retriever {
@@ -55,7 +56,7 @@ impl Retriever {
             Some(encoder) => {
                 let corpus = Corpus::open(dir)?;
                 let cache = VectorCache::open(&corpus_cache_path(dir), encoder.dim())?;
-                Some((DenseIndex::from_cache(corpus.papers(), &cache, dir)?, encoder))
+                Some((DenseIndex::from_cache(corpus.papers(), &cache, dir)?, QueryEncoder::new(encoder)))
             }
         };
         Ok(Retriever { lexical, dense })
@@ -64,7 +65,7 @@ impl Retriever {
     /// A retriever over an opened lexical index, and dense parts when given (the paper vectors
     /// and the encoder of queries).
     pub fn from_parts(lexical: LexicalIndex, dense: Option<(DenseIndex, Encoder)>) -> Retriever {
-        Retriever { lexical, dense }
+        Retriever { lexical, dense: dense.map(|(index, encoder)| (index, QueryEncoder::new(encoder))) }
     }
 
     /// The dense index, when the retriever has one.
@@ -97,8 +98,8 @@ impl Retriever {
         let filter = Filter { before: query.before, exclude_surveys: query.exclude_surveys };
         let depth = query.k.max(HYBRID_CANDIDATES);
         let lexical = self.lexical_candidates(query, depth)?;
-        let (index, encoder) = self.dense_parts()?;
-        let mut vector = encoder.embed(&[query.text.as_str()]).pop().unwrap_or_default();
+        let (index, queries) = self.dense_parts()?;
+        let mut vector = queries.vector(&query.text).to_vec();
         let first = fuse(&lexical, &index.search(&vector, depth, filter), fusion, feedback.documents);
         let top: Vec<&[f32]> = first.iter().filter_map(|h| index.vector_of(&h.id)).collect();
         if !top.is_empty() {
@@ -119,8 +120,8 @@ impl Retriever {
         }
     }
 
-    fn dense_parts(&self) -> Result<(&DenseIndex, &Encoder)> {
-        self.dense.as_ref().map(|(index, encoder)| (index, encoder)).ok_or_else(|| {
+    fn dense_parts(&self) -> Result<(&DenseIndex, &QueryEncoder)> {
+        self.dense.as_ref().map(|(index, queries)| (index, queries)).ok_or_else(|| {
             crate::Error::Embed(litnav_embed::Error::Model {
                 path: Default::default(),
                 message: "dense retrieval needs the sentence encoder (open the retriever with one)".into(),
@@ -129,8 +130,7 @@ impl Retriever {
     }
 
     fn dense_search(&self, text: &str, k: usize, filter: Filter) -> Result<Vec<Hit>> {
-        let (index, encoder) = self.dense_parts()?;
-        let vector = encoder.embed(&[text]).pop().unwrap_or_default();
-        Ok(index.search(&vector, k, filter))
+        let (index, queries) = self.dense_parts()?;
+        Ok(index.search(&queries.vector(text), k, filter))
     }
 }

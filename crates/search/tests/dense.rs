@@ -34,14 +34,7 @@ fn litbench() -> &'static Fixture {
         .unwrap();
         let corpus = Corpus::open(dir.path()).unwrap();
         let encoder = litnav_testkit::encoder().clone();
-        let shared = litnav_testkit::home().join("test-cache").join("litbench-vectors.bin");
-        let mut cache = VectorCache::open(&shared, encoder.dim()).unwrap();
-        let texts: Vec<String> = corpus.papers().iter().map(|p| p.text()).collect();
-        embed_into_cache(&encoder, &mut cache, &texts, |_, _| {}).unwrap();
-        drop(cache);
-        let target = corpus_cache_path(dir.path());
-        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-        std::fs::copy(&shared, &target).unwrap();
+        litnav_testkit::seed_litbench_vectors(dir.path());
         let retriever = Retriever::open(dir.path(), Some(encoder)).unwrap();
         Fixture { dir, corpus, retriever }
     })
@@ -129,4 +122,25 @@ fn ivf_recall_at_default_settings() {
     let all = IvfIndex::build(&index, IvfOptions::for_size(index.len())).with_probes(usize::MAX);
     let query = encoder.embed(&["continual learning without forgetting"]).pop().unwrap();
     assert_eq!(all.search(&index, &query, 10, Filter::default()), index.search(&query, 10, Filter::default()));
+}
+
+#[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs the encoder (tier `datasets`)")]
+fn query_vectors_are_the_encoders_and_repeats_come_from_a_bounded_cache() {
+    let encoder = litnav_testkit::encoder().clone();
+    let queries = litnav_search::queries::QueryEncoder::with_slots(encoder.clone(), 1);
+    let text = "uncertainty quantification of large language models";
+    let first = queries.vector(text);
+    assert_eq!(&first[..], &encoder.embed(&[text]).pop().unwrap()[..], "the encoder's vector, exactly");
+    let again = queries.vector(text);
+    assert!(std::sync::Arc::ptr_eq(&first, &again), "a repeat is answered from the cache");
+    // Concurrent callers with one encoding slot all get their own query's vector.
+    let texts: Vec<String> = (0..8).map(|i| format!("graph neural networks, part {i}")).collect();
+    std::thread::scope(|scope| {
+        for text in &texts {
+            let (queries, encoder) = (&queries, &encoder);
+            scope.spawn(move || assert_eq!(&queries.vector(text)[..], &encoder.embed(&[text]).pop().unwrap()[..]));
+        }
+    });
+    assert_eq!(queries.cached(), 9);
 }

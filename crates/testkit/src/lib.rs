@@ -73,21 +73,38 @@ pub fn model_dir() -> &'static Path {
     })
 }
 
-/// Copy into the corpus at `corpus` the litbench paper vectors that earlier runs computed — the
-/// CLI tests' home or the developer's — when there are some, so a test corpus of litbench papers
-/// is not encoded again (vectors are content-addressed: any litbench corpus's cache serves
-/// another). Without one, the corpus computes its vectors on first use.
+/// A vector cache holding the vector of every litbench paper, computed once per machine
+/// (`$LITNAV_HOME/test-cache/litbench-vectors.bin`; the cache's file lock lets test processes
+/// fill it at the same time) — the first test that needs it pays ~2 minutes of encoding.
+pub fn litbench_vectors() -> &'static Path {
+    static PATH: OnceLock<PathBuf> = OnceLock::new();
+    PATH.get_or_init(|| {
+        use litnav_corpus::readers::{Item, read_file};
+        let path = home().join("test-cache").join("litbench-vectors.bin");
+        let contents =
+            read_file(&datasets().join("litbench/corpus.jsonl"), litnav_corpus::ReadOptions::default()).unwrap();
+        let texts: Vec<String> = contents
+            .items
+            .iter()
+            .filter_map(|item| match item {
+                Item::Paper(record) => Some(record.paper.text()),
+                _ => None,
+            })
+            .collect();
+        let encoder = encoder();
+        let mut cache = litnav_embed::cache::VectorCache::open(&path, encoder.dim()).unwrap();
+        litnav_embed::embed_into_cache(encoder, &mut cache, &texts, |_, _| {}).unwrap();
+        path
+    })
+}
+
+/// Give the corpus at `corpus` every litbench paper's vector (from [`litbench_vectors`]), so a
+/// test corpus of litbench papers is not encoded again: vectors are content-addressed, so any
+/// litbench cache serves another corpus of the same papers.
 pub fn seed_litbench_vectors(corpus: &Path) {
-    let file = "all-MiniLM-L6-v2.bin";
-    let homes = [std::env::temp_dir().join("litnav-cli-tests-home"), home()];
-    let found = homes
-        .iter()
-        .flat_map(|home| ["litbench-surveys", "litbench"].map(|name| home.join("corpora").join(name).join("vectors")))
-        .find(|dir| dir.join(file).is_file());
-    if let Some(dir) = found {
-        std::fs::create_dir_all(corpus.join("vectors")).unwrap();
-        std::fs::copy(dir.join(file), corpus.join("vectors").join(file)).unwrap();
-    }
+    let target = litnav_embed::cache::corpus_cache_path(corpus);
+    std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+    std::fs::copy(litbench_vectors(), target).unwrap();
 }
 
 /// The encoder, loaded once per test binary.
