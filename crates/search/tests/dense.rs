@@ -3,8 +3,8 @@
 #![allow(clippy::unwrap_used)] // Tests fail loudly by design.
 
 use litnav_corpus::{Corpus, ReadOptions, ingest_files};
+use litnav_embed::Encoder;
 use litnav_embed::cache::{VectorCache, corpus_cache_path};
-use litnav_embed::{Encoder, embed_into_cache};
 use litnav_eval::retrieval::{ndcg_at, recall_at};
 use litnav_search::hybrid::Fusion;
 use litnav_search::ivf::{IvfIndex, IvfOptions};
