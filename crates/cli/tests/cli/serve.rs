@@ -202,7 +202,7 @@ fn bench_serve_loads_the_server_without_errors() {
     let report = bench_report(&["serve", "--clients", "8", "--seconds", "3"]);
     assert_eq!(report["clients"], 8);
     let endpoints = report["endpoints"].as_array().unwrap();
-    assert_eq!(endpoints.len(), 5);
+    assert_eq!(endpoints.len(), 6, "five request kinds, hybrid search twice (repeated and new queries)");
     for endpoint in endpoints {
         assert!(endpoint["requests"].as_u64().unwrap() > 0, "{endpoint}");
         assert_eq!(endpoint["errors"], 0, "{endpoint}");
