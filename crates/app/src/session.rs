@@ -12,7 +12,7 @@ use litnav_graph::contexts::CitationContext;
 use litnav_graph::{Graph, Node, store as graph_store};
 use litnav_organize::Doc;
 use litnav_search::hybrid::Fusion;
-use litnav_search::{DenseIndex, Filter, Hit, LexicalIndex, Mode, Retriever, SearchQuery, lexical};
+use litnav_search::{DenseIndex, DenseScan, Filter, Hit, LexicalIndex, Mode, Retriever, SearchQuery, lexical};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
@@ -59,6 +59,25 @@ impl SearchRequest {
     }
 }
 
+/// Where a generation's IVF index is saved (beside the vector cache it is built from).
+fn ivf_path(corpus_dir: &Path, generation: u64) -> PathBuf {
+    corpus_dir.join("vectors").join(format!("ivf-{}-g{generation}.bin", litnav_embed::MODEL_NAME))
+}
+
+/// Remove the IVF indexes of generations before `current` (a session still on one keeps its index
+/// in memory; a new session reads the current generation's).
+fn remove_older_ivf_files(corpus_dir: &Path, current: u64) {
+    let prefix = format!("ivf-{}-g", litnav_embed::MODEL_NAME);
+    let Ok(entries) = std::fs::read_dir(corpus_dir.join("vectors")) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let generation = name.strip_prefix(&prefix).and_then(|rest| rest.strip_suffix(".bin")?.parse::<u64>().ok());
+        if generation.is_some_and(|g| g < current) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
 /// A corpus's citation graph and the citation contexts kept with it.
 pub struct Citations {
     /// The graph.
@@ -75,6 +94,7 @@ pub struct CorpusSession {
     lexical: Retriever,
     dense: OnceLock<Retriever>,
     dense_lock: Mutex<()>,
+    scan: DenseScan,
     citations: OnceLock<Citations>,
     pub(crate) scores: Mutex<HashMap<String, std::sync::Arc<crate::relations::Scores>>>,
 }
@@ -92,9 +112,17 @@ impl CorpusSession {
             lexical: Retriever::from_parts(lexical, None),
             dense: OnceLock::new(),
             dense_lock: Mutex::new(()),
+            scan: DenseScan::default(),
             citations: OnceLock::new(),
             scores: Mutex::new(HashMap::new()),
         })
+    }
+
+    /// Scan paper vectors as `scan` says in dense and hybrid searches and maps (default: exact
+    /// below [`litnav_search::APPROXIMATE_ABOVE`] papers, the IVF index from there on).
+    pub fn with_scan(mut self, scan: DenseScan) -> CorpusSession {
+        self.scan = scan;
+        self
     }
 
     /// The corpus directory.
@@ -159,7 +187,15 @@ impl CorpusSession {
         let mut cache = VectorCache::open(&corpus_cache_path(&self.dir), encoder.dim())?;
         fill_vectors(encoder, &mut cache, self.papers(), progress)?;
         let index = DenseIndex::from_cache(self.papers(), &cache, &self.dir)?;
-        let retriever = Retriever::from_parts(self.lexical.lexical().clone(), Some((index, encoder.clone())));
+        let generation = self.corpus.manifest().generation;
+        let ivf_file = (ivf_path(&self.dir, generation), litnav_search::ivf::fingerprint(&index, generation));
+        let retriever = Retriever::from_parts(self.lexical.lexical().clone(), Some((index, encoder.clone())))
+            .with_scan(self.scan, Some(ivf_file));
+        if retriever.approximate() {
+            progress.stage("approximate index of the paper vectors (IVF)");
+            retriever.ivf();
+            remove_older_ivf_files(&self.dir, generation);
+        }
         Ok(self.dense.get_or_init(|| retriever))
     }
 

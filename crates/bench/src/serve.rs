@@ -1,10 +1,12 @@
 //! The server under load, on loopback only: a map is built through the API, then `clients`
-//! concurrent clients (closed loop: each sends its next request when the last is answered) send
-//! search (hybrid and BM25), paper and map-reading requests for `seconds`. Reported per endpoint:
-//! requests, errors, latency percentiles; and the process's resident memory sampled every second
-//! (server and clients share the process, so the clients' own memory is in it too).
+//! concurrent clients (closed loop: each sends its next request when the last is answered; each
+//! client sends one kind of request, the kinds spread evenly over the clients) send search
+//! (hybrid with repeated and with new queries, BM25), paper and map-reading requests for
+//! `seconds`. Reported per endpoint: requests, errors, latency percentiles; and the process's
+//! resident memory sampled every second (server and clients share the process; the clients keep
+//! fixed-size latency histograms, so their own memory does not grow with the requests).
 
-use crate::{Result, percentile};
+use crate::Result;
 use litnav_app::{Error, Workspace};
 use litnav_server::{AppState, Guard};
 use serde::Serialize;
@@ -15,6 +17,62 @@ use std::time::{Duration, Instant};
 
 /// The kind of request that sends a query never sent before.
 const NEW_QUERY: usize = 5;
+
+/// Latencies of one kind of request in logarithmic buckets 1% wide (fixed size, so a long run
+/// does not grow the process it measures; percentiles are exact to 1%).
+#[derive(Clone)]
+struct Latencies {
+    counts: Vec<u64>,
+    errors: usize,
+    max_ms: f64,
+}
+
+/// Bucket width: each bucket's upper bound is 1% above its lower one.
+const GROWTH: f64 = 1.01;
+/// Buckets: 1 µs up to ~10 minutes.
+const BUCKETS: usize = 2100;
+
+impl Latencies {
+    fn new() -> Latencies {
+        Latencies { counts: vec![0; BUCKETS], errors: 0, max_ms: 0.0 }
+    }
+
+    fn record(&mut self, ms: f64, ok: bool) {
+        let micros = (ms * 1000.0).max(1.0);
+        let bucket = (micros.ln() / GROWTH.ln()).floor() as usize;
+        self.counts[bucket.min(BUCKETS - 1)] += 1;
+        self.max_ms = self.max_ms.max(ms);
+        self.errors += usize::from(!ok);
+    }
+
+    fn merge(&mut self, other: &Latencies) {
+        self.counts.iter_mut().zip(&other.counts).for_each(|(a, b)| *a += b);
+        self.errors += other.errors;
+        self.max_ms = self.max_ms.max(other.max_ms);
+    }
+
+    fn requests(&self) -> usize {
+        self.counts.iter().sum::<u64>() as usize
+    }
+
+    /// The `p`-th percentile (nearest rank), as the middle of its bucket, ms (at most the maximum).
+    fn percentile(&self, p: f64) -> f64 {
+        let total = self.requests();
+        if total == 0 {
+            return 0.0;
+        }
+        let rank = ((p / 100.0) * total as f64).ceil().max(1.0) as u64;
+        let mut seen = 0;
+        for (bucket, &count) in self.counts.iter().enumerate() {
+            seen += count;
+            if seen >= rank {
+                let middle = GROWTH.powf(bucket as f64 + 0.5) / 1000.0;
+                return middle.min(self.max_ms);
+            }
+        }
+        self.max_ms
+    }
+}
 
 /// How the load is made.
 #[derive(Debug, Clone)]
@@ -36,9 +94,9 @@ pub struct EndpointLoad {
     pub requests: usize,
     /// Requests that failed (a status other than 200, or no answer).
     pub errors: usize,
-    /// Median latency, ms.
+    /// Median latency, ms (to 1%).
     pub p50_ms: f64,
-    /// 99th-percentile latency, ms.
+    /// 99th-percentile latency, ms (to 1%).
     pub p99_ms: f64,
     /// Slowest, ms.
     pub max_ms: f64,
@@ -63,6 +121,8 @@ pub struct Report {
     pub rss_end_mib: f64,
     /// Most resident memory seen, MiB.
     pub rss_max_mib: f64,
+    /// Resident memory when the load began and every 10 s after, MiB.
+    pub rss_every_10s_mib: Vec<f64>,
     /// Seconds to build the map the reading requests read.
     pub map_seconds: f64,
 }
@@ -81,6 +141,8 @@ impl std::fmt::Display for Report {
             self.rss_max_mib,
             self.map_seconds
         )?;
+        let series: Vec<String> = self.rss_every_10s_mib.iter().map(|m| format!("{m:.0}")).collect();
+        writeln!(f, "resident memory every 10 s, MiB: {}", series.join(" "))?;
         writeln!(
             f,
             "{:<28} {:>9} {:>7} {:>9} {:>9} {:>9}",
@@ -122,6 +184,7 @@ fn get_json(agent: &ureq::Agent, url: &str) -> Result<serde_json::Value> {
 
 /// Run the load against a server over the corpus at `corpus`.
 pub fn run(workspace: Workspace, corpus: PathBuf, options: &Options) -> Result<Report> {
+    litnav_core::memory::limit_allocator_arenas(litnav_server::ALLOCATOR_ARENAS);
     let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
     listener.set_nonblocking(true)?;
     let port = listener.local_addr()?.port();
@@ -223,19 +286,21 @@ fn load(base: &str, options: &Options) -> Result<Report> {
             let url = &url;
             let urls: Vec<Vec<String>> =
                 (0..kinds.len()).map(|k| (0..64).map(|i| url(k, c * 64 + i)).collect()).collect();
-            let (base, titles) = (base.to_string(), titles.clone());
+            let (base, titles, clients) = (base.to_string(), titles.clone(), options.clients);
             std::thread::spawn(move || {
                 let agent = agent();
-                let mut seen: Vec<(usize, f64, bool)> = Vec::new();
+                let mut seen = Latencies::new();
+                // Each client sends one kind of request, as users each doing one thing would.
+                let kind = c % urls.len();
+                // Request numbers are unique across clients (new queries are never repeated).
                 let mut i = c;
                 while Instant::now() < deadline {
-                    let kind = i % urls.len();
                     let fresh;
                     let target = if kind == NEW_QUERY {
                         fresh = new_query(&base, &titles, i);
                         &fresh
                     } else {
-                        &urls[kind][(i / urls.len()) % urls[kind].len()]
+                        &urls[kind][(i / clients) % urls[kind].len()]
                     };
                     let sent = Instant::now();
                     let ok = match agent.get(target).call() {
@@ -245,16 +310,17 @@ fn load(base: &str, options: &Options) -> Result<Report> {
                         }
                         Err(_) => false,
                     };
-                    seen.push((kind, sent.elapsed().as_secs_f64() * 1000.0, ok));
-                    i += 1;
+                    seen.record(sent.elapsed().as_secs_f64() * 1000.0, ok);
+                    i += clients;
                 }
-                seen
+                (kind, seen)
             })
         })
         .collect();
-    let mut all: Vec<(usize, f64, bool)> = Vec::new();
+    let mut by_kind = vec![Latencies::new(); kinds.len()];
     for worker in workers {
-        all.extend(worker.join().map_err(|_| Error::internal("a load client panicked"))?);
+        let (kind, seen) = worker.join().map_err(|_| Error::internal("a load client panicked"))?;
+        by_kind[kind].merge(&seen);
     }
     let elapsed = load_started.elapsed().as_secs_f64();
     done.store(true, Ordering::Relaxed);
@@ -262,29 +328,50 @@ fn load(base: &str, options: &Options) -> Result<Report> {
     let samples = samples.lock().map(|s| s.clone()).unwrap_or_default();
     let endpoints = kinds
         .iter()
-        .enumerate()
-        .map(|(k, name)| {
-            let mut ms: Vec<f64> = all.iter().filter(|(kind, _, _)| *kind == k).map(|(_, ms, _)| *ms).collect();
-            ms.sort_by(f64::total_cmp);
-            EndpointLoad {
-                endpoint: name.to_string(),
-                requests: ms.len(),
-                errors: all.iter().filter(|(kind, _, ok)| *kind == k && !ok).count(),
-                p50_ms: percentile(&ms, 50.0),
-                p99_ms: percentile(&ms, 99.0),
-                max_ms: ms.last().copied().unwrap_or(0.0),
-            }
+        .zip(&by_kind)
+        .map(|(name, seen)| EndpointLoad {
+            endpoint: name.to_string(),
+            requests: seen.requests(),
+            errors: seen.errors,
+            p50_ms: seen.percentile(50.0),
+            p99_ms: seen.percentile(99.0),
+            max_ms: seen.max_ms,
         })
-        .collect();
+        .collect::<Vec<_>>();
+    let requests: usize = by_kind.iter().map(Latencies::requests).sum();
     Ok(Report {
         clients: options.clients,
         seconds: elapsed,
-        throughput: all.len() as f64 / elapsed.max(1e-9),
+        throughput: requests as f64 / elapsed.max(1e-9),
         endpoints,
         rss_start_mib: samples.first().copied().unwrap_or(0.0),
         rss_10s_mib: samples.get(10).or(samples.last()).copied().unwrap_or(0.0),
         rss_end_mib: samples.last().copied().unwrap_or(0.0),
         rss_max_mib: samples.iter().copied().fold(0.0, f64::max),
+        rss_every_10s_mib: samples.iter().step_by(10).copied().collect(),
         map_seconds,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn histogram_percentiles_are_within_one_percent_of_the_exact_ones() {
+        let mut latencies = Latencies::new();
+        let samples: Vec<f64> = (1..=10_000).map(|i| 0.05 * f64::from(i)).collect();
+        for &ms in &samples {
+            latencies.record(ms, true);
+        }
+        latencies.record(3.0, false);
+        assert_eq!(latencies.requests(), 10_001);
+        assert_eq!(latencies.errors, 1);
+        for (p, exact) in [(50.0, 250.0), (99.0, 495.0)] {
+            let got = latencies.percentile(p);
+            assert!((got - exact).abs() / exact < 0.01, "p{p}: {got} vs {exact}");
+        }
+        assert_eq!(latencies.max_ms, 500.0);
+        assert!((latencies.percentile(100.0) - 500.0).abs() < 5.0);
+    }
 }

@@ -1,22 +1,41 @@
 //! Query vectors for dense and hybrid search: the encoder run on a query once (a bounded cache of
 //! recent queries answers repeats — a server sees the same query again for every page, filter and
-//! permalink of it) and by few threads at a time. Encoding a query costs milliseconds of CPU while
-//! everything else a search does costs a fraction of one; without the bound, a burst of new
-//! queries on a small machine would queue every cheap request behind them.
+//! permalink of it), by few threads at a time, and in batches. Encoding a query costs milliseconds
+//! of CPU while everything else a search does costs a fraction of one; without the bound, a burst
+//! of new queries on a small machine would queue every cheap request behind them. Queries that
+//! arrive while an encode runs wait and are then encoded together by one caller: a batch of many
+//! short queries costs a third of encoding them one by one (the encoder packs the weights once per
+//! call), and its vectors are bit-identical to single encodes (packing adds no padding).
 
 use litnav_embed::Encoder;
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
 /// Queries whose vectors are kept.
 pub const CACHED_QUERIES: usize = 4096;
 
-/// An encoder of queries with a cache of recent vectors and a bound on concurrent encodes.
+/// Queries encoded together at most (a batch of short queries stays well under the encoder's
+/// tokens per batch).
+pub const BATCH_QUERIES: usize = 64;
+
+/// An encoder of queries with a cache of recent vectors, a bound on concurrent encodes, and
+/// batching of the queries that wait.
 pub struct QueryEncoder {
     encoder: Encoder,
-    cache: Mutex<Recent>,
-    free_slots: Mutex<usize>,
-    slot_freed: Condvar,
+    state: Mutex<State>,
+    changed: Condvar,
+}
+
+/// The cache, the queries waiting for a slot, and the free slots.
+struct State {
+    recent: Recent,
+    waiting: Vec<String>,
+    /// Queries being encoded now.
+    encoding: Vec<String>,
+    free_slots: usize,
+    /// Encodes finished; a waiter that finds neither its vector nor a free slot sleeps until
+    /// this moves.
+    batches_done: u64,
 }
 
 /// The most recent queries' vectors; the oldest is dropped first.
@@ -26,6 +45,31 @@ struct Recent {
     order: VecDeque<String>,
 }
 
+impl Recent {
+    fn insert(&mut self, query: String, vector: Arc<[f32]>) {
+        if self.vectors.contains_key(&query) {
+            return;
+        }
+        if self.order.len() >= CACHED_QUERIES
+            && let Some(oldest) = self.order.pop_front()
+        {
+            self.vectors.remove(&oldest);
+        }
+        self.order.push_back(query.clone());
+        self.vectors.insert(query, vector);
+    }
+}
+
+impl State {
+    /// Queue `query` unless its vector is cached, queued or being computed.
+    fn queue(&mut self, query: &str) {
+        let known = |queries: &[String]| queries.iter().any(|q| q == query);
+        if !self.recent.vectors.contains_key(query) && !known(&self.waiting) && !known(&self.encoding) {
+            self.waiting.push(query.to_string());
+        }
+    }
+}
+
 impl QueryEncoder {
     /// Encode with `encoder`, at most half the machine's cores at a time (at least one).
     pub fn new(encoder: Encoder) -> QueryEncoder {
@@ -33,14 +77,16 @@ impl QueryEncoder {
         QueryEncoder::with_slots(encoder, (cores / 2).max(1))
     }
 
-    /// Encode with `encoder`, at most `slots` queries at a time.
+    /// Encode with `encoder`, at most `slots` batches at a time.
     pub fn with_slots(encoder: Encoder, slots: usize) -> QueryEncoder {
-        QueryEncoder {
-            encoder,
-            cache: Mutex::new(Recent::default()),
-            free_slots: Mutex::new(slots.max(1)),
-            slot_freed: Condvar::new(),
-        }
+        let state = State {
+            recent: Recent::default(),
+            waiting: Vec::new(),
+            encoding: Vec::new(),
+            free_slots: slots.max(1),
+            batches_done: 0,
+        };
+        QueryEncoder { encoder, state: Mutex::new(state), changed: Condvar::new() }
     }
 
     /// The encoder.
@@ -50,49 +96,69 @@ impl QueryEncoder {
 
     /// The unit vector of `query` (from the cache when it was asked recently).
     pub fn vector(&self, query: &str) -> Arc<[f32]> {
-        if let Some(vector) = self.cache.lock().unwrap_or_else(PoisonError::into_inner).vectors.get(query) {
+        let mut state = self.lock();
+        if let Some(vector) = state.recent.vectors.get(query) {
             return Arc::clone(vector);
         }
-        let vector: Arc<[f32]> = {
-            let _slot = self.slot();
-            self.encoder.embed(&[query]).pop().unwrap_or_default().into()
-        };
-        let mut recent = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
-        if !recent.vectors.contains_key(query) {
-            if recent.order.len() >= CACHED_QUERIES
-                && let Some(oldest) = recent.order.pop_front()
-            {
-                recent.vectors.remove(&oldest);
+        state.queue(query);
+        loop {
+            if let Some(vector) = state.recent.vectors.get(query) {
+                return Arc::clone(vector);
             }
-            recent.order.push_back(query.to_string());
-            recent.vectors.insert(query.to_string(), Arc::clone(&vector));
+            if state.free_slots > 0 && !state.waiting.is_empty() {
+                self.encode_waiting(state);
+                state = self.lock();
+                continue;
+            }
+            // Not encoded yet and no slot: wait for a batch to finish (which may be ours, or free
+            // a slot for us). A query evicted from the cache before its caller woke is queued again.
+            let seen = state.batches_done;
+            while state.batches_done == seen {
+                state = self.changed.wait(state).unwrap_or_else(PoisonError::into_inner);
+            }
+            state.queue(query);
         }
-        vector
+    }
+
+    /// Take a slot and up to [`BATCH_QUERIES`] waiting queries, encode them without the lock, and
+    /// cache their vectors.
+    fn encode_waiting(&self, mut state: MutexGuard<'_, State>) {
+        let take = state.waiting.len().min(BATCH_QUERIES);
+        let batch: Vec<String> = state.waiting.drain(..take).collect();
+        state.encoding.extend(batch.iter().cloned());
+        state.free_slots -= 1;
+        drop(state);
+        let _slot = SlotGuard { owner: self, batch: &batch };
+        let vectors = self.encoder.embed(&batch);
+        let mut state = self.lock();
+        for (query, vector) in batch.iter().zip(vectors) {
+            state.recent.insert(query.clone(), vector.into());
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Queries cached now.
     pub fn cached(&self) -> usize {
-        self.cache.lock().unwrap_or_else(PoisonError::into_inner).vectors.len()
-    }
-
-    /// Wait for an encoding slot; it is given back when the guard drops.
-    fn slot(&self) -> SlotGuard<'_> {
-        let mut free = self.free_slots.lock().unwrap_or_else(PoisonError::into_inner);
-        while *free == 0 {
-            free = self.slot_freed.wait(free).unwrap_or_else(PoisonError::into_inner);
-        }
-        *free -= 1;
-        SlotGuard { owner: self }
+        self.lock().recent.vectors.len()
     }
 }
 
+/// Gives an encoding slot back and wakes the waiting callers — also when an encode unwinds, so
+/// that they queue their queries again instead of waiting for ever.
 struct SlotGuard<'a> {
     owner: &'a QueryEncoder,
+    batch: &'a [String],
 }
 
 impl Drop for SlotGuard<'_> {
     fn drop(&mut self) {
-        *self.owner.free_slots.lock().unwrap_or_else(PoisonError::into_inner) += 1;
-        self.owner.slot_freed.notify_one();
+        let mut state = self.owner.lock();
+        state.encoding.retain(|q| !self.batch.contains(q));
+        state.free_slots += 1;
+        state.batches_done += 1;
+        self.owner.changed.notify_all();
     }
 }

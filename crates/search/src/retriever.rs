@@ -1,12 +1,15 @@
 //! One entry point for the three retrieval modes over a corpus directory.
 
 use crate::hybrid::{Fusion, fuse};
+use crate::ivf::{IvfIndex, IvfOptions};
 use crate::queries::QueryEncoder;
-use crate::{DenseIndex, Filter, Hit, LexicalIndex, Result, SearchQuery};
+use crate::{DenseIndex, DenseScan, Filter, Hit, LexicalIndex, Result, SearchQuery};
 use litnav_corpus::Corpus;
 use litnav_embed::Encoder;
 use litnav_embed::cache::{VectorCache, corpus_cache_path};
 use std::path::Path;
+use std::path::PathBuf;
+use std::sync::OnceLock;
 
 /// Retrieval mode.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -44,6 +47,10 @@ impl Default for Feedback {
 pub struct Retriever {
     lexical: LexicalIndex,
     dense: Option<(DenseIndex, QueryEncoder)>,
+    scan: DenseScan,
+    /// Where the IVF index is saved, and the fingerprint of the vectors it must be built from.
+    ivf_file: Option<(PathBuf, u64)>,
+    ivf: OnceLock<IvfIndex>,
 }
 
 impl Retriever {
@@ -59,13 +66,50 @@ impl Retriever {
                 Some((DenseIndex::from_cache(corpus.papers(), &cache, dir)?, QueryEncoder::new(encoder)))
             }
         };
-        Ok(Retriever { lexical, dense })
+        Ok(Retriever::new(lexical, dense))
+    }
+
+    fn new(lexical: LexicalIndex, dense: Option<(DenseIndex, QueryEncoder)>) -> Retriever {
+        Retriever { lexical, dense, scan: DenseScan::default(), ivf_file: None, ivf: OnceLock::new() }
+    }
+
+    /// Scan the vectors as `scan` says; the IVF index is read from (or, when missing, stale or
+    /// damaged, built and saved to) `ivf_file` — a path and the [`crate::ivf::fingerprint`] of
+    /// the vectors — or built in memory when no file is given.
+    pub fn with_scan(mut self, scan: DenseScan, ivf_file: Option<(PathBuf, u64)>) -> Retriever {
+        self.scan = scan;
+        self.ivf_file = ivf_file;
+        self
+    }
+
+    /// Whether dense searches go through the IVF index.
+    pub fn approximate(&self) -> bool {
+        self.dense.as_ref().is_some_and(|(index, _)| self.scan.approximate(index.len()))
+    }
+
+    /// The IVF index over the dense vectors (read or built on first use; `None` without dense
+    /// parts).
+    pub fn ivf(&self) -> Option<&IvfIndex> {
+        let (index, _) = self.dense.as_ref()?;
+        Some(self.ivf.get_or_init(|| {
+            if let Some((path, fingerprint)) = &self.ivf_file
+                && let Ok(Some(ivf)) = IvfIndex::read(path, index, *fingerprint)
+            {
+                return ivf;
+            }
+            let ivf = IvfIndex::build(index, IvfOptions::for_size(index.len()));
+            if let Some((path, fingerprint)) = &self.ivf_file {
+                // A file that cannot be written costs a rebuild next time, nothing else.
+                let _ = ivf.write(path, *fingerprint);
+            }
+            ivf
+        }))
     }
 
     /// A retriever over an opened lexical index, and dense parts when given (the paper vectors
     /// and the encoder of queries).
     pub fn from_parts(lexical: LexicalIndex, dense: Option<(DenseIndex, Encoder)>) -> Retriever {
-        Retriever { lexical, dense: dense.map(|(index, encoder)| (index, QueryEncoder::new(encoder))) }
+        Retriever::new(lexical, dense.map(|(index, encoder)| (index, QueryEncoder::new(encoder))))
     }
 
     /// The dense index, when the retriever has one.
@@ -100,14 +144,14 @@ impl Retriever {
         let lexical = self.lexical_candidates(query, depth)?;
         let (index, queries) = self.dense_parts()?;
         let mut vector = queries.vector(&query.text).to_vec();
-        let first = fuse(&lexical, &index.search(&vector, depth, filter), fusion, feedback.documents);
+        let first = fuse(&lexical, &self.scan_vectors(index, &vector, depth, filter), fusion, feedback.documents);
         let top: Vec<&[f32]> = first.iter().filter_map(|h| index.vector_of(&h.id)).collect();
         if !top.is_empty() {
             let centroid = litnav_core::vector::unit_mean(&top);
             vector.iter_mut().zip(&centroid).for_each(|(q, c)| *q += feedback.weight * c);
             litnav_core::vector::normalize(&mut vector);
         }
-        Ok(fuse(&lexical, &index.search(&vector, depth, filter), fusion, query.k))
+        Ok(fuse(&lexical, &self.scan_vectors(index, &vector, depth, filter), fusion, query.k))
     }
 
     /// The lexical side of a hybrid search, `depth` deep; a query of only stop words finds
@@ -131,6 +175,16 @@ impl Retriever {
 
     fn dense_search(&self, text: &str, k: usize, filter: Filter) -> Result<Vec<Hit>> {
         let (index, queries) = self.dense_parts()?;
-        Ok(index.search(&queries.vector(text), k, filter))
+        Ok(self.scan_vectors(index, &queries.vector(text), k, filter))
+    }
+
+    /// The top k of the dense vectors for a query vector, exact or through the IVF index.
+    fn scan_vectors(&self, index: &DenseIndex, vector: &[f32], k: usize, filter: Filter) -> Vec<Hit> {
+        if self.approximate()
+            && let Some(ivf) = self.ivf()
+        {
+            return ivf.search(index, vector, k, filter);
+        }
+        index.search(vector, k, filter)
     }
 }

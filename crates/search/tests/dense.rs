@@ -8,7 +8,7 @@ use litnav_embed::cache::{VectorCache, corpus_cache_path};
 use litnav_eval::retrieval::{ndcg_at, recall_at};
 use litnav_search::hybrid::Fusion;
 use litnav_search::ivf::{IvfIndex, IvfOptions};
-use litnav_search::{BuildOptions, DenseIndex, Filter, LexicalIndex, Mode, Retriever, SearchQuery, lexical};
+use litnav_search::{BuildOptions, DenseIndex, DenseScan, Filter, LexicalIndex, Mode, Retriever, SearchQuery, lexical};
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
@@ -122,6 +122,76 @@ fn ivf_recall_at_default_settings() {
     let all = IvfIndex::build(&index, IvfOptions::for_size(index.len())).with_probes(usize::MAX);
     let query = encoder.embed(&["continual learning without forgetting"]).pop().unwrap();
     assert_eq!(all.search(&index, &query, 10, Filter::default()), index.search(&query, 10, Filter::default()));
+}
+
+#[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
+fn a_saved_ivf_index_reads_back_the_same_and_a_stale_or_damaged_one_is_never_used() {
+    let fixture = litbench();
+    let index = fixture.retriever.dense_index().unwrap();
+    let built = IvfIndex::build(index, IvfOptions::for_size(index.len()));
+    let fingerprint = litnav_search::ivf::fingerprint(index, 7);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("vectors/ivf.bin");
+    built.write(&path, fingerprint).unwrap();
+    let read = IvfIndex::read(&path, index, fingerprint).unwrap().expect("the saved index");
+    for i in (0..index.len()).step_by(97) {
+        let query = index.vector(i);
+        assert_eq!(read.search(index, query, 10, Filter::default()), built.search(index, query, 10, Filter::default()));
+    }
+    // Another generation's vectors: the file is not used.
+    let other = litnav_search::ivf::fingerprint(index, 8);
+    assert_ne!(other, fingerprint);
+    assert!(IvfIndex::read(&path, index, other).unwrap().is_none());
+    // A damaged or cut file is an error, whichever byte is wrong.
+    let bytes = std::fs::read(&path).unwrap();
+    for at in [0, 11, 20, 40, bytes.len() / 2, bytes.len() - 9, bytes.len() - 1] {
+        let mut damaged = bytes.clone();
+        damaged[at] ^= 0x10;
+        std::fs::write(&path, &damaged).unwrap();
+        assert!(IvfIndex::read(&path, index, fingerprint).is_err(), "byte {at} damaged");
+    }
+    for keep in [0, 7, 30, bytes.len() - 1] {
+        std::fs::write(&path, &bytes[..keep]).unwrap();
+        assert!(IvfIndex::read(&path, index, fingerprint).is_err(), "cut at {keep}");
+    }
+}
+
+#[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
+fn an_approximate_scan_builds_the_index_once_saves_it_and_answers_through_it() {
+    let fixture = litbench();
+    let index = fixture.retriever.dense_index().unwrap();
+    let encoder = litnav_testkit::encoder().clone();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ivf.bin");
+    let fingerprint = litnav_search::ivf::fingerprint(index, 1);
+    let open = |scan| {
+        Retriever::open(fixture.dir.path(), Some(encoder.clone()))
+            .unwrap()
+            .with_scan(scan, Some((path.clone(), fingerprint)))
+    };
+    let query = SearchQuery { k: 10, ..SearchQuery::new("continual learning without catastrophic forgetting") };
+    // Auto on 3,967 papers is exact, and builds nothing.
+    let auto = open(DenseScan::Auto);
+    assert!(!auto.approximate());
+    let exact = auto.search(&query, Mode::Dense).unwrap();
+    assert!(!path.exists());
+    // Forced: the index is built on first use, saved, and answers.
+    let approximate = open(DenseScan::Approximate);
+    let hits = approximate.search(&query, Mode::Dense).unwrap();
+    let saved = IvfIndex::read(&path, index, fingerprint).unwrap().expect("saved on first use");
+    let vector = encoder.embed(&[query.text.as_str()]).pop().unwrap();
+    assert_eq!(hits, saved.search(index, &vector, 10, Filter::default()));
+    let shared = hits.iter().filter(|h| exact.iter().any(|e| e.id == h.id)).count();
+    assert!(shared >= 8, "approximate top 10 shares {shared} with the exact one");
+    // A second retriever reads the file instead of building again.
+    let modified = std::fs::metadata(&path).unwrap().modified().unwrap();
+    let again = open(DenseScan::Approximate);
+    assert_eq!(again.search(&query, Mode::Dense).unwrap(), hits);
+    assert_eq!(std::fs::metadata(&path).unwrap().modified().unwrap(), modified);
+    // Exact, forced, whatever the size.
+    assert_eq!(open(DenseScan::Exact).search(&query, Mode::Dense).unwrap(), exact);
 }
 
 #[test]

@@ -91,6 +91,12 @@ impl Job {
         self.view.subscribe()
     }
 
+    /// Event streams following the job now (each holds a receiver; a stream whose client went
+    /// away lets go of it).
+    pub fn watchers(&self) -> usize {
+        self.view.receiver_count()
+    }
+
     /// Ask the job to stop at its next step.
     pub fn cancel(&self) {
         self.cancel.store(true, Ordering::SeqCst);
@@ -151,7 +157,27 @@ impl Progress for Job {
     }
 }
 
-/// Every job of this server's life.
+/// Finished jobs remembered at most (their maps stay stored; a forgotten job's id answers 404
+/// while `GET /api/maps/{id}` still has its map).
+pub const FINISHED_JOBS_KEPT: usize = 1000;
+
+/// Drop the oldest finished jobs beyond [`FINISHED_JOBS_KEPT`].
+fn forget_oldest_finished(jobs: &mut HashMap<String, Arc<Job>>) {
+    let mut finished: Vec<(Instant, String)> = jobs
+        .iter()
+        .filter(|(_, job)| job.view.borrow().state.is_final())
+        .map(|(id, job)| (job.started, id.clone()))
+        .collect();
+    if finished.len() <= FINISHED_JOBS_KEPT {
+        return;
+    }
+    finished.sort();
+    for (_, id) in finished.iter().take(finished.len() - FINISHED_JOBS_KEPT) {
+        jobs.remove(id);
+    }
+}
+
+/// Every job of this server's life (the finished ones up to [`FINISHED_JOBS_KEPT`]).
 #[derive(Default)]
 pub struct Jobs {
     jobs: Mutex<HashMap<String, Arc<Job>>>,
@@ -188,6 +214,7 @@ impl Jobs {
         let job =
             Arc::new(Job { started: Instant::now(), cancel: AtomicBool::new(false), view: watch::channel(view).0 });
         jobs.insert(id.to_string(), Arc::clone(&job));
+        forget_oldest_finished(&mut jobs);
         (job, true)
     }
 
@@ -212,5 +239,25 @@ impl Jobs {
     /// Jobs not yet finished.
     pub fn running(&self) -> usize {
         self.jobs.lock().map_or(0, |jobs| jobs.values().filter(|j| !j.view.borrow().state.is_final()).count())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finished_jobs_are_forgotten_oldest_first_and_running_ones_never() {
+        let jobs = Jobs::default();
+        let (running, _) = jobs.start("running", "map", "kept");
+        for i in 0..FINISHED_JOBS_KEPT + 5 {
+            let (job, _) = jobs.start(&format!("job {i}"), "map", "t");
+            job.finish(Ok(String::new()));
+        }
+        jobs.start("one more", "map", "t");
+        assert!(jobs.get("running").is_some(), "a running job is never forgotten");
+        assert!(jobs.get("job 0").is_none() && jobs.get("job 4").is_none());
+        assert!(jobs.get("job 5").is_some() && jobs.get(&format!("job {}", FINISHED_JOBS_KEPT + 4)).is_some());
+        running.finish(Ok(String::new()));
     }
 }

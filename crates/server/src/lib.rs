@@ -97,6 +97,10 @@ pub fn guard_for(
     }
 }
 
+/// Heaps the C allocator may keep in a serving process ([`litnav_core::memory::limit_allocator_arenas`]):
+/// with glibc's default (eight per core) resident memory creeps up under steady load.
+pub const ALLOCATOR_ARENAS: usize = 2;
+
 /// The application: the API, the page, and the layers around them.
 pub fn router(state: AppState) -> Router {
     let mut by_path: BTreeMap<&'static str, MethodRouter<AppState>> = BTreeMap::new();
@@ -183,6 +187,7 @@ pub async fn termination() {
 /// Run a server until Ctrl-C or SIGTERM: `ready` gets the URL to open once the socket accepts
 /// connections. Requests are logged on standard error.
 pub fn run(workspace: Workspace, options: ServeOptions, ready: impl FnOnce(&str)) -> Result<(), litnav_app::Error> {
+    litnav_core::memory::limit_allocator_arenas(ALLOCATOR_ARENAS);
     let _ = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))

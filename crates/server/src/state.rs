@@ -64,6 +64,11 @@ impl AppState {
         &self.0.maps
     }
 
+    /// The jobs of this server's life.
+    pub fn jobs(&self) -> &Jobs {
+        &self.0.jobs
+    }
+
     /// The workspace.
     pub fn workspace(&self) -> &Workspace {
         &self.0.workspace
@@ -138,15 +143,62 @@ pub struct StoredMap {
     pub map: MapNode,
 }
 
-/// Maps on disk (one JSON file per map, written atomically) with the ones read kept in memory.
+/// Maps kept in memory at most (the most recently read or stored); the rest are read from disk
+/// when asked, so a long-running server's memory does not grow with the maps it has built.
+pub const MAPS_IN_MEMORY: usize = 64;
+
+/// Maps `GET /api/maps` lists at most (the newest).
+pub const MAPS_LISTED: usize = 100;
+
+/// Maps on disk (one JSON file per map, written atomically) with the recent ones kept in memory.
 pub struct MapStore {
     dir: PathBuf,
-    loaded: Mutex<HashMap<String, Arc<StoredMap>>>,
+    loaded: Mutex<RecentMaps>,
+}
+
+/// The maps in memory, least recently used first.
+#[derive(Default)]
+struct RecentMaps {
+    maps: HashMap<String, Arc<StoredMap>>,
+    order: std::collections::VecDeque<String>,
+}
+
+impl RecentMaps {
+    fn get(&mut self, id: &str) -> Option<Arc<StoredMap>> {
+        let map = Arc::clone(self.maps.get(id)?);
+        self.touch(id);
+        Some(map)
+    }
+
+    fn insert(&mut self, map: Arc<StoredMap>) {
+        let id = map.id.clone();
+        self.maps.insert(id.clone(), map);
+        self.touch(&id);
+        while self.order.len() > MAPS_IN_MEMORY
+            && let Some(oldest) = self.order.pop_front()
+        {
+            self.maps.remove(&oldest);
+        }
+    }
+
+    fn touch(&mut self, id: &str) {
+        self.order.retain(|kept| kept != id);
+        self.order.push_back(id.to_string());
+    }
+
+    fn len(&self) -> usize {
+        self.maps.len()
+    }
 }
 
 impl MapStore {
     fn new(dir: PathBuf) -> MapStore {
-        MapStore { dir, loaded: Mutex::new(HashMap::new()) }
+        MapStore { dir, loaded: Mutex::new(RecentMaps::default()) }
+    }
+
+    /// Maps held in memory now (at most [`MAPS_IN_MEMORY`]).
+    pub fn in_memory(&self) -> usize {
+        self.loaded.lock().map_or(0, |loaded| loaded.len())
     }
 
     fn path(&self, id: &str) -> PathBuf {
@@ -159,8 +211,15 @@ impl MapStore {
             return Err(ApiError::not_found(format!("no map with id {id:?}")));
         }
         if let Some(map) = self.loaded.lock().map_err(|_| poisoned())?.get(id) {
-            return Ok(Arc::clone(map));
+            return Ok(map);
         }
+        let map = self.read(id)?;
+        self.loaded.lock().map_err(|_| poisoned())?.insert(Arc::clone(&map));
+        Ok(map)
+    }
+
+    /// The map with this id from its file.
+    fn read(&self, id: &str) -> ApiResult<Arc<StoredMap>> {
         let path = self.path(id);
         let text = match std::fs::read_to_string(&path) {
             Ok(text) => text,
@@ -171,9 +230,7 @@ impl MapStore {
         };
         let map: StoredMap = serde_json::from_str(&text)
             .map_err(|e| ApiError::internal(format!("{} is damaged: {e}", path.display())))?;
-        let map = Arc::new(map);
-        self.loaded.lock().map_err(|_| poisoned())?.insert(id.to_string(), Arc::clone(&map));
-        Ok(map)
+        Ok(Arc::new(map))
     }
 
     /// Whether a map with this id is stored.
@@ -188,11 +245,11 @@ impl MapStore {
         litnav_corpus::store::write_atomically(&self.path(&map.id), &json)
             .map_err(|e| ApiError::internal(format!("storing map {}: {e}", map.id)))?;
         let map = Arc::new(map);
-        self.loaded.lock().map_err(|_| poisoned())?.insert(map.id.clone(), Arc::clone(&map));
+        self.loaded.lock().map_err(|_| poisoned())?.insert(Arc::clone(&map));
         Ok(map)
     }
 
-    /// Every stored map's id, topic and parent, newest file first.
+    /// The newest stored maps' ids, topics and parents (at most [`MAPS_LISTED`]), newest first.
     pub fn list(&self) -> Vec<MapSummary> {
         let Ok(entries) = std::fs::read_dir(&self.dir) else { return Vec::new() };
         let mut found: Vec<(std::time::SystemTime, String)> = entries
@@ -206,7 +263,13 @@ impl MapStore {
         found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
         found
             .into_iter()
-            .filter_map(|(_, id)| self.get(&id).ok())
+            .take(MAPS_LISTED)
+            // Listing reads files without keeping them: it must not push the maps being browsed
+            // out of memory.
+            .filter_map(|(_, id)| {
+                let in_memory = self.loaded.lock().ok().and_then(|loaded| loaded.maps.get(&id).cloned());
+                in_memory.or_else(|| self.read(&id).ok())
+            })
             .map(|m| MapSummary {
                 id: m.id.clone(),
                 topic: m.topic.clone(),
@@ -252,4 +315,37 @@ pub fn digest(parts: &[&str]) -> String {
         hasher.update(&[0]);
     }
     hasher.digest().to_string()[..16].to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stored(i: usize) -> StoredMap {
+        StoredMap {
+            id: format!("{i:016x}"),
+            topic: format!("topic {i}"),
+            request: serde_json::json!({}),
+            parent: None,
+            expanded: None,
+            map: litnav_organize::MapNode::new(format!("topic {i}"), String::new(), 1.0),
+        }
+    }
+
+    #[test]
+    fn memory_holds_the_recent_maps_and_disk_holds_them_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = MapStore::new(dir.path().to_path_buf());
+        for i in 0..MAPS_IN_MEMORY + 10 {
+            store.put(stored(i)).unwrap();
+        }
+        assert_eq!(store.in_memory(), MAPS_IN_MEMORY);
+        // The first maps left memory but are read back from their files.
+        assert_eq!(store.get(&format!("{:016x}", 0)).unwrap().topic, "topic 0");
+        assert_eq!(store.in_memory(), MAPS_IN_MEMORY);
+        // Listing reads the newest files without evicting what is being browsed.
+        store.get(&format!("{:016x}", 5)).unwrap();
+        assert_eq!(store.list().len(), MAPS_IN_MEMORY + 10);
+        assert!(store.loaded.lock().unwrap().maps.contains_key(&format!("{:016x}", 5)));
+    }
 }

@@ -6,6 +6,7 @@
 const COLOURS = ["#1f77b4", "#e15759", "#59a14f", "#f28e2b", "#76b7b2", "#edc948", "#b07aa1",
   "#ff9da7", "#9c755f", "#4e79a7", "#8cd17d", "#d37295"];
 const FILTERED_COLOUR = "#b8bec6";
+const KNOWN_COLOUR = "#7a5195";
 const METRICS = {
   cd: "CD index: +1 when later work cites this paper but not its references (disruptive), −1 when it cites both (consolidating).",
   cd_pct: "Share of the corpus's papers with a lower CD index.",
@@ -90,7 +91,7 @@ function toggle(name, paper) {
 function updateBasketCount() { $("#basket-count").textContent = Object.keys(lists.get("basket")).length; }
 
 // ---------- caches ----------
-const cache = { maps: new Map(), graphs: new Map(), timelines: new Map() };
+const cache = { maps: new Map(), graphs: new Map(), timelines: new Map(), scores: new Map(), topics: null };
 async function loadMap(id) {
   if (!cache.maps.has(id)) cache.maps.set(id, await getJson(`/api/maps/${id}`));
   return cache.maps.get(id);
@@ -144,6 +145,7 @@ async function render() {
   else if (tab === "graph") await renderGraph(stored, state, token);
   else if (tab === "timeline") await renderTimeline(stored, token);
   else if (tab === "path") renderPathTab(state);
+  else if (tab === "score") await renderScoreTab(stored, state, token);
   await renderPaper(stored, state, token);
 }
 
@@ -288,7 +290,7 @@ async function paperList(stored, node, state) {
   return box;
 }
 
-// ---------- Citation graph tab (canvas; positions from the server) ----------
+// ---------- Citation graph tab (WebGL; positions from the server) ----------
 async function renderGraph(stored, state, token) {
   if (!cache.graphs.has(stored.id)) cache.graphs.set(stored.id, await getJson(`/api/maps/${stored.id}/graph?cap=5000`));
   const graph = cache.graphs.get(stored.id);
@@ -300,33 +302,18 @@ async function renderGraph(stored, state, token) {
     graph.themes.map((t, i) => { const dot = h("i"); dot.style.background = themeColour(stored.map, i); return h("div", {}, dot, t.name); }));
   $("#view").replaceChildren(canvas, legend, tip);
   const known = lists.get("known");
-  const view = { scale: 1, dx: 0, dy: 0 };
   const maxCites = Math.max(1, ...graph.nodes.map((n) => n.citations));
-  const size = (n) => 2.5 + 9 * Math.sqrt(Math.log1p(n.citations) / Math.log1p(maxCites));
-  const place = () => {
-    const w = canvas.clientWidth, hgt = canvas.clientHeight, m = Math.min(w, hgt) / 2 - 20;
-    return (n) => [w / 2 + view.dx + n.x * m * view.scale, hgt / 2 + view.dy + n.y * m * view.scale];
+  const look = {
+    size: (n) => 2.5 + 9 * Math.sqrt(Math.log1p(n.citations) / Math.log1p(maxCites)),
+    colour: (n) => known[n.id] ? KNOWN_COLOUR : themeColour(stored.map, n.theme),
+    selected: state.paper,
   };
-  const draw = () => {
-    const ratio = window.devicePixelRatio || 1;
-    canvas.width = canvas.clientWidth * ratio; canvas.height = canvas.clientHeight * ratio;
-    const ctx = canvas.getContext("2d");
-    ctx.scale(ratio, ratio);
-    const at = place();
-    ctx.strokeStyle = "rgba(90,100,115,0.18)"; ctx.lineWidth = 0.7;
-    ctx.beginPath();
-    for (const [a, b] of graph.edges) { const [x1, y1] = at(graph.nodes[a]); const [x2, y2] = at(graph.nodes[b]); ctx.moveTo(x1, y1); ctx.lineTo(x2, y2); }
-    ctx.stroke();
-    for (const n of graph.nodes) {
-      const [x, y] = at(n);
-      ctx.beginPath(); ctx.arc(x, y, size(n), 0, 2 * Math.PI);
-      ctx.fillStyle = known[n.id] ? "#7a5195" : themeColour(stored.map, n.theme);
-      ctx.fill();
-      if (n.id === state.paper) { ctx.lineWidth = 3; ctx.strokeStyle = "#1d2733"; ctx.stroke(); }
-    }
-  };
+  const view = { scale: 1, dx: 0, dy: 0 };
+  const painter = webglPainter(canvas, graph, look) || canvasPainter(canvas, graph, look);
+  canvas.dataset.renderer = painter.name;
+  const draw = () => painter.draw(view);
   const nearest = (event) => {
-    const rect = canvas.getBoundingClientRect(); const at = place();
+    const rect = canvas.getBoundingClientRect(); const at = screenPlace(canvas, view);
     let best = null, bestD = 12 * 12;
     for (const n of graph.nodes) { const [x, y] = at(n); const d = (x - event.clientX + rect.left) ** 2 + (y - event.clientY + rect.top) ** 2; if (d < bestD) { best = n; bestD = d; } }
     return best;
@@ -343,6 +330,192 @@ async function renderGraph(stored, state, token) {
   canvas.addEventListener("click", (e) => { if (drag && drag.moved) return; const n = nearest(e); if (n) setState({ paper: n.id }); });
   canvas.addEventListener("wheel", (e) => { e.preventDefault(); view.scale = Math.min(20, Math.max(0.3, view.scale * (e.deltaY < 0 ? 1.15 : 1 / 1.15))); draw(); }, { passive: false });
   draw();
+}
+
+/** Where a node (layout coordinates in [-1, 1]) is on the canvas, in CSS pixels. */
+function screenPlace(canvas, view) {
+  const w = canvas.clientWidth, hgt = canvas.clientHeight, m = Math.min(w, hgt) / 2 - 20;
+  return (n) => [w / 2 + view.dx + n.x * m * view.scale, hgt / 2 + view.dy + n.y * m * view.scale];
+}
+
+const hexRgb = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255);
+
+/**
+ * Draws the graph with WebGL: every edge in one draw call (lines), every node in another (round
+ * points sized by citations), the selected paper ringed. Null when the browser has no WebGL.
+ */
+function webglPainter(canvas, graph, look) {
+  const gl = canvas.getContext("webgl", { antialias: true, preserveDrawingBuffer: true });
+  if (!gl) return null;
+  const program = glProgram(gl, `
+    attribute vec2 position; attribute vec3 colour; attribute float size;
+    uniform vec2 scale; uniform vec2 offset; uniform float ratio;
+    varying vec3 tint;
+    void main() { gl_Position = vec4(position * scale + offset, 0.0, 1.0); gl_PointSize = size * ratio; tint = colour; }`, `
+    precision mediump float;
+    uniform float alpha; uniform float round;
+    varying vec3 tint;
+    void main() {
+      vec2 p = gl_PointCoord * 2.0 - 1.0;
+      if (round > 0.5 && dot(p, p) > 1.0) discard;
+      gl_FragColor = vec4(tint, alpha);
+    }`);
+  if (!program) return null;
+  const where = (name) => gl.getAttribLocation(program, name);
+  const uniform = (name) => gl.getUniformLocation(program, name);
+  const buffer = (data) => { const b = gl.createBuffer(); gl.bindBuffer(gl.ARRAY_BUFFER, b); gl.bufferData(gl.ARRAY_BUFFER, data, gl.STATIC_DRAW); return b; };
+  const edgeEnds = new Float32Array(graph.edges.length * 4);
+  graph.edges.forEach(([a, b], i) => edgeEnds.set([graph.nodes[a].x, graph.nodes[a].y, graph.nodes[b].x, graph.nodes[b].y], i * 4));
+  const nodePositions = new Float32Array(graph.nodes.flatMap((n) => [n.x, n.y]));
+  const nodeColours = new Float32Array(graph.nodes.flatMap((n) => hexRgb(look.colour(n))));
+  const nodeSizes = new Float32Array(graph.nodes.map((n) => 2 * look.size(n)));
+  const buffers = { edges: buffer(edgeEnds), positions: buffer(nodePositions), colours: buffer(nodeColours), sizes: buffer(nodeSizes) };
+  const selected = graph.nodes.find((n) => n.id === look.selected);
+  const selectedAt = selected && buffer(new Float32Array([selected.x, selected.y]));
+  const attribute = (name, data, width) => {
+    const at = where(name);
+    if (data) { gl.bindBuffer(gl.ARRAY_BUFFER, data); gl.enableVertexAttribArray(at); gl.vertexAttribPointer(at, width, gl.FLOAT, false, 0, 0); } else gl.disableVertexAttribArray(at);
+    return at;
+  };
+  const draw = (view) => {
+    const ratio = window.devicePixelRatio || 1, w = canvas.clientWidth, hgt = canvas.clientHeight;
+    if (canvas.width !== Math.round(w * ratio) || canvas.height !== Math.round(hgt * ratio)) { canvas.width = Math.round(w * ratio); canvas.height = Math.round(hgt * ratio); }
+    const m = (Math.min(w, hgt) / 2 - 20) * view.scale;
+    gl.viewport(0, 0, canvas.width, canvas.height);
+    gl.clearColor(0, 0, 0, 0); gl.clear(gl.COLOR_BUFFER_BIT);
+    gl.enable(gl.BLEND); gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
+    gl.useProgram(program);
+    gl.uniform2f(uniform("scale"), m / (w / 2), -m / (hgt / 2));
+    gl.uniform2f(uniform("offset"), view.dx / (w / 2), -view.dy / (hgt / 2));
+    gl.uniform1f(uniform("ratio"), ratio);
+    // Edges: one colour, faint.
+    attribute("position", buffers.edges, 2);
+    gl.vertexAttrib3f(attribute("colour", null), 0.35, 0.39, 0.45);
+    gl.vertexAttrib1f(attribute("size", null), 1);
+    gl.uniform1f(uniform("alpha"), 0.18); gl.uniform1f(uniform("round"), 0);
+    gl.drawArrays(gl.LINES, 0, graph.edges.length * 2);
+    // Nodes: their theme's colour (or the known colour), sized by citations.
+    attribute("position", buffers.positions, 2); attribute("colour", buffers.colours, 3); attribute("size", buffers.sizes, 1);
+    gl.uniform1f(uniform("alpha"), 0.92); gl.uniform1f(uniform("round"), 1);
+    gl.drawArrays(gl.POINTS, 0, graph.nodes.length);
+    if (selected) {
+      const one = (colour, size) => {
+        attribute("position", selectedAt, 2);
+        gl.vertexAttrib3f(attribute("colour", null), ...colour); gl.vertexAttrib1f(attribute("size", null), size);
+        gl.uniform1f(uniform("alpha"), 1); gl.drawArrays(gl.POINTS, 0, 1);
+      };
+      one(hexRgb("#1d2733"), 2 * look.size(selected) + 6);
+      one(hexRgb(look.colour(selected)), 2 * look.size(selected));
+    }
+  };
+  return { name: "webgl", draw };
+}
+
+function glProgram(gl, vertexSource, fragmentSource) {
+  const shader = (type, source) => { const s = gl.createShader(type); gl.shaderSource(s, source); gl.compileShader(s); return gl.getShaderParameter(s, gl.COMPILE_STATUS) ? s : null; };
+  const vertex = shader(gl.VERTEX_SHADER, vertexSource), fragment = shader(gl.FRAGMENT_SHADER, fragmentSource);
+  if (!vertex || !fragment) return null;
+  const program = gl.createProgram();
+  gl.attachShader(program, vertex); gl.attachShader(program, fragment); gl.linkProgram(program);
+  return gl.getProgramParameter(program, gl.LINK_STATUS) ? program : null;
+}
+
+/** The same picture on a 2D canvas, for browsers without WebGL. */
+function canvasPainter(canvas, graph, look) {
+  const draw = (view) => {
+    const ratio = window.devicePixelRatio || 1;
+    canvas.width = canvas.clientWidth * ratio; canvas.height = canvas.clientHeight * ratio;
+    const ctx = canvas.getContext("2d");
+    ctx.scale(ratio, ratio);
+    const at = screenPlace(canvas, view);
+    ctx.strokeStyle = "rgba(90,100,115,0.18)"; ctx.lineWidth = 0.7;
+    ctx.beginPath();
+    for (const [a, b] of graph.edges) { const [x1, y1] = at(graph.nodes[a]); const [x2, y2] = at(graph.nodes[b]); ctx.moveTo(x1, y1); ctx.lineTo(x2, y2); }
+    ctx.stroke();
+    for (const n of graph.nodes) {
+      const [x, y] = at(n);
+      ctx.beginPath(); ctx.arc(x, y, look.size(n), 0, 2 * Math.PI);
+      ctx.fillStyle = look.colour(n);
+      ctx.fill();
+      if (n.id === look.selected) { ctx.lineWidth = 3; ctx.strokeStyle = "#1d2733"; ctx.stroke(); }
+    }
+  };
+  return { name: "2d", draw };
+}
+
+// ---------- Score & export tab ----------
+// The tree metrics a map is scored with against an expert survey, each with what it says.
+const SCORES = [
+  ["soft_f1", "Soft F1", "Harmonic mean of node soft recall and precision (TaxoBench)."],
+  ["nsr", "Node soft recall", "How much of the survey's headings the map's node names cover (soft cardinality)."],
+  ["nsp", "Node soft precision", "How much of the map's node names the survey's headings cover."],
+  ["us_nted", "US-NTED", "Tree edit distance with soft label matching, per node of both hierarchies (lower is closer)."],
+  ["us_ted", "US-TED", "The same distance before normalizing (lower is closer)."],
+  ["sts", "STS", "Bloom-Eval's Semantic Tree Similarity: 1 − TED / (|A| + |B|), relabel cost 1 − cosine."],
+  ["shape_consistency", "Shape consistency", "Bloom-Eval: √(depth ratio × size ratio) of the two trees."],
+  ["heading_entity_recall", "Heading entity recall", "ResearchArena: entities in the survey's headings that the map's headings name."],
+  ["tree_semantic_distance", "Tree semantic distance", "ResearchArena: TED where similar labels relabel for free (lower is closer)."],
+  ["recall", "Paper recall", "Share of the survey's references that the map holds."],
+  ["precision", "Paper precision", "Share of the map's papers that the survey cites."],
+  ["ari", "ARI", "Adjusted Rand index of the leaf groups of the papers both hold."],
+  ["v_measure", "V-measure", "Harmonic mean of homogeneity and completeness of those leaf groups."],
+];
+const EXPORTS = [["bibtex", "BibTeX"], ["ris", "RIS"], ["csv", "CSV"], ["json", "JSON (the map)"], ["markdown", "Markdown (the map)"], ["html", "HTML page (the map)"]];
+
+async function renderScoreTab(stored, state, token) {
+  if (!cache.topics) cache.topics = await getJson("/api/topics");
+  if (token !== renderToken) return;
+  const surveys = cache.topics.filter((t) => t.taxonomy || t.outline);
+  const chosen = state.survey || closestSurvey(surveys, stored.topic)?.id || "";
+  const survey = h("select", { id: "score-survey", "aria-label": "Expert survey" },
+    surveys.map((t) => h("option", { value: t.id, selected: t.id === chosen }, `${t.title}${t.year ? ` (${t.year})` : ""}`)));
+  const similarity = h("select", { id: "score-similarity", "aria-label": "Label similarity" },
+    [["embedding", "embedding (TaxoBench)"], ["string", "string"], ["public", "public scorer's"]].map(([v, label]) =>
+      h("option", { value: v, selected: v === (state.sim || "embedding") }, label)));
+  const out = h("div", { id: "score-result" });
+  const form = h("form", { class: "scoreform", onsubmit: (e) => { e.preventDefault(); setState({ survey: survey.value, sim: similarity.value }); } },
+    h("h3", {}, "Score this map against an expert survey"),
+    h("div", { class: "row" }, survey, similarity, h("button", { type: "submit", class: "primary", id: "score-it" }, "Score")));
+  const format = h("select", { id: "map-export-format", "aria-label": "Export format" }, EXPORTS.map(([v, label]) => h("option", { value: v }, label)));
+  const link = h("a", { id: "map-export", class: "button", href: "", download: "" }, "Download");
+  const point = () => { link.href = `/api/maps/${stored.id}/export?format=${format.value}`; };
+  format.addEventListener("change", point); point();
+  const exporter = h("div", { class: "scoreform" }, h("h3", {}, "Export this map"),
+    h("div", { class: "row" }, format, link, h("span", { class: "muted" }, `${paperCount(stored.map)} papers; the HTML page is self-contained.`)));
+  $("#view").replaceChildren(form, out, exporter);
+  if (!state.survey) {
+    out.replaceChildren(h("p", { class: "muted" }, surveys.length ? "Choose a survey and score: the map's tree against the survey's taxonomy or outline, every metric the field uses." : "This corpus holds no survey with a taxonomy or an outline."));
+    return;
+  }
+  const key = `${stored.id}|${state.survey}|${state.sim || "embedding"}`;
+  out.replaceChildren(h("p", { class: "muted" }, "Scoring…"));
+  try {
+    if (!cache.scores.has(key)) cache.scores.set(key, await postJson(`/api/maps/${stored.id}/score`, { survey: state.survey, similarity: state.sim || "embedding" }));
+  } catch (e) { out.replaceChildren(h("div", { class: "error" }, `Scoring failed: ${e.message}`)); return; }
+  if (token !== renderToken) return;
+  const report = cache.scores.get(key);
+  const title = surveys.find((t) => t.id === state.survey)?.title || state.survey;
+  const value = (v) => typeof v === "number" ? (Number.isInteger(v) ? String(v) : v.toFixed(3)) : "—";
+  out.replaceChildren(h("table", { class: "scores" },
+    h("caption", {}, `Against “${title}”: ${report.reference_nodes} survey nodes, ${report.prediction_nodes} map nodes, ${report.similarity} similarity`),
+    h("tbody", {}, SCORES.filter(([k]) => k in report).map(([k, label, meaning]) =>
+      h("tr", {}, h("th", {}, label), h("td", { class: "num", "data-key": k }, value(report[k])), h("td", { class: "muted" }, meaning))))));
+}
+
+/** The survey whose title shares the rarest words with the map's topic (words weighted by how few titles have them). */
+function closestSurvey(surveys, topic) {
+  const words = (text) => new Set((text || "").toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 1));
+  const titles = surveys.map((t) => words(t.title));
+  const frequency = new Map();
+  titles.forEach((ws) => ws.forEach((w) => frequency.set(w, (frequency.get(w) || 0) + 1)));
+  const wanted = words(topic);
+  let best = null, bestWeight = 0;
+  surveys.forEach((t, i) => {
+    let weight = 0;
+    titles[i].forEach((w) => { if (wanted.has(w)) weight += Math.log((surveys.length + 1) / frequency.get(w)); });
+    if (weight > bestWeight) { best = t; bestWeight = weight; }
+  });
+  return best;
 }
 
 // ---------- Timeline tab ----------

@@ -383,6 +383,122 @@ async fn the_page_and_its_files_are_served_and_nothing_else() {
     assert_eq!(get(&state, "/static/secret.txt").await.status, StatusCode::NOT_FOUND);
 }
 
+/// A request with `Accept-Encoding: gzip`.
+fn gzip_get(uri: &str) -> Request<Body> {
+    Request::get(uri).header(header::HOST, HOST).header(header::ACCEPT_ENCODING, "gzip").body(Body::empty()).unwrap()
+}
+
+#[tokio::test]
+async fn answers_are_gzipped_when_asked_and_event_streams_never() {
+    let home = tempfile::tempdir().unwrap();
+    let state = mini(home.path());
+    let map = store_map(&state);
+    for uri in [
+        "/api/search?q=message+passing+molecules&k=5&mode=bm25".to_string(),
+        format!("/api/maps/{map}"),
+        "/api/papers/m05".to_string(),
+        "/static/app.js".to_string(),
+    ] {
+        let plain = get(&state, &uri).await;
+        assert_eq!(plain.status, StatusCode::OK, "{uri}");
+        assert!(plain.headers.get(header::CONTENT_ENCODING).is_none(), "{uri}: not compressed unless asked");
+        let zipped = send(&state, gzip_get(&uri)).await;
+        assert_eq!(zipped.headers[header::CONTENT_ENCODING], "gzip", "{uri}");
+        let mut unzipped = Vec::new();
+        std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&zipped.body[..]), &mut unzipped).unwrap();
+        assert_eq!(unzipped, plain.body, "{uri}: the same bytes once unzipped");
+    }
+    // An event stream stays plain text even when the client accepts gzip (a compressor would hold
+    // events back until its buffer fills).
+    let (job, _) = state.jobs().start("0123456789abcdef", "map", "molecules");
+    job.running();
+    let response = router(state.clone()).oneshot(gzip_get("/api/jobs/0123456789abcdef/events")).await.unwrap();
+    assert_eq!(response.headers()[header::CONTENT_TYPE], "text/event-stream");
+    assert!(response.headers().get(header::CONTENT_ENCODING).is_none());
+    job.finish(Ok("0123456789abcdef".into()));
+    let text = String::from_utf8(response.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
+    assert!(text.contains("event: job") && text.contains("\"state\":\"done\""), "{text}");
+}
+
+#[tokio::test]
+async fn a_client_that_leaves_an_event_stream_costs_nothing() {
+    let home = tempfile::tempdir().unwrap();
+    let state = mini(home.path());
+    let (job, _) = state.jobs().start("00000000000000aa", "map", "molecules");
+    job.running();
+    for _ in 0..20 {
+        let response = router(state.clone()).oneshot(gzip_get("/api/jobs/00000000000000aa/events")).await.unwrap();
+        let mut body = response.into_body();
+        let first = body.frame().await.unwrap().unwrap().into_data().unwrap();
+        assert!(String::from_utf8_lossy(&first).contains("\"state\":\"running\""));
+        assert_eq!(job.watchers(), 1, "the stream follows the job");
+        drop(body);
+        // The forwarding task notices the closed channel and lets go of the job.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        while job.watchers() > 0 {
+            assert!(std::time::Instant::now() < deadline, "a stream whose client left still follows the job");
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+    }
+    // The job goes on and finishes normally.
+    job.finish(Ok("00000000000000aa".into()));
+    assert_eq!(get(&state, "/api/jobs/00000000000000aa").await.json()["state"], "done");
+}
+
+#[tokio::test]
+async fn a_remote_server_takes_its_token_from_the_printed_url_then_from_the_cookie() {
+    let home = tempfile::tempdir().unwrap();
+    drop(mini(home.path()));
+    let token = "a-token-of-twenty-chars";
+    let state = AppState::new(
+        workspace(home.path()),
+        home.path().join("corpus"),
+        home.path().join("maps-remote"),
+        None,
+        Guard::remote(token.into()),
+    )
+    .unwrap();
+    let with = |uri: &str, headers: &[(header::HeaderName, &str)]| {
+        let mut request = Request::get(uri).header(header::HOST, "litnav.example:8780");
+        for (name, value) in headers {
+            request = request.header(name, *value);
+        }
+        request.body(Body::empty()).unwrap()
+    };
+    // Without the token: the page loads (it explains), the API refuses, health answers.
+    assert_eq!(send(&state, with("/", &[])).await.status, StatusCode::OK);
+    let refused = send(&state, with("/api/search?q=molecules", &[])).await;
+    assert_eq!(refused.status, StatusCode::UNAUTHORIZED);
+    assert!(refused.json()["error"]["message"].as_str().unwrap().contains("token"));
+    assert_eq!(send(&state, with("/api/health", &[])).await.status, StatusCode::OK);
+    // The printed URL sets the cookie the page's own requests then carry.
+    let opened = send(&state, with(&format!("/?token={token}"), &[])).await;
+    let cookie = opened.headers[header::SET_COOKIE].to_str().unwrap().to_string();
+    assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), "{cookie}");
+    let pair = cookie.split(';').next().unwrap().to_string();
+    let searched = send(&state, with("/api/search?q=molecules&mode=bm25", &[(header::COOKIE, &pair)])).await;
+    assert_eq!(searched.status, StatusCode::OK, "{}", searched.text());
+    let bearer = format!("Bearer {token}");
+    assert_eq!(send(&state, with("/api/papers/m05", &[(header::AUTHORIZATION, &bearer)])).await.status, StatusCode::OK);
+    // A wrong or truncated token is refused, and no cookie is handed out for it.
+    let wrong = format!("litnav_token={}", &token[..token.len() - 1]);
+    assert_eq!(
+        send(&state, with("/api/search?q=molecules", &[(header::COOKIE, &wrong)])).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    let guessed = send(&state, with("/?token=guess", &[])).await;
+    assert!(guessed.headers.get(header::SET_COOKIE).is_none());
+    // The cookie does not let another site change anything.
+    let drive_by = Request::post("/api/export")
+        .header(header::HOST, "litnav.example:8780")
+        .header(header::COOKIE, &pair)
+        .header(header::ORIGIN, "http://evil.example")
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(r#"{"ids":["m01"]}"#))
+        .unwrap();
+    assert_eq!(send(&state, drive_by).await.status, StatusCode::FORBIDDEN);
+}
+
 /// The litbench corpus (with its topics) in `home`, with the vectors earlier runs computed.
 fn litbench(home: &Path) -> AppState {
     let datasets = litnav_testkit::datasets().join("litbench");

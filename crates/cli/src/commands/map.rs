@@ -107,6 +107,9 @@ pub struct Args {
     /// Leakage filters on the retrieved papers (with a corpus; a --papers file is organized whole).
     #[command(flatten)]
     filter: super::FilterArgs,
+    /// How retrieval scans the paper vectors (with a corpus).
+    #[arg(long, value_enum, default_value_t = super::ScanArg::Auto)]
+    scan: super::ScanArg,
     /// Organize exactly these papers instead of retrieving (Bottom-Up mode): any file litnav
     /// ingests (litbench JSONL, OpenAlex, BibTeX, TaxoBench data.jsonl …).
     #[arg(long, value_name = "FILE")]
@@ -174,7 +177,9 @@ pub fn run(args: Args) -> Result<()> {
         None => PaperSource::Retrieve { k: args.k, filter: args.filter.filter() },
     };
     let session = match source {
-        PaperSource::Retrieve { .. } => Some(workspace.open(args.corpus.as_deref(), &progress)?),
+        PaperSource::Retrieve { .. } => {
+            Some(workspace.open(args.corpus.as_deref(), &progress)?.with_scan(args.scan.scan()))
+        }
         PaperSource::File { .. } => None,
     };
     let options = Options {

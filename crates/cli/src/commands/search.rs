@@ -45,6 +45,9 @@ pub struct Args {
     /// Weight of abstract matches (BM25).
     #[arg(long, default_value_t = 1.0)]
     abstract_boost: f32,
+    /// How dense and hybrid modes scan the paper vectors.
+    #[arg(long, value_enum, default_value_t = super::ScanArg::Auto)]
+    scan: super::ScanArg,
     /// Retrieval mode.
     #[arg(long, value_enum, default_value_t = ModeArg::Bm25)]
     mode: ModeArg,
@@ -80,7 +83,7 @@ impl Args {
 pub fn run(args: Args) -> Result<()> {
     let workspace = args.model.workspace()?;
     let progress = Terminal::new();
-    let session = workspace.open(args.corpus.as_deref(), &progress)?;
+    let session = workspace.open(args.corpus.as_deref(), &progress)?.with_scan(args.scan.scan());
     let request = SearchRequest {
         query: args.query.clone(),
         k: args.k,

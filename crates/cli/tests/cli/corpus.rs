@@ -215,4 +215,19 @@ fn dense_and_hybrid_search_embed_the_corpus_on_first_use() {
     let out = litnav(&["embed", "--corpus", path(&corpus), "--model", &model, "--json"]);
     let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!((report["papers"].as_u64(), report["encoded"].as_u64()), (Some(5), Some(0)), "vectors are reused");
+    // --scan approximate searches through the IVF index, saved beside the vectors; with five
+    // papers every list is probed, so it finds what the exact scan finds.
+    let search = |scan: &str| {
+        let args = ["search", "--corpus", path(&corpus), "-q", "attention", "--mode", "dense", "--scan", scan];
+        let out = litnav(&[&args[..], &["--model", &model, "--json"]].concat());
+        assert!(out.status.success(), "{scan}: {}", stderr(&out));
+        serde_json::from_str::<serde_json::Value>(&stdout(&out)).unwrap()
+    };
+    assert_eq!(search("approximate"), search("exact"));
+    let saved: Vec<String> = std::fs::read_dir(corpus.join("vectors"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with("ivf-"))
+        .collect();
+    assert_eq!(saved.len(), 1, "one IVF index, of the current generation: {saved:?}");
 }

@@ -154,10 +154,45 @@ fn a_reader_maps_expands_reads_and_exports_in_a_browser() {
     browser.click("#basket-close");
     browser.click("#tabs button[data-tab='graph']");
     browser.wait_for("document.querySelector('canvas#graph')", 60);
+    // Drawn with WebGL, and drawn: count the canvas's painted pixels through a 2D copy.
+    let painted = browser.script(
+        "const c = document.querySelector('canvas#graph'); const t = document.createElement('canvas');
+         t.width = c.width; t.height = c.height; const x = t.getContext('2d'); x.drawImage(c, 0, 0);
+         const d = x.getImageData(0, 0, t.width, t.height).data; let n = 0;
+         for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++;
+         return [c.dataset.renderer, n];",
+        serde_json::json!([]),
+    );
+    assert_eq!(painted[0], "webgl", "the citation graph is drawn with WebGL: {painted}");
+    assert!(painted[1].as_u64().unwrap() > 2_000, "the graph's nodes are painted: {painted}");
     browser.screenshot(&shots.join("6-graph.png"));
     browser.click("#tabs button[data-tab='timeline']");
     browser.wait_for("document.querySelector('.timeline svg rect')", 60);
     browser.screenshot(&shots.join("7-timeline.png"));
+
+    // Score the map against the survey closest to its topic, and export the whole map.
+    browser.click("#tabs button[data-tab='score']");
+    browser.wait_for("document.querySelector('#score-survey option')", 60);
+    let survey = browser
+        .script("return document.querySelector('#score-survey').selectedOptions[0].innerText;", serde_json::json!([]));
+    // litbench holds no survey of retrieval-augmented generation; the one sharing the rarest
+    // words with the topic is chosen (here: one about large language models).
+    assert!(survey.as_str().unwrap().contains("Language Model"), "the survey closest to the topic is chosen: {survey}");
+    browser.click("#score-it");
+    browser.wait_for("document.querySelector('#score-result td[data-key=soft_f1]')", 300);
+    let soft_f1 = browser.script(
+        "return document.querySelector('#score-result td[data-key=soft_f1]').innerText;",
+        serde_json::json!([]),
+    );
+    let soft_f1: f64 = soft_f1.as_str().unwrap().parse().unwrap();
+    assert!(soft_f1 > 0.0 && soft_f1 <= 1.0, "a soft F1 in (0, 1]: {soft_f1}");
+    browser.screenshot(&shots.join("8-score.png"));
+    let href = browser.script("return document.querySelector('#map-export').href;", serde_json::json!([]));
+    let bibtex = ureq::get(href.as_str().unwrap()).call().unwrap().body_mut().read_to_string().unwrap();
+    assert!(
+        bibtex.starts_with('@') && bibtex.matches("\n@").count() + 1 >= 10,
+        "the whole map as BibTeX: {bibtex:.300}"
+    );
     eprintln!("screenshots in {}", shots.display());
 }
 

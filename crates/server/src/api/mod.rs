@@ -130,7 +130,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint {
             method: "get",
             path: "/api/maps",
-            summary: "The maps this server has built, newest first",
+            summary: "The maps this server has built, newest first (at most 100)",
             params: vec![],
             body: None,
             answers: "[{id, topic, parent, papers}]",
