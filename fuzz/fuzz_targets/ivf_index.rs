@@ -4,6 +4,7 @@
 //! reads must search without panicking and answer only papers of the set.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
+use litnav_core::bytes::fnv1a;
 use litnav_search::dense::DocMeta;
 use litnav_search::ivf::{IvfIndex, fingerprint};
 use litnav_search::{DenseIndex, Filter};
@@ -21,11 +22,6 @@ fn index() -> &'static DenseIndex {
         vectors.chunks_mut(DIM).for_each(litnav_core::vector::normalize);
         DenseIndex::from_parts(docs, vectors, DIM)
     })
-}
-
-/// FNV-1a, 64 bits (the file's checksum).
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |hash, &b| (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
 }
 
 fuzz_target!(|data: &[u8]| {

@@ -11,6 +11,7 @@
 //! - [`date`]: calendar dates as day numbers (publication dates finer than a year).
 //! - [`memory`]: this process's resident memory and its peak (benchmarks and `LITNAV_PEAK_MEMORY`).
 
+pub mod bytes;
 pub mod date;
 pub mod memory;
 pub mod rng;

@@ -11,6 +11,7 @@
 
 use crate::contexts::CitationContext;
 use crate::{Csr, Error, Graph, Node, Parts, Result};
+use litnav_core::bytes::ByteReader;
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -96,64 +97,38 @@ fn encode(graph: &Graph) -> Vec<u8> {
     out
 }
 
-/// A bounds-checked reader over the file's bytes.
-struct Cursor<'a> {
-    bytes: &'a [u8],
-    at: usize,
+/// A count of items each of which takes at least 4 bytes: a larger count is damage, not a huge
+/// graph.
+fn count(cursor: &mut ByteReader<'_>) -> std::result::Result<usize, String> {
+    let value = cursor.u64()?;
+    if value > (cursor.len() / 4) as u64 { Err("a count exceeds the file size".into()) } else { Ok(value as usize) }
 }
 
-impl<'a> Cursor<'a> {
-    fn take(&mut self, n: usize) -> std::result::Result<&'a [u8], String> {
-        let end = self.at.checked_add(n).filter(|&end| end <= self.bytes.len()).ok_or("the file is truncated")?;
-        let slice = &self.bytes[self.at..end];
-        self.at = end;
-        Ok(slice)
-    }
+fn string(cursor: &mut ByteReader<'_>) -> std::result::Result<String, String> {
+    let len = cursor.u32()? as usize;
+    String::from_utf8(cursor.take(len)?.to_vec()).map_err(|_| "a name is not UTF-8".to_string())
+}
 
-    fn u32(&mut self) -> std::result::Result<u32, String> {
-        Ok(u32::from_le_bytes(self.take(4)?.try_into().expect("4 bytes")))
-    }
-
-    fn u64(&mut self) -> std::result::Result<u64, String> {
-        Ok(u64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")))
-    }
-
-    fn count(&mut self) -> std::result::Result<usize, String> {
-        let value = self.u64()?;
-        // Every counted item takes at least 4 bytes: a larger count is damage, not a huge graph.
-        if value > (self.bytes.len() / 4) as u64 {
-            Err("a count exceeds the file size".into())
-        } else {
-            Ok(value as usize)
-        }
-    }
-
-    fn string(&mut self) -> std::result::Result<String, String> {
-        let len = self.u32()? as usize;
-        String::from_utf8(self.take(len)?.to_vec()).map_err(|_| "a name is not UTF-8".to_string())
-    }
-
-    fn csr(&mut self, nodes: usize, edges: usize) -> std::result::Result<Csr, String> {
-        let offsets =
-            self.take((nodes + 1) * 8)?.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8"))).collect();
-        let targets =
-            self.take(edges * 4)?.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4"))).collect();
-        Csr::from_parts(offsets, targets)
-    }
+fn csr(cursor: &mut ByteReader<'_>, nodes: usize, edges: usize) -> std::result::Result<Csr, String> {
+    let offsets =
+        cursor.take((nodes + 1) * 8)?.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8"))).collect();
+    let targets =
+        cursor.take(edges * 4)?.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4"))).collect();
+    Csr::from_parts(offsets, targets)
 }
 
 fn decode(bytes: &[u8]) -> std::result::Result<Graph, String> {
-    let mut cursor = Cursor { bytes, at: 0 };
+    let mut cursor = ByteReader::new(bytes);
     let magic = cursor.take(8)?;
     let with_dates = magic == MAGIC;
     if !with_dates && magic != MAGIC_V1 {
         return Err("not a litnav graph file (or one of another format version)".into());
     }
-    let (nodes, edges, venue_count) = (cursor.count()?, cursor.count()?, cursor.count()?);
-    let venue_names = (0..venue_count).map(|_| cursor.string()).collect::<std::result::Result<Vec<_>, _>>()?;
+    let (nodes, edges, venue_count) = (count(&mut cursor)?, count(&mut cursor)?, count(&mut cursor)?);
+    let venue_names = (0..venue_count).map(|_| string(&mut cursor)).collect::<std::result::Result<Vec<_>, _>>()?;
     let (mut ids, mut years, mut dates, mut venues, mut external) = (vec![], vec![], vec![], vec![], vec![]);
     for _ in 0..nodes {
-        ids.push(cursor.string()?);
+        ids.push(string(&mut cursor)?);
         years.push(Some(cursor.u32()? as i32).filter(|&y| y != i32::MIN));
         dates.push(if with_dates { Some(cursor.u32()? as i32).filter(|&d| d != i32::MIN) } else { None });
         let venue = cursor.u32()?;
@@ -166,9 +141,9 @@ fn decode(bytes: &[u8]) -> std::result::Result<Graph, String> {
     if ids.windows(2).any(|w| w[0] >= w[1]) {
         return Err("node ids are not strictly ascending".into());
     }
-    let cites = cursor.csr(nodes, edges)?;
-    let cited_by = cursor.csr(nodes, edges)?;
-    if cursor.at != bytes.len() {
+    let cites = csr(&mut cursor, nodes, edges)?;
+    let cited_by = csr(&mut cursor, nodes, edges)?;
+    if !cursor.at_end() {
         return Err("unexpected bytes after the edge lists".into());
     }
     let index: HashMap<String, Node> = ids.iter().enumerate().map(|(i, id)| (id.clone(), i as Node)).collect();

@@ -13,6 +13,7 @@
 
 use crate::dense::DenseIndex;
 use crate::{Filter, Hit};
+use litnav_core::bytes::{ByteReader, fnv1a};
 use litnav_core::rng::{SplitMix64, shuffle};
 use litnav_core::vector::dot;
 use std::path::Path;
@@ -163,11 +164,12 @@ impl IvfIndex {
         if fnv1a(body).to_le_bytes() != sum {
             return Err("its checksum fails".into());
         }
-        let mut reader = Reader { bytes: &body[MAGIC.len()..] };
+        let mut reader = ByteReader::new(&body[MAGIC.len()..]);
         if reader.u64()? != fingerprint {
             return Ok(None);
         }
-        let (n, dim, lists, probes) = (reader.u64()? as usize, reader.u32()?, reader.u32()?, reader.u32()?);
+        let n = reader.u64()? as usize;
+        let [dim, lists, probes] = [reader.u32()?, reader.u32()?, reader.u32()?].map(|v| v as usize);
         if n != index.len() || dim != index.dim() || lists == 0 || lists > n.max(1) {
             return Err(format!(
                 "{n} vectors of {dim} dimensions in {lists} lists, for {} of {}",
@@ -176,14 +178,14 @@ impl IvfIndex {
             ));
         }
         let centroids = (0..lists * dim).map(|_| reader.f32()).collect::<Result<Vec<_>, _>>()?;
-        let sizes = (0..lists).map(|_| reader.u32()).collect::<Result<Vec<_>, _>>()?;
+        let sizes = (0..lists).map(|_| reader.u32().map(|v| v as usize)).collect::<Result<Vec<_>, _>>()?;
         if sizes.iter().sum::<usize>() != n {
             return Err("its lists do not hold every vector".into());
         }
         let mut seen = vec![false; n];
         let mut members = Vec::with_capacity(lists);
         for size in sizes {
-            let list = (0..size).map(|_| reader.u32()).collect::<Result<Vec<_>, _>>()?;
+            let list = (0..size).map(|_| reader.u32().map(|v| v as usize)).collect::<Result<Vec<_>, _>>()?;
             for &i in &list {
                 if i >= n || std::mem::replace(&mut seen[i], true) {
                     return Err(format!("vector {i} is out of range or listed twice"));
@@ -191,7 +193,7 @@ impl IvfIndex {
             }
             members.push(list);
         }
-        if !reader.bytes.is_empty() {
+        if !reader.at_end() {
             return Err("trailing bytes".into());
         }
         Ok(Some(IvfIndex { centroids, lists: members, dim, probes: probes.clamp(1, lists) }))
@@ -211,33 +213,6 @@ pub fn fingerprint(index: &DenseIndex, generation: u64) -> u64 {
         index.vector(i).iter().for_each(|v| bytes.extend_from_slice(&v.to_le_bytes()));
     }
     fnv1a(&bytes)
-}
-
-/// FNV-1a, 64 bits.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |hash, &b| (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
-}
-
-/// Little-endian fields off the front of a byte slice; running out is an error.
-struct Reader<'a> {
-    bytes: &'a [u8],
-}
-
-impl Reader<'_> {
-    fn take<const N: usize>(&mut self) -> Result<[u8; N], String> {
-        let (head, rest) = self.bytes.split_first_chunk::<N>().ok_or("the file ends early")?;
-        self.bytes = rest;
-        Ok(*head)
-    }
-    fn u64(&mut self) -> Result<u64, String> {
-        self.take::<8>().map(u64::from_le_bytes)
-    }
-    fn u32(&mut self) -> Result<usize, String> {
-        self.take::<4>().map(|b| u32::from_le_bytes(b) as usize)
-    }
-    fn f32(&mut self) -> Result<f32, String> {
-        self.take::<4>().map(f32::from_le_bytes)
-    }
 }
 
 fn nearest(centroids: &[f32], dim: usize, vector: &[f32]) -> usize {
