@@ -313,6 +313,11 @@ pub struct CitersReport {
     pub citers: Vec<Citer>,
 }
 
+/// The key of a measure's scores in a session's cache.
+fn scores_key(measure: Measure, metric: &MetricOptions, scinet_form: bool) -> String {
+    format!("{measure:?}/{metric:?}/{scinet_form}")
+}
+
 impl CorpusSession {
     /// A node as a report shows it.
     pub fn paper_ref(&self, node: Node) -> Result<PaperRef> {
@@ -334,7 +339,7 @@ impl CorpusSession {
 
     /// Every paper's value of `measure`, computed once per session and settings.
     pub fn scores(&self, measure: Measure, metric: &MetricOptions, scinet_form: bool) -> Result<Arc<Scores>> {
-        let key = format!("{measure:?}/{metric:?}/{scinet_form}");
+        let key = scores_key(measure, metric, scinet_form);
         if let Some(scores) = self.scores.lock().map_err(|_| Error::internal("poisoned"))?.get(&key) {
             return Ok(scores.clone());
         }
@@ -349,10 +354,46 @@ impl CorpusSession {
                 .map(|n| (n.p10.map(|z| -z), Detail::Novelty(n)))
                 .unzip(),
         };
+        self.store_scores(key, values, details)
+    }
+
+    fn store_scores(&self, key: String, values: Vec<Option<f64>>, details: Vec<Detail>) -> Result<Arc<Scores>> {
         let table = PercentileTable::new(values.iter().copied());
         let scores = Arc::new(Scores { values, details, table });
         self.scores.lock().map_err(|_| Error::internal("poisoned"))?.insert(key, scores.clone());
         Ok(scores)
+    }
+
+    /// Use every paper's disruption computed elsewhere (by `litnav analytics cd`, read back from
+    /// its `cd.parquet`) instead of computing it: rankings and profiles under `metric` read these
+    /// values. They must be this corpus's papers, all of them.
+    pub fn use_disruption(&self, metric: &MetricOptions, results: Vec<(String, disruption::Disruption)>) -> Result<()> {
+        let graph = &self.citations()?.graph;
+        let mut by_node: Vec<Option<disruption::Disruption>> = vec![None; graph.len()];
+        let mut foreign = Vec::new();
+        for (id, value) in results {
+            match graph.find(&id) {
+                Some(node) => by_node[node as usize] = Some(value),
+                None => foreign.push(id),
+            }
+        }
+        if let Some(example) = foreign.first() {
+            return Err(Error::input(format!(
+                "{} papers of the results are not in this corpus (e.g. `{example}`): they were computed from another corpus",
+                foreign.len()
+            )));
+        }
+        let missing = by_node.iter().filter(|d| d.is_none()).count();
+        if missing > 0 {
+            return Err(Error::input(format!("the results lack {missing} of this corpus's papers")));
+        }
+        let details: Vec<disruption::Disruption> = by_node.into_iter().flatten().collect();
+        for scinet_form in [false, true] {
+            let key = scores_key(Measure::Disruption, metric, scinet_form);
+            let values = details.iter().map(|d| if scinet_form { d.cd_nok } else { d.cd }).collect();
+            self.store_scores(key, values, details.iter().copied().map(Detail::Disruption).collect())?;
+        }
+        Ok(())
     }
 
     /// How ties in a ranking break: the better-cited paper first (CD = 1 is common among rarely

@@ -12,6 +12,8 @@ pub mod memory;
 pub mod organize;
 pub mod peer;
 pub mod researcharena;
+#[cfg(feature = "analytics")]
+pub mod scale;
 pub mod scinet;
 pub mod scoring;
 pub mod search;

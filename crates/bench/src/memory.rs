@@ -209,29 +209,52 @@ struct Runner<'a> {
 
 impl Runner<'_> {
     fn run(&self, name: &str, papers: usize, args: &[&str]) -> Row {
-        let started = Instant::now();
-        let output = Command::new(&self.options.litnav)
+        let mut command = Command::new(&self.options.litnav);
+        command
             .args(args)
             .env("LITNAV_HOME", &self.home)
             .env("LITNAV_DATASETS", &self.options.datasets)
-            .env("LITNAV_PEAK_MEMORY", "1")
-            .env_remove("LITNAV_CORPUS")
-            .output();
-        let seconds = started.elapsed().as_secs_f64();
-        let (peak_mib, failed) = match output {
-            Err(e) => (None, Some(format!("cannot run {}: {e}", self.options.litnav.display()))),
-            Ok(out) => {
-                let stderr = String::from_utf8_lossy(&out.stderr);
-                let peak = stderr
-                    .lines()
-                    .find_map(|l| l.strip_prefix(PEAK_LINE))
-                    .and_then(|v| v.trim_end_matches(" MiB").parse().ok());
-                let failed = (!out.status.success())
-                    .then(|| stderr.lines().filter(|l| !l.starts_with(PEAK_LINE)).collect::<Vec<_>>().join(" "));
-                (peak, failed)
-            }
-        };
-        Row { command: name.to_string(), papers, seconds, peak_mib, failed }
+            .env_remove("LITNAV_CORPUS");
+        let run = measure(command);
+        Row { command: name.to_string(), papers, seconds: run.seconds, peak_mib: run.peak_mib, failed: run.failed }
+    }
+}
+
+/// One `litnav` process's wall time, peak resident memory and failure.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Measured {
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Peak resident memory in MiB, as the process reported it.
+    pub peak_mib: Option<f64>,
+    /// Why it failed (its standard error), when it did.
+    pub failed: Option<String>,
+    /// Its standard output.
+    pub stdout: String,
+}
+
+/// Run a `litnav` command to its end, asking it to report its peak memory as it exits.
+pub fn measure(mut command: Command) -> Measured {
+    let started = Instant::now();
+    let output = command.env("LITNAV_PEAK_MEMORY", "1").output();
+    let seconds = started.elapsed().as_secs_f64();
+    match output {
+        Err(e) => Measured {
+            seconds,
+            peak_mib: None,
+            failed: Some(format!("cannot run {}: {e}", command.get_program().to_string_lossy())),
+            stdout: String::new(),
+        },
+        Ok(out) => {
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let peak_mib = stderr
+                .lines()
+                .find_map(|l| l.strip_prefix(PEAK_LINE))
+                .and_then(|v| v.trim_end_matches(" MiB").parse().ok());
+            let failed = (!out.status.success())
+                .then(|| stderr.lines().filter(|l| !l.starts_with(PEAK_LINE)).collect::<Vec<_>>().join(" "));
+            Measured { seconds, peak_mib, failed, stdout: String::from_utf8_lossy(&out.stdout).into_owned() }
+        }
     }
 }
 

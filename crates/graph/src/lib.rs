@@ -236,6 +236,16 @@ impl Graph {
         Graph::from_numbered(nodes, external, index, &pairs)
     }
 
+    /// Build from edges between node numbers: node `i` is `nodes[i]` (ids must be distinct; their
+    /// order is the caller's). Repeated edges are dropped. For callers that already hold numbered
+    /// edges — the analytics engine builds one small graph per partition this way — and would
+    /// otherwise turn every number into an id and back.
+    pub fn from_numbered_edges(nodes: Vec<NodeInfo>, pairs: &[(Node, Node)]) -> Graph {
+        let index: HashMap<String, Node> = nodes.iter().enumerate().map(|(i, n)| (n.id.clone(), i as Node)).collect();
+        let external = nodes.iter().map(|n| n.external_references).collect();
+        Graph::from_numbered(nodes, external, index, pairs)
+    }
+
     /// Build from numbered edges over nodes already sorted by id (the synthetic generator and the
     /// loaders use this).
     fn from_numbered(

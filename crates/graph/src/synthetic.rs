@@ -2,7 +2,6 @@
 
 use crate::{Graph, Node, NodeInfo};
 use litnav_core::rng::SplitMix64;
-use std::collections::HashMap;
 
 /// A preferential-attachment citation graph in time order: paper `i` (id `S` + 8 digits, so id
 /// order is time order; years spread evenly over 1950–2020) cites `min(i, refs)` distinct earlier
@@ -41,8 +40,7 @@ pub fn preferential_attachment(papers: usize, refs: usize, seed: u64) -> Graph {
             ..NodeInfo::default()
         })
         .collect();
-    let index: HashMap<String, Node> = nodes.iter().enumerate().map(|(i, n)| (n.id.clone(), i as Node)).collect();
-    Graph::from_numbered(nodes, vec![0; papers], index, &pairs)
+    Graph::from_numbered_edges(nodes, &pairs)
 }
 
 #[cfg(test)]

@@ -49,6 +49,11 @@ pub enum Suite {
     /// `litnav serve` under load on loopback: concurrent clients sending search, paper and
     /// map-reading requests; latency percentiles, errors and resident memory.
     Serve(ServeArgs),
+    /// Beyond one machine: the CD index of synthetic power-law graphs (default 1M papers / 10M
+    /// edges) as Parquet, by the in-memory CSR, DataFusion embedded and a Ballista cluster (a
+    /// scheduler and two executors on loopback), each its own process: time, peak memory, values
+    /// checked against the CSR, extrapolated to OpenAlex. Needs the `analytics` build feature.
+    Scale(ScaleArgs),
     /// Survey evaluation: Bloom-Eval's deterministic metrics on the 14 Bloom-Eval topics (each
     /// expert survey against itself) and cs_01's LLM survey (JSON and Markdown), beside Bloom-Eval's
     /// own scripts on the same files (with --peer): values, agreement and time.
@@ -348,6 +353,37 @@ pub struct MemoryArgs {
 }
 
 #[derive(Debug, clap::Args)]
+pub struct ScaleArgs {
+    /// Graph sizes as PAPERSxREFS (references per paper), ascending.
+    #[arg(long, value_delimiter = ',', default_values_t = ["1000000x10".to_string()])]
+    sizes: Vec<String>,
+    /// CD window in years (`none`: unbounded).
+    #[arg(long, default_value = "5")]
+    window: String,
+    /// Engines, of memory, local, ballista.
+    #[arg(long, value_delimiter = ',', default_values_t = ["memory".to_string(), "local".to_string(), "ballista".to_string()])]
+    engines: Vec<String>,
+    /// Ballista executors.
+    #[arg(long, default_value_t = 2)]
+    executors: usize,
+    /// Task slots per executor.
+    #[arg(long, default_value_t = 1)]
+    slots: usize,
+    /// Memory per executor for its tasks, MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 4096)]
+    executor_memory: u64,
+    /// Memory DataFusion embedded may hold before it spills, MiB (default: no limit).
+    #[arg(long, value_name = "MIB")]
+    local_memory: Option<usize>,
+    /// Write the tables here (kept) instead of in a temporary directory.
+    #[arg(long, value_name = "DIR")]
+    work: Option<PathBuf>,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, clap::Args)]
 pub struct GraphArgs {
     /// Papers of the synthetic graph (0 skips it).
     #[arg(long, default_value_t = 1_000_000)]
@@ -530,6 +566,7 @@ pub fn run(suite: Suite) -> Result<()> {
         Suite::Organize(args) => run_organize(args),
         Suite::Graph(args) => run_graph(args),
         Suite::Memory(args) => run_memory(args),
+        Suite::Scale(args) => run_scale(args),
         Suite::OrganizeSpeed(args) => {
             let (workspace, session) = open(&args.model, None)?;
             let progress = Terminal::start(&format!("organizing the top {} papers", args.k));
@@ -635,6 +672,52 @@ fn run_memory(args: MemoryArgs) -> Result<()> {
     };
     let report = litnav_bench::memory::run(&options)?;
     show(&report, args.json, progress)
+}
+
+#[cfg(feature = "analytics")]
+fn run_scale(args: ScaleArgs) -> Result<()> {
+    let sizes = args
+        .sizes
+        .iter()
+        .map(|size| {
+            size.split_once('x')
+                .and_then(|(papers, refs)| Some((papers.parse().ok()?, refs.parse().ok()?)))
+                .ok_or_else(|| anyhow::anyhow!("--sizes: `{size}` is not PAPERSxREFS (e.g. 1000000x10)"))
+        })
+        .collect::<Result<Vec<(usize, usize)>>>()?;
+    let window = match args.window.as_str() {
+        "none" => None,
+        years => {
+            Some(years.parse().map_err(|_| anyhow::anyhow!("--window: `{years}` is not a number of years or `none`"))?)
+        }
+    };
+    for engine in &args.engines {
+        anyhow::ensure!(
+            litnav_bench::scale::ENGINES.contains(&engine.as_str()),
+            "--engines: `{engine}` is not one of memory, local, ballista"
+        );
+    }
+    let options = litnav_bench::scale::Options {
+        litnav: std::env::current_exe()?,
+        sizes,
+        window,
+        engines: args.engines,
+        executors: args.executors,
+        slots: args.slots,
+        executor_memory_mib: args.executor_memory,
+        local_memory_mib: args.local_memory,
+        seed: 1,
+        work: args.work,
+    };
+    let progress = Terminal::start("computing the CD index on every engine");
+    let report = litnav_bench::scale::run(&options)?;
+    show(&report, args.json, progress)
+}
+
+#[cfg(not(feature = "analytics"))]
+fn run_scale(args: ScaleArgs) -> Result<()> {
+    let _ = args;
+    Err(super::analytics::missing_feature())
 }
 
 fn run_graph(args: GraphArgs) -> Result<()> {

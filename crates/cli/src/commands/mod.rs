@@ -1,6 +1,8 @@
 //! One module per subcommand, and the flags several share.
 
+pub mod analytics;
 pub mod bench;
+pub mod cluster;
 pub mod embed;
 pub mod eval;
 pub mod expand;
@@ -50,6 +52,14 @@ pub enum Command {
     /// Serve the navigator as a web application with an HTTP API: browse, expand and relate maps
     /// of a corpus in a browser (loopback only unless told otherwise).
     Serve(serve::Args),
+    /// Citation analytics over a columnar corpus (Parquet) on the in-memory graph, embedded
+    /// DataFusion or a Ballista cluster, for corpora beyond one machine's memory.
+    #[command(subcommand)]
+    Analytics(analytics::Query),
+    /// Run a Ballista scheduler or executor with litnav's functions (for `analytics --engine
+    /// ballista`).
+    #[command(subcommand)]
+    Cluster(cluster::Role),
     /// Install or inspect the sentence encoder.
     #[command(subcommand)]
     Model(model::Action),
@@ -70,6 +80,8 @@ pub fn run(command: Command) -> Result<()> {
         Command::Export(what) => export::run(what),
         Command::Serve(args) => serve::run(args),
         Command::Model(action) => model::run(action),
+        Command::Analytics(query) => analytics::run(query),
+        Command::Cluster(role) => cluster::run(role),
         Command::Relations(query) => relations::run(query),
         Command::Eval(scorer) => eval::run(scorer),
         Command::Bench(suite) => bench::run(suite),

@@ -118,6 +118,11 @@ pub struct RankArgs {
     /// Rank by SciNet's printed form (n_i − n_j)/(n_i + n_j) instead of the CD index.
     #[arg(long)]
     scinet_form: bool,
+    /// Rank by the values `litnav analytics cd` wrote (its cd.parquet, computed from this corpus's
+    /// `export parquet`) instead of computing them; the file's window applies. Disruption only;
+    /// needs the `analytics` build feature.
+    #[arg(long, value_name = "FILE")]
+    results: Option<std::path::PathBuf>,
     #[command(flatten)]
     metric: MetricArgs,
 }
@@ -213,6 +218,11 @@ fn show<T: serde::Serialize + std::fmt::Display>(report: &T, json: bool) -> Resu
 
 fn rank(args: RankArgs, measure: Measure) -> Result<()> {
     let (workspace, session) = open(&args.corpus)?;
+    let mut metric = args.metric.options(workspace.settings().seed);
+    if let Some(results) = &args.results {
+        anyhow::ensure!(measure == Measure::Disruption, "--results holds disruption values; novelty is computed here");
+        metric.window = use_results(&session, &metric, results)?;
+    }
     let progress = Terminal::start(&format!("computing {} for every paper", measure.name().to_lowercase()));
     let request = RankRequest {
         measure,
@@ -220,11 +230,39 @@ fn rank(args: RankArgs, measure: Measure) -> Result<()> {
         pool: args.pool,
         k: args.k,
         scinet_form: args.scinet_form,
-        metric: args.metric.options(workspace.settings().seed),
+        metric,
     };
     let ranking = session.rank(&request)?;
     progress.finish();
     show(&ranking, args.corpus.json)
+}
+
+/// Load `litnav analytics cd` results into the session; returns their window (which must agree
+/// with --window when that is given).
+fn use_results(session: &CorpusSession, metric: &MetricOptions, path: &std::path::Path) -> Result<Option<u32>> {
+    #[cfg(feature = "analytics")]
+    {
+        anyhow::ensure!(
+            metric.reading == Reading::Subsequent,
+            "--results holds the index's definition (subsequent papers); --cd-reading all-time is computed here"
+        );
+        let results = litnav_analytics::cd::read(path)?;
+        if let Some(window) = metric.window {
+            anyhow::ensure!(
+                Some(window) == results.window,
+                "--window {window} disagrees with the results, computed with {}",
+                results.window.map_or("no window".to_string(), |w| format!("a {w}-year window"))
+            );
+        }
+        let metric = MetricOptions { window: results.window, ..*metric };
+        session.use_disruption(&metric, results.rows)?;
+        Ok(results.window)
+    }
+    #[cfg(not(feature = "analytics"))]
+    {
+        let _ = (session, metric, path);
+        Err(super::analytics::missing_feature())
+    }
 }
 
 fn paper(args: PaperArgs) -> Result<()> {

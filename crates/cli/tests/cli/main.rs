@@ -5,6 +5,8 @@
 
 #![allow(clippy::unwrap_used)] // Tests fail loudly by design.
 
+#[cfg(feature = "analytics")]
+mod analytics;
 mod bottom_up;
 mod concurrency;
 mod corpus;

@@ -9,6 +9,7 @@ mod lines;
 mod openalex;
 mod records;
 mod taxobench;
+pub use openalex::for_each_work as for_each_openalex_work;
 pub use taxobench::taxobench_topic_id;
 
 use crate::error::{Error, Location, Result};

@@ -20,6 +20,17 @@ pub(crate) fn read(path: &Path, sink: &mut Sink) -> Result<()> {
     for_each_record(path, sink, |fields| Ok(vec![Item::Paper(work(&fields)?)]))
 }
 
+/// Every work of one OpenAlex snapshot file (JSON lines, gzipped or not), streamed in order: `each`
+/// gets the paper (`ids["openalex"]` is the work's short id, `W…`) and its referenced works' short
+/// ids. Errors name the file, line and field; reading stops at the first.
+pub fn for_each_work(path: &Path, mut each: impl FnMut(Paper, Vec<String>) -> Result<()>) -> Result<()> {
+    super::lines::for_each_line(path, |number, line| {
+        let value = super::records::json_line(path, number, line?)?;
+        let record = work(&Fields::of(&value, path, number)?)?;
+        each(record.paper, record.references)
+    })
+}
+
 fn work(fields: &Fields<'_>) -> Result<PaperRecord> {
     let title = match fields.opt_str("title")? {
         Some(title) => title,

@@ -42,12 +42,15 @@ pub(crate) fn for_each_record(
     }
     lines::for_each_line(path, |number, line| {
         let outcome = line.and_then(|text| {
-            let value: Value = serde_json::from_str(text).map_err(|e| Error::BadRecord {
-                at: at(path, number, None),
-                message: format!("is not valid JSON: {e}"),
-            })?;
+            let value = json_line(path, number, text)?;
             parse(Fields::of(&value, path, number)?)
         });
         sink.take(outcome)
     })
+}
+
+/// One line of a JSON-lines file as a value, or an error naming the file and line.
+pub(crate) fn json_line(path: &Path, number: usize, text: &str) -> Result<Value> {
+    serde_json::from_str(text)
+        .map_err(|e| Error::BadRecord { at: at(path, number, None), message: format!("is not valid JSON: {e}") })
 }

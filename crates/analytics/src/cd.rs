@@ -1,0 +1,516 @@
+//! The CD index as a query plan, shaped for skewed citation graphs.
+//!
+//! The direct SQL form — edges joined with edges on the cited paper, distinct (focal, citer)
+//! pairs — materializes Σ in-degree² pairs around every highly cited reference and did not
+//! finish on a 1M-paper / 10M-edge power-law graph. This plan instead cuts the focal papers into
+//! ranges of publication time and, for each range, gathers exactly the rows its window can count:
+//!
+//! - the range's focal papers with their times;
+//! - their (timed) references;
+//! - the citations *to* those focal papers (every timed citer up to the range's last window end:
+//!   the I-index counts earlier citers too) and *to* their references (citers published after
+//!   the range's first paper, up to its last window end).
+//!
+//! Those rows are aggregated per range and handed to `litnav_cd`, a scalar function that builds
+//! litnav's CSR over them and runs the in-memory kernel ([`litnav_graph::disruption`]) for each
+//! focal paper: the counts and indices are therefore the CSR's to the bit (the same code and the
+//! same floating-point operations), with the window's exact end (a date window ends on the same
+//! day Δ years later) applied by the kernel, and the SQL bounds only a conservative superset.
+//!
+//! Cost: a citation is shipped to every range whose window can count it — about
+//! (window + range width) / range width copies with a window, up to the number of ranges without
+//! one. More ranges mean smaller groups (memory per task) and more copies (shuffle volume):
+//! [`CdPlan::ranges`] sets the trade-off. Only the index's definition ([`Reading::Subsequent`],
+//! what `cdindex` computes) is planned; the older all-time reading stays in memory.
+//!
+//! [`Reading::Subsequent`]: litnav_graph::disruption::Reading::Subsequent
+
+use crate::Result;
+use crate::engine::Session;
+use crate::tables::table_error;
+use datafusion::arrow::array::{
+    Array, ArrayRef, AsArray, Float64Array, Int64Array, ListArray, StringArray, StructArray, UInt64Array,
+};
+use datafusion::arrow::buffer::OffsetBuffer;
+use datafusion::arrow::compute::cast;
+use datafusion::arrow::datatypes::{DataType, Field, Fields, Int64Type};
+use datafusion::common::ScalarValue;
+use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, Signature, Volatility};
+use litnav_graph::disruption::{self, CdOptions, Disruption, Scratch};
+use litnav_graph::{Graph, Node, NodeInfo};
+use serde::Serialize;
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+
+/// The name of the kernel function in SQL.
+pub const KERNEL: &str = "litnav_cd";
+
+/// The result table's file stem (`cd.parquet`).
+pub const RESULT: &str = "cd";
+
+/// What to compute and how to cut the work.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CdPlan {
+    /// The window Δ in years (None: unbounded).
+    pub window: Option<u32>,
+    /// How many ranges of publication time the focal papers are cut into (at least 1).
+    pub ranges: u32,
+}
+
+impl CdPlan {
+    /// A plan with the default number of ranges: four per core, so every core has work and no
+    /// range holds much more than its share.
+    pub fn new(window: Option<u32>) -> CdPlan {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
+        CdPlan { window, ranges: 4 * cores }
+    }
+}
+
+/// What a run did.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CdSummary {
+    /// Papers written (one row each).
+    pub papers: u64,
+    /// Papers with a publication time.
+    pub timed: u64,
+    /// Whether windows were measured on dates (else years).
+    pub dated: bool,
+    /// The ranges the focal papers were cut into.
+    pub ranges: u32,
+    /// The window, in years.
+    pub window: Option<u32>,
+}
+
+/// The papers' timeline and time span, read from the papers table.
+struct Timeline {
+    dated: bool,
+    first: i64,
+    last: i64,
+    timed: u64,
+}
+
+fn timeline(session: &Session) -> Result<Timeline> {
+    // The graph's rule: dates when some paper has one and every paper with a year has one.
+    let batches = session.collect(
+        "SELECT count(date) AS dates, \
+                count(CASE WHEN year IS NOT NULL AND date IS NULL THEN 1 END) AS undated FROM papers",
+    )?;
+    let counts = first_row(&batches, session)?;
+    let dated = counts[0] > 0 && counts[1] == 0;
+    let stamp = stamp_expression(dated);
+    let batches = session.collect(&format!(
+        "SELECT coalesce(min({stamp}), 0) AS first, coalesce(max({stamp}), 0) AS last, count({stamp}) AS timed FROM papers"
+    ))?;
+    let span = first_row(&batches, session)?;
+    Ok(Timeline { dated, first: span[0], last: span[1], timed: span[2] as u64 })
+}
+
+/// The int64 values of the first row of an answer.
+fn first_row(batches: &[datafusion::arrow::record_batch::RecordBatch], session: &Session) -> Result<Vec<i64>> {
+    let batch = batches
+        .iter()
+        .find(|b| b.num_rows() > 0)
+        .ok_or_else(|| table_error(session.dir(), "the papers table gave no answer"))?;
+    batch
+        .columns()
+        .iter()
+        .map(|column| {
+            let column = cast(column, &DataType::Int64)?;
+            Ok(column.as_primitive::<Int64Type>().value(0))
+        })
+        .collect()
+}
+
+/// A paper's time stamp in SQL: days since 1970 on a dated timeline, else the year.
+fn stamp_expression(dated: bool) -> &'static str {
+    if dated { "CAST(date AS BIGINT)" } else { "CAST(year AS BIGINT)" }
+}
+
+/// The plan's SQL over the `papers` and `edges` tables.
+fn plan_sql(plan: CdPlan, line: &Timeline) -> String {
+    let stamp = stamp_expression(line.dated);
+    let ranges = i64::from(plan.ranges.max(1));
+    let width = ((line.last - line.first + 1) + ranges - 1) / ranges;
+    let width = width.max(1);
+    // A conservative window length in stamp units; the kernel applies the exact end.
+    let upper = match plan.window {
+        None => String::new(),
+        Some(years) if line.dated => format!("AND e.t_citing <= s.last + {}", i64::from(years) * 366 + 1),
+        Some(years) => format!("AND e.t_citing <= s.last + {years}"),
+    };
+    let window = plan.window.map_or(-1, i64::from);
+    let first = line.first;
+    format!(
+        "WITH stamped AS (
+            SELECT node, {stamp} AS t FROM papers WHERE {stamp} IS NOT NULL
+        ),
+        timed_edges AS (
+            SELECT DISTINCT e.citing, e.cited, a.t AS t_citing, b.t AS t_cited
+            FROM edges e JOIN stamped a ON e.citing = a.node JOIN stamped b ON e.cited = b.node
+            WHERE e.citing <> e.cited
+        ),
+        focal AS (
+            SELECT node, t, (t - {first}) / {width} AS range FROM stamped
+        ),
+        spans AS (
+            SELECT range, min(t) AS first, max(t) AS last FROM focal GROUP BY range
+        ),
+        refs AS (
+            SELECT f.range, r.citing, r.cited, r.t_cited FROM timed_edges r JOIN focal f ON r.citing = f.node
+        ),
+        needed AS (
+            SELECT range, node, min(lower) AS lower FROM (
+                SELECT range, node, CAST(-9223372036854775807 AS BIGINT) AS lower FROM focal
+                UNION ALL
+                SELECT r.range, r.cited AS node, s.first AS lower FROM refs r JOIN spans s ON r.range = s.range
+            ) GROUP BY range, node
+        ),
+        citations AS (
+            SELECT n.range, e.citing, e.cited, e.t_citing
+            FROM needed n JOIN spans s ON n.range = s.range JOIN timed_edges e ON e.cited = n.node
+            WHERE e.t_citing > n.lower {upper}
+        ),
+        kernel_rows AS (
+            SELECT range, CAST(2 AS BIGINT) AS kind, node AS x, CAST(0 AS BIGINT) AS y, t FROM focal
+            UNION ALL SELECT range, CAST(0 AS BIGINT), citing, cited, t_cited FROM refs
+            UNION ALL SELECT range, CAST(1 AS BIGINT), citing, cited, t_citing FROM citations
+        ),
+        per_range AS (
+            SELECT range,
+                   {KERNEL}(array_agg(named_struct('kind', kind, 'x', x, 'y', y, 't', t)), {window}, {dated}) AS answers
+            FROM kernel_rows GROUP BY range
+        ),
+        results AS (
+            SELECT unnest(answers) AS r FROM per_range
+        ),
+        flat AS (
+            SELECT r['node'] AS node, r['n_i'] AS n_i, r['n_j'] AS n_j, r['n_k'] AS n_k,
+                   r['references'] AS \"references\", r['i_index'] AS i_index, r['cd'] AS cd,
+                   r['cd_nok'] AS cd_nok, r['mcd'] AS mcd, r['undefined'] AS undefined
+            FROM results
+        )
+        SELECT p.node, p.id,
+               coalesce(f.n_i, CAST(0 AS BIGINT UNSIGNED)) AS n_i,
+               coalesce(f.n_j, CAST(0 AS BIGINT UNSIGNED)) AS n_j,
+               coalesce(f.n_k, CAST(0 AS BIGINT UNSIGNED)) AS n_k,
+               coalesce(f.\"references\", CAST(0 AS BIGINT UNSIGNED)) AS \"references\",
+               coalesce(f.i_index, CAST(0 AS BIGINT UNSIGNED)) AS i_index,
+               f.cd, f.cd_nok, f.mcd,
+               CASE WHEN f.node IS NULL THEN 'no_year' ELSE f.undefined END AS undefined
+        FROM papers p LEFT JOIN flat f ON p.node = f.node",
+        dated = line.dated,
+    )
+}
+
+/// Compute the CD index of every paper of the session's tables and write `out/cd.parquet`:
+/// `node`, `id`, `n_i`, `n_j`, `n_k`, `references`, `i_index` (uint64), `cd`, `cd_nok`, `mcd`
+/// (float64, null when undefined) and `undefined` (why not: `no_citations` or `no_year`).
+pub fn compute(session: &Session, plan: CdPlan, out: &Path) -> Result<CdSummary> {
+    let line = timeline(session)?;
+    let papers = session.write(&plan_sql(plan, &line), out, RESULT, metadata(plan.window))?;
+    Ok(CdSummary { papers, timed: line.timed, dated: line.dated, ranges: plan.ranges.max(1), window: plan.window })
+}
+
+/// The footer key naming the window a `cd.parquet` was computed with.
+pub const WINDOW_KEY: &str = "litnav.cd.window";
+
+/// A result file's footer: the window (`none` when unbounded).
+pub(crate) fn metadata(window: Option<u32>) -> Vec<(String, String)> {
+    vec![(WINDOW_KEY.to_string(), window.map_or_else(|| "none".to_string(), |w| w.to_string()))]
+}
+
+/// A `cd.parquet` read back: the window it was computed with and every paper's values.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CdResults {
+    /// The window in years (None: unbounded).
+    pub window: Option<u32>,
+    /// Each paper id with its disruption.
+    pub rows: Vec<(String, Disruption)>,
+}
+
+/// The SQL of the plan, for `EXPLAIN` and the documentation.
+pub fn explain(session: &Session, plan: CdPlan) -> Result<String> {
+    Ok(plan_sql(plan, &timeline(session)?))
+}
+
+/// Read a `cd.parquet` written by [`compute`] (or the in-memory engine).
+pub fn read(path: &Path) -> Result<CdResults> {
+    use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    let file = std::fs::File::open(path).map_err(crate::io_error(path))?;
+    let builder = ParquetRecordBatchReaderBuilder::try_new(file)?;
+    let window = builder
+        .metadata()
+        .file_metadata()
+        .key_value_metadata()
+        .and_then(|pairs| pairs.iter().find(|kv| kv.key == WINDOW_KEY))
+        .and_then(|kv| kv.value.clone())
+        .ok_or_else(|| table_error(path, format!("no `{WINDOW_KEY}` in the footer: not a litnav CD result")))?;
+    let window = match window.as_str() {
+        "none" => None,
+        years => Some(years.parse().map_err(|_| table_error(path, format!("`{WINDOW_KEY}` is `{years}`")))?),
+    };
+    let reader = builder.build()?;
+    let mut rows = Vec::new();
+    for batch in reader {
+        let batch = batch?;
+        let column = |name: &str| {
+            batch.column_by_name(name).cloned().ok_or_else(|| table_error(path, format!("no `{name}` column")))
+        };
+        // Text may come as Utf8 or as DataFusion's Utf8View: read either as Utf8.
+        let text = |name: &str| -> Result<StringArray> {
+            let column = cast(&column(name)?, &DataType::Utf8)?;
+            Ok(column.as_string_opt::<i32>().ok_or_else(|| table_error(path, format!("`{name}` is not text")))?.clone())
+        };
+        let ids = text("id")?;
+        let count = |name: &str| -> Result<UInt64Array> {
+            Ok(column(name)?
+                .as_primitive_opt::<datafusion::arrow::datatypes::UInt64Type>()
+                .ok_or_else(|| table_error(path, format!("`{name}` is not uint64")))?
+                .clone())
+        };
+        let value = |name: &str| -> Result<Float64Array> {
+            Ok(column(name)?
+                .as_primitive_opt::<datafusion::arrow::datatypes::Float64Type>()
+                .ok_or_else(|| table_error(path, format!("`{name}` is not float64")))?
+                .clone())
+        };
+        let (n_i, n_j, n_k, references, i_index) =
+            (count("n_i")?, count("n_j")?, count("n_k")?, count("references")?, count("i_index")?);
+        let (cd, cd_nok, mcd) = (value("cd")?, value("cd_nok")?, value("mcd")?);
+        let undefined = text("undefined")?;
+        for row in 0..batch.num_rows() {
+            let optional = |array: &Float64Array| array.is_valid(row).then(|| array.value(row));
+            let why = if undefined.is_valid(row) {
+                Some(parse_undefined(undefined.value(row)).ok_or_else(|| {
+                    table_error(path, format!("row {row}: `undefined` is `{}`", undefined.value(row)))
+                })?)
+            } else {
+                None
+            };
+            rows.push((
+                ids.value(row).to_string(),
+                Disruption {
+                    n_i: n_i.value(row),
+                    n_j: n_j.value(row),
+                    n_k: n_k.value(row),
+                    references: references.value(row),
+                    cd: optional(&cd),
+                    cd_nok: optional(&cd_nok),
+                    i_index: i_index.value(row),
+                    mcd: optional(&mcd),
+                    undefined: why,
+                },
+            ));
+        }
+    }
+    Ok(CdResults { window, rows })
+}
+
+pub(crate) fn undefined_name(why: disruption::Undefined) -> &'static str {
+    match why {
+        disruption::Undefined::NoReferences => "no_references",
+        disruption::Undefined::NoCitations => "no_citations",
+        disruption::Undefined::NoYear => "no_year",
+    }
+}
+
+fn parse_undefined(name: &str) -> Option<disruption::Undefined> {
+    use disruption::Undefined::*;
+    [NoReferences, NoCitations, NoYear].into_iter().find(|&why| undefined_name(why) == name)
+}
+
+/// The kernel's output row type.
+fn result_fields() -> Fields {
+    Fields::from(vec![
+        Field::new("node", DataType::Int64, false),
+        Field::new("n_i", DataType::UInt64, false),
+        Field::new("n_j", DataType::UInt64, false),
+        Field::new("n_k", DataType::UInt64, false),
+        Field::new("references", DataType::UInt64, false),
+        Field::new("i_index", DataType::UInt64, false),
+        Field::new("cd", DataType::Float64, true),
+        Field::new("cd_nok", DataType::Float64, true),
+        Field::new("mcd", DataType::Float64, true),
+        Field::new("undefined", DataType::Utf8, true),
+    ])
+}
+
+fn result_type() -> DataType {
+    DataType::List(Arc::new(Field::new("item", DataType::Struct(result_fields()), true)))
+}
+
+/// `litnav_cd(rows, window, dated)`: the CD kernel over one range's rows (see the module docs).
+/// `rows` is a list of `{kind, x, y, t}`: kind 2 a focal paper `x` published at `t`; kind 0 a
+/// reference `y` (published at `t`) of focal `x`; kind 1 a citation of `y` by `x` published at
+/// `t`. `window` is Δ in years (negative: none); `dated` whether times are days (else years).
+#[derive(Debug, PartialEq, Eq, Hash)]
+struct CdKernel {
+    signature: Signature,
+}
+
+/// The kernel as a DataFusion function (registered by every engine's session).
+pub fn kernel_udf() -> ScalarUDF {
+    ScalarUDF::new_from_impl(CdKernel { signature: Signature::any(3, Volatility::Immutable) })
+}
+
+impl ScalarUDFImpl for CdKernel {
+    fn name(&self) -> &str {
+        KERNEL
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn return_type(&self, _arg_types: &[DataType]) -> datafusion::error::Result<DataType> {
+        Ok(result_type())
+    }
+
+    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> datafusion::error::Result<ColumnarValue> {
+        let rows = args.args[0].to_array(args.number_rows)?;
+        let window = match &args.args[1] {
+            ColumnarValue::Scalar(ScalarValue::Int64(Some(w))) if *w >= 0 => {
+                Some(u32::try_from(*w).unwrap_or(u32::MAX))
+            }
+            ColumnarValue::Scalar(ScalarValue::Int64(_)) => None,
+            other => return Err(kernel_error(format!("the window must be an int64 literal, not {other:?}"))),
+        };
+        let dated = match &args.args[2] {
+            ColumnarValue::Scalar(ScalarValue::Boolean(Some(dated))) => *dated,
+            other => return Err(kernel_error(format!("`dated` must be a boolean literal, not {other:?}"))),
+        };
+        let lists = rows.as_list_opt::<i32>().ok_or_else(|| kernel_error("rows must be a list of structs".into()))?;
+        let mut results = Vec::with_capacity(lists.len());
+        for group in 0..lists.len() {
+            let group_rows = lists.value(group);
+            let group_rows =
+                group_rows.as_struct_opt().ok_or_else(|| kernel_error("rows must be a list of structs".into()))?;
+            results.push(range_disruption(group_rows, window, dated)?);
+        }
+        Ok(ColumnarValue::Array(Arc::new(results_list(&results)?)))
+    }
+}
+
+fn kernel_error(message: String) -> datafusion::error::DataFusionError {
+    datafusion::error::DataFusionError::Execution(format!("{KERNEL}: {message}"))
+}
+
+/// The int64 values of a struct's field.
+fn int64_field(rows: &StructArray, name: &str) -> datafusion::error::Result<Int64Array> {
+    let column = rows.column_by_name(name).ok_or_else(|| kernel_error(format!("rows lack `{name}`")))?;
+    Ok(cast(column, &DataType::Int64)?.as_primitive::<Int64Type>().clone())
+}
+
+/// One range's rows as a small CSR, and the kernel run for each of its focal papers.
+fn range_disruption(
+    rows: &StructArray,
+    window: Option<u32>,
+    dated: bool,
+) -> datafusion::error::Result<Vec<(i64, Disruption)>> {
+    let (kind, x, y, t) =
+        (int64_field(rows, "kind")?, int64_field(rows, "x")?, int64_field(rows, "y")?, int64_field(rows, "t")?);
+    let mut local = LocalGraph::default();
+    let mut focals = Vec::new();
+    for row in 0..rows.len() {
+        let time =
+            i32::try_from(t.value(row)).map_err(|_| kernel_error(format!("time {} is out of range", t.value(row))))?;
+        match kind.value(row) {
+            2 => focals.push(local.node(x.value(row), Some(time))),
+            0 => {
+                let (focal, reference) = (local.node(x.value(row), None), local.node(y.value(row), Some(time)));
+                local.pairs.push((focal, reference));
+            }
+            1 => {
+                let (citer, cited) = (local.node(x.value(row), Some(time)), local.node(y.value(row), None));
+                local.pairs.push((citer, cited));
+            }
+            other => return Err(kernel_error(format!("unknown row kind {other}"))),
+        }
+    }
+    focals.sort_unstable();
+    focals.dedup();
+    let (keys, graph) = local.build(dated);
+    let options = CdOptions { window, ..CdOptions::default() };
+    let mut scratch = Scratch::new(graph.len());
+    Ok(focals
+        .into_iter()
+        .map(|f| (keys[f as usize], disruption::disruption(&graph, f, options, &mut scratch)))
+        .collect())
+}
+
+/// The nodes of one range, numbered as they appear, with their times.
+#[derive(Default)]
+struct LocalGraph {
+    numbers: HashMap<i64, Node>,
+    keys: Vec<i64>,
+    times: Vec<Option<i32>>,
+    pairs: Vec<(Node, Node)>,
+}
+
+impl LocalGraph {
+    fn node(&mut self, key: i64, time: Option<i32>) -> Node {
+        let number = *self.numbers.entry(key).or_insert_with(|| {
+            self.keys.push(key);
+            self.times.push(None);
+            self.keys.len() as Node - 1
+        });
+        if time.is_some() {
+            self.times[number as usize] = time;
+        }
+        number
+    }
+
+    fn build(self, dated: bool) -> (Vec<i64>, Graph) {
+        let nodes = self
+            .keys
+            .iter()
+            .zip(&self.times)
+            .map(|(key, &time)| NodeInfo {
+                id: key.to_string(),
+                year: if dated { None } else { time },
+                date: if dated { time } else { None },
+                ..NodeInfo::default()
+            })
+            .collect();
+        let graph = Graph::from_numbered_edges(nodes, &self.pairs);
+        (self.keys, graph)
+    }
+}
+
+/// The value columns of a result (`n_i` … `undefined`), in the order of [`result_fields`] after
+/// `node` — shared by the kernel and the in-memory engine's writer.
+pub(crate) fn value_columns(rows: &[&Disruption]) -> Vec<ArrayRef> {
+    let counts =
+        |get: fn(&Disruption) -> u64| -> ArrayRef { Arc::new(rows.iter().map(|d| get(d)).collect::<UInt64Array>()) };
+    let floats = |get: fn(&Disruption) -> Option<f64>| -> ArrayRef {
+        Arc::new(rows.iter().map(|d| get(d)).collect::<Float64Array>())
+    };
+    vec![
+        counts(|d| d.n_i),
+        counts(|d| d.n_j),
+        counts(|d| d.n_k),
+        counts(|d| d.references),
+        counts(|d| d.i_index),
+        floats(|d| d.cd),
+        floats(|d| d.cd_nok),
+        floats(|d| d.mcd),
+        Arc::new(rows.iter().map(|d| d.undefined.map(undefined_name)).collect::<StringArray>()),
+    ]
+}
+
+/// The kernel's answers as a list (one per range) of result structs.
+fn results_list(results: &[Vec<(i64, Disruption)>]) -> datafusion::error::Result<ListArray> {
+    let all: Vec<&Disruption> = results.iter().flatten().map(|(_, d)| d).collect();
+    let mut columns: Vec<ArrayRef> =
+        vec![Arc::new(results.iter().flatten().map(|(node, _)| *node).collect::<Int64Array>())];
+    columns.extend(value_columns(&all));
+    let structs = StructArray::try_new(result_fields(), columns, None)?;
+    let offsets = OffsetBuffer::from_lengths(results.iter().map(Vec::len));
+    Ok(ListArray::try_new(
+        Arc::new(Field::new("item", DataType::Struct(result_fields()), true)),
+        offsets,
+        Arc::new(structs),
+        None,
+    )?)
+}

@@ -1,0 +1,188 @@
+//! The in-memory engine over the columnar corpus: the papers and edges tables read into litnav's
+//! CSR graph, the analytics computed there and written in the same result format as the
+//! DataFusion plans — the baseline `bench scale` compares the engines against, and the fastest
+//! choice for any graph that fits in memory.
+
+use crate::cd::CdSummary;
+use crate::tables::{BATCH_ROWS, TableWriter, table_error};
+use crate::{Result, io_error, schema};
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, Float64Array, Int64Array, RecordBatch, StringArray};
+use datafusion::arrow::compute::cast;
+use datafusion::arrow::datatypes::{DataType, Field, Int32Type, Int64Type, Schema};
+use datafusion::parquet::arrow::ProjectionMask;
+use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use litnav_graph::disruption::{CdOptions, Disruption, disruption_all};
+use litnav_graph::{Graph, Node, NodeInfo};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The Parquet files of table `stem` in `dir` (one file, or every file of its directory).
+fn table_files(dir: &Path, stem: &str) -> Result<Vec<PathBuf>> {
+    let file = dir.join(format!("{stem}.parquet"));
+    if file.is_file() {
+        return Ok(vec![file]);
+    }
+    let folder = dir.join(stem);
+    if !folder.is_dir() {
+        return Err(table_error(
+            dir,
+            format!("no `{stem}` table here (expected {stem}.parquet or a {stem}/ directory)"),
+        ));
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&folder)
+        .map_err(io_error(&folder))?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|path| path.extension().is_some_and(|e| e == "parquet"))
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+/// Every batch of the columns `names` of table `stem`, in file order.
+fn read_columns(
+    dir: &Path,
+    stem: &str,
+    names: &[&str],
+    mut each: impl FnMut(&Path, &RecordBatch) -> Result<()>,
+) -> Result<()> {
+    for path in table_files(dir, stem)? {
+        let file = std::fs::File::open(&path).map_err(io_error(&path))?;
+        let builder = ParquetRecordBatchReaderBuilder::try_new(file)?;
+        let fields = builder.parquet_schema();
+        for name in names {
+            if !fields.columns().iter().any(|c| c.path().parts().first().is_some_and(|p| p == name)) {
+                return Err(table_error(&path, format!("the {stem} table has no `{name}` column")));
+            }
+        }
+        let mask = ProjectionMask::columns(fields, names.iter().copied());
+        for batch in builder.with_projection(mask).with_batch_size(BATCH_ROWS).build()? {
+            each(&path, &batch?)?;
+        }
+    }
+    Ok(())
+}
+
+fn column<'a>(batch: &'a RecordBatch, path: &Path, name: &str) -> Result<&'a ArrayRef> {
+    batch.column_by_name(name).ok_or_else(|| table_error(path, format!("no `{name}` column")))
+}
+
+fn int64s(batch: &RecordBatch, path: &Path, name: &str) -> Result<Int64Array> {
+    Ok(cast(column(batch, path, name)?, &DataType::Int64)?.as_primitive::<Int64Type>().clone())
+}
+
+/// The graph of a columnar corpus, and each graph node's key (`node` column). Nodes are in key
+/// order; edges naming a key the papers lack are dropped, as are self-citations and repeats.
+pub fn load_graph(dir: &Path) -> Result<(Graph, Vec<i64>)> {
+    let mut papers: Vec<(i64, NodeInfo)> = Vec::new();
+    read_columns(dir, schema::PAPERS, &["node", "id", "year", "date"], |path, batch| {
+        let keys = int64s(batch, path, "node")?;
+        let ids = cast(column(batch, path, "id")?, &DataType::Utf8)?;
+        let ids = ids.as_string::<i32>();
+        let years = cast(column(batch, path, "year")?, &DataType::Int32)?;
+        let years = years.as_primitive::<Int32Type>();
+        let dates = cast(column(batch, path, "date")?, &DataType::Int32)?;
+        let dates = dates.as_primitive::<Int32Type>();
+        for row in 0..batch.num_rows() {
+            let optional = |a: &datafusion::arrow::array::Int32Array| a.is_valid(row).then(|| a.value(row));
+            if keys.is_null(row) || ids.is_null(row) {
+                return Err(table_error(path, format!("a paper without `node` or `id` (row {row} of a batch)")));
+            }
+            let info = NodeInfo {
+                id: ids.value(row).to_string(),
+                year: optional(years),
+                date: optional(dates),
+                ..NodeInfo::default()
+            };
+            papers.push((keys.value(row), info));
+        }
+        Ok(())
+    })?;
+    papers.sort_unstable_by_key(|(key, _)| *key);
+    if let Some(pair) = papers.windows(2).find(|w| w[0].0 == w[1].0) {
+        return Err(table_error(dir, format!("node {} appears twice in the papers table", pair[0].0)));
+    }
+    let keys: Vec<i64> = papers.iter().map(|(key, _)| *key).collect();
+    let mut pairs: Vec<(Node, Node)> = Vec::new();
+    read_columns(dir, schema::EDGES, &["citing", "cited"], |path, batch| {
+        let (citing, cited) = (int64s(batch, path, "citing")?, int64s(batch, path, "cited")?);
+        for row in 0..batch.num_rows() {
+            let number = |key: i64| keys.binary_search(&key).ok().map(|i| i as Node);
+            if let (Some(from), Some(to)) = (number(citing.value(row)), number(cited.value(row)))
+                && from != to
+            {
+                pairs.push((from, to));
+            }
+        }
+        Ok(())
+    })?;
+    let nodes = papers.into_iter().map(|(_, info)| info).collect();
+    Ok((Graph::from_numbered_edges(nodes, &pairs), keys))
+}
+
+/// The CD index of every paper from the in-memory graph, written as `out/cd.parquet` in the
+/// format of [`crate::cd::compute`].
+pub fn disruption(dir: &Path, window: Option<u32>, out: &Path) -> Result<CdSummary> {
+    let (graph, keys) = load_graph(dir)?;
+    let values = disruption_all(&graph, CdOptions { window, ..CdOptions::default() });
+    let schema = result_schema();
+    let mut writer = TableWriter::with_metadata(out, crate::cd::RESULT, schema.clone(), crate::cd::metadata(window))?;
+    let nodes: Vec<Node> = graph.nodes().collect();
+    for chunk in nodes.chunks(BATCH_ROWS) {
+        let rows: Vec<&Disruption> = chunk.iter().map(|&n| &values[n as usize]).collect();
+        let mut columns: Vec<ArrayRef> = vec![
+            Arc::new(chunk.iter().map(|&n| keys[n as usize]).collect::<Int64Array>()),
+            Arc::new(chunk.iter().map(|&n| Some(graph.id(n))).collect::<StringArray>()),
+        ];
+        columns.extend(crate::cd::value_columns(&rows));
+        writer.write(&RecordBatch::try_new(schema.clone(), columns)?)?;
+    }
+    let papers = writer.finish()?;
+    let timed = graph.nodes().filter(|&n| graph.timestamp(n).is_some()).count() as u64;
+    Ok(CdSummary { papers, timed, dated: graph.timeline() == litnav_graph::Timeline::Dates, ranges: 1, window })
+}
+
+/// The columns of `cd.parquet`.
+fn result_schema() -> Arc<Schema> {
+    let count = |name: &str| Field::new(name, DataType::UInt64, false);
+    let value = |name: &str| Field::new(name, DataType::Float64, true);
+    Arc::new(Schema::new(vec![
+        Field::new("node", DataType::Int64, false),
+        Field::new("id", DataType::Utf8, false),
+        count("n_i"),
+        count("n_j"),
+        count("n_k"),
+        count("references"),
+        count("i_index"),
+        value("cd"),
+        value("cd_nok"),
+        value("mcd"),
+        Field::new("undefined", DataType::Utf8, true),
+    ]))
+}
+
+/// Every paper's citation counts and percentile from the in-memory graph, written as
+/// `out/counts.parquet` in the format of [`crate::counts::compute`]; returns the papers written.
+pub fn counts(dir: &Path, out: &Path) -> Result<u64> {
+    let (graph, keys) = load_graph(dir)?;
+    let table = litnav_graph::percentile::PercentileTable::new(graph.nodes().map(|n| Some(graph.in_degree(n) as f64)));
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("node", DataType::Int64, false),
+        Field::new("id", DataType::Utf8, false),
+        Field::new("citations", DataType::Int64, false),
+        Field::new("references", DataType::Int64, false),
+        Field::new("citation_percentile", DataType::Float64, false),
+    ]));
+    let mut writer = TableWriter::create(out, crate::counts::RESULT, schema.clone())?;
+    let nodes: Vec<Node> = graph.nodes().collect();
+    for chunk in nodes.chunks(BATCH_ROWS) {
+        let columns: Vec<ArrayRef> = vec![
+            Arc::new(chunk.iter().map(|&n| keys[n as usize]).collect::<Int64Array>()),
+            Arc::new(chunk.iter().map(|&n| Some(graph.id(n))).collect::<StringArray>()),
+            Arc::new(chunk.iter().map(|&n| graph.in_degree(n) as i64).collect::<Int64Array>()),
+            Arc::new(chunk.iter().map(|&n| graph.out_degree(n) as i64).collect::<Int64Array>()),
+            Arc::new(chunk.iter().map(|&n| table.rank(graph.in_degree(n) as f64)).collect::<Float64Array>()),
+        ];
+        writer.write(&RecordBatch::try_new(schema.clone(), columns)?)?;
+    }
+    writer.finish()
+}

@@ -1,0 +1,221 @@
+//! Where plans run: DataFusion embedded in this process, or a Ballista cluster. Both get the
+//! same SQL over the same tables and the same user-defined functions; only the session differs.
+
+use crate::tables::{TableWriter, table_error};
+use crate::{Error, Result, schema};
+use datafusion::arrow::record_batch::RecordBatch;
+use datafusion::execution::memory_pool::FairSpillPool;
+use datafusion::execution::runtime_env::RuntimeEnvBuilder;
+use datafusion::logical_expr::ScalarUDF;
+use datafusion::prelude::{ParquetReadOptions, SessionConfig, SessionContext};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The engine a session runs on.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Engine {
+    /// litnav's in-memory CSR graph (no SQL: the tables are read into memory).
+    Memory,
+    /// DataFusion in this process.
+    Local(LocalOptions),
+    /// A Ballista scheduler (`df://host:port`) and the executors registered with it.
+    Ballista {
+        /// The scheduler's URL.
+        scheduler: String,
+        /// How long a job may take before it is abandoned with an error (a lost executor can
+        /// leave a Ballista job waiting indefinitely).
+        timeout: std::time::Duration,
+    },
+}
+
+/// How the embedded engine uses this machine.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LocalOptions {
+    /// Parallel partitions (default: the cores).
+    pub partitions: usize,
+    /// Memory the engine may hold before spilling sorts and aggregates to disk (None: no limit).
+    pub memory_limit: Option<usize>,
+    /// Where spill files go (None: the system's temporary directory).
+    pub spill_dir: Option<PathBuf>,
+}
+
+impl Default for LocalOptions {
+    fn default() -> LocalOptions {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        LocalOptions { partitions: cores, memory_limit: None, spill_dir: None }
+    }
+}
+
+impl Engine {
+    /// The embedded engine with default options.
+    pub fn local() -> Engine {
+        Engine::Local(LocalOptions::default())
+    }
+
+    /// The engine's name in reports.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Engine::Memory => "memory",
+            Engine::Local(_) => "datafusion",
+            Engine::Ballista { .. } => "ballista",
+        }
+    }
+}
+
+/// litnav's functions every engine needs registered: in the client session, in a Ballista
+/// scheduler's sessions and in its executors' registries.
+pub fn litnav_functions() -> Vec<Arc<ScalarUDF>> {
+    vec![Arc::new(crate::cd::kernel_udf())]
+}
+
+/// A session over one columnar corpus.
+pub struct Session {
+    runtime: tokio::runtime::Runtime,
+    context: SessionContext,
+    dir: PathBuf,
+    /// A job's time limit, and where it runs (for the error).
+    limit: Option<(std::time::Duration, String)>,
+}
+
+impl Session {
+    /// Open the tables in `dir` (papers and edges required; topics and contexts when present) on
+    /// `engine`.
+    pub fn open(engine: &Engine, dir: &Path) -> Result<Session> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .thread_stack_size(16 * 1024 * 1024)
+            .build()
+            .map_err(|e| Error::Cluster(format!("cannot start the async runtime: {e}")))?;
+        let dir = std::path::absolute(dir).map_err(crate::io_error(dir))?;
+        let context = runtime.block_on(context(engine))?;
+        for function in litnav_functions() {
+            context.register_udf(function.as_ref().clone());
+        }
+        let limit = match engine {
+            Engine::Ballista { scheduler, timeout } => Some((*timeout, scheduler.clone())),
+            _ => None,
+        };
+        let session = Session { runtime, context, dir, limit };
+        for (stem, required) in
+            [(schema::PAPERS, true), (schema::EDGES, true), (schema::TOPICS, false), (schema::CONTEXTS, false)]
+        {
+            match table_path(&session.dir, stem) {
+                Some(path) => {
+                    session.register(stem, &path)?;
+                    session.require_columns(stem, &path)?;
+                }
+                None if required => {
+                    return Err(table_error(
+                        &session.dir,
+                        format!(
+                            "no `{stem}` table here (expected {stem}.parquet or a {stem}/ directory of Parquet files)"
+                        ),
+                    ));
+                }
+                None => {}
+            }
+        }
+        Ok(session)
+    }
+
+    fn register(&self, name: &str, path: &Path) -> Result<()> {
+        let location = path.to_string_lossy().into_owned();
+        self.runtime.block_on(self.context.register_parquet(name, &location, ParquetReadOptions::default()))?;
+        Ok(())
+    }
+
+    /// Refuse a table that lacks a column the plans read (named, with the file).
+    fn require_columns(&self, name: &str, path: &Path) -> Result<()> {
+        let wanted = match name {
+            schema::PAPERS => schema::papers(),
+            schema::EDGES => schema::edges(),
+            _ => return Ok(()),
+        };
+        let found = self.runtime.block_on(self.context.table(name))?;
+        let found = found.schema();
+        let needed = ["node", "id", "year", "date", "citing", "cited"];
+        for field in wanted.fields().iter().filter(|f| needed.contains(&f.name().as_str())) {
+            if found.field_with_unqualified_name(field.name()).is_err() {
+                return Err(table_error(path, format!("the {name} table has no `{}` column", field.name())));
+            }
+        }
+        Ok(())
+    }
+
+    /// The directory of the tables.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Run `job` on the session's runtime, within the engine's time limit.
+    fn run<T>(&self, job: impl std::future::Future<Output = Result<T>>) -> Result<T> {
+        match &self.limit {
+            None => self.runtime.block_on(job),
+            Some((limit, scheduler)) => self.runtime.block_on(async {
+                tokio::time::timeout(*limit, job).await.unwrap_or_else(|_| {
+                    Err(Error::Cluster(format!(
+                        "the job on {scheduler} did not finish within {} s (an executor lost mid-job can leave it \
+                         waiting); nothing was written",
+                        limit.as_secs()
+                    )))
+                })
+            }),
+        }
+    }
+
+    /// Run a query and gather its (small) answer.
+    pub fn collect(&self, sql: &str) -> Result<Vec<RecordBatch>> {
+        self.run(async {
+            let frame = self.context.sql(sql).await?;
+            Ok(frame.collect().await?)
+        })
+    }
+
+    /// Run a query and stream its answer into `out/<stem>.parquet` (with `metadata` in its
+    /// footer); returns the rows written.
+    pub fn write(&self, sql: &str, out: &Path, stem: &str, metadata: Vec<(String, String)>) -> Result<u64> {
+        self.run(async {
+            use futures::StreamExt;
+            let frame = self.context.sql(sql).await?;
+            let schema = Arc::new(frame.schema().as_arrow().clone());
+            let mut stream = frame.execute_stream().await?;
+            let mut writer = TableWriter::with_metadata(out, stem, schema, metadata)?;
+            while let Some(batch) = stream.next().await.transpose()? {
+                writer.write(&batch)?;
+            }
+            writer.finish()
+        })
+    }
+}
+
+/// `dir/<stem>.parquet` or `dir/<stem>/`, whichever exists.
+fn table_path(dir: &Path, stem: &str) -> Option<PathBuf> {
+    let file = dir.join(format!("{stem}.parquet"));
+    let folder = dir.join(stem);
+    if file.is_file() {
+        Some(file)
+    } else if folder.is_dir() {
+        // A trailing slash tells DataFusion to read every file of the directory.
+        Some(PathBuf::from(format!("{}/", folder.display())))
+    } else {
+        None
+    }
+}
+
+async fn context(engine: &Engine) -> Result<SessionContext> {
+    match engine {
+        Engine::Local(options) => {
+            let mut runtime = RuntimeEnvBuilder::new();
+            if let Some(limit) = options.memory_limit {
+                runtime = runtime.with_memory_pool(Arc::new(FairSpillPool::new(limit)));
+            }
+            if let Some(dir) = &options.spill_dir {
+                runtime = runtime.with_temp_file_path(dir.clone());
+            }
+            let config = SessionConfig::new().with_target_partitions(options.partitions.max(1));
+            Ok(SessionContext::new_with_config_rt(config, runtime.build_arc()?))
+        }
+        Engine::Ballista { scheduler, .. } => crate::cluster::client(scheduler).await,
+        Engine::Memory => Err(Error::Cluster("the in-memory engine runs no query plans".into())),
+    }
+}

@@ -1,0 +1,91 @@
+//! Writing Parquet tables whole or not at all: rows go to a hidden temporary file beside the
+//! target, renamed over it only when the last row group and the footer are written.
+
+use crate::{Error, Result, io_error};
+use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::arrow::record_batch::RecordBatch;
+use datafusion::parquet::arrow::ArrowWriter;
+use datafusion::parquet::basic::{Compression, ZstdLevel};
+use datafusion::parquet::file::metadata::KeyValue;
+use datafusion::parquet::file::properties::WriterProperties;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+/// Rows a writer buffers before handing a batch to Parquet (bounded memory for any table size).
+pub(crate) const BATCH_ROWS: usize = 64 * 1024;
+
+/// One Parquet file being written.
+pub(crate) struct TableWriter {
+    /// None once finished.
+    writer: Option<ArrowWriter<File>>,
+    temporary: PathBuf,
+    target: PathBuf,
+    rows: u64,
+}
+
+impl TableWriter {
+    /// Start `dir/<stem>.parquet` with `schema`.
+    pub(crate) fn create(dir: &Path, stem: &str, schema: SchemaRef) -> Result<TableWriter> {
+        TableWriter::with_metadata(dir, stem, schema, Vec::new())
+    }
+
+    /// Start `dir/<stem>.parquet` with `schema` and key-value pairs in the file's footer.
+    pub(crate) fn with_metadata(
+        dir: &Path,
+        stem: &str,
+        schema: SchemaRef,
+        metadata: Vec<(String, String)>,
+    ) -> Result<TableWriter> {
+        std::fs::create_dir_all(dir).map_err(io_error(dir))?;
+        let target = dir.join(format!("{stem}.parquet"));
+        let temporary = dir.join(format!(".{stem}.parquet.partial"));
+        let file = File::create(&temporary).map_err(io_error(&temporary))?;
+        let properties = WriterProperties::builder()
+            .set_compression(Compression::ZSTD(ZstdLevel::try_new(3)?))
+            .set_max_row_group_row_count(Some(1024 * 1024))
+            .set_key_value_metadata(Some(metadata.into_iter().map(|(k, v)| KeyValue::new(k, v)).collect()))
+            .build();
+        let writer = ArrowWriter::try_new(file, schema, Some(properties))?;
+        Ok(TableWriter { writer: Some(writer), temporary, target, rows: 0 })
+    }
+
+    /// Append rows.
+    pub(crate) fn write(&mut self, batch: &RecordBatch) -> Result<()> {
+        self.rows += batch.num_rows() as u64;
+        match &mut self.writer {
+            Some(writer) => Ok(writer.write(batch)?),
+            None => Err(table_error(&self.target, "written after it was finished")),
+        }
+    }
+
+    /// Close the file and move it into place; returns the rows written.
+    pub(crate) fn finish(mut self) -> Result<u64> {
+        if let Some(writer) = self.writer.take() {
+            writer.close()?;
+            std::fs::rename(&self.temporary, &self.target).map_err(io_error(&self.target))?;
+        }
+        Ok(self.rows)
+    }
+}
+
+impl Drop for TableWriter {
+    /// A table abandoned half-written (an error, a failed job) leaves no file behind.
+    fn drop(&mut self) {
+        if self.writer.take().is_some() {
+            let _ = std::fs::remove_file(&self.temporary);
+        }
+    }
+}
+
+/// The error of a table whose columns are not what litnav wrote.
+pub(crate) fn table_error(path: &Path, message: impl Into<String>) -> Error {
+    Error::Table { path: path.to_path_buf(), message: message.into() }
+}
+
+/// A batch of the edges table.
+pub(crate) fn edges_batch(citing: Vec<i64>, cited: Vec<i64>) -> Result<RecordBatch> {
+    use datafusion::arrow::array::{ArrayRef, Int64Array};
+    let columns: Vec<ArrayRef> =
+        vec![std::sync::Arc::new(Int64Array::from(citing)), std::sync::Arc::new(Int64Array::from(cited))];
+    Ok(RecordBatch::try_new(crate::schema::edges(), columns)?)
+}

@@ -1,0 +1,169 @@
+//! `litnav analytics …`: citation analytics over a columnar corpus (Parquet, from `litnav export
+//! parquet` or an OpenAlex snapshot), on the in-memory graph, embedded DataFusion, or a Ballista
+//! cluster (`litnav cluster`). Needs the `analytics` build feature.
+
+use anyhow::Result;
+use std::path::PathBuf;
+
+/// The analytics.
+#[derive(Debug, clap::Subcommand)]
+pub enum Query {
+    /// The CD disruption index of every paper (as the `cdindex` package defines it), written as
+    /// OUT/cd.parquet; `litnav relations disruption --results OUT/cd.parquet` reads it back.
+    Cd(CdArgs),
+    /// Every paper's in-corpus citations and references, and the percentile rank of its
+    /// citations among all papers', written as OUT/counts.parquet.
+    Counts(CountsArgs),
+}
+
+/// Where the plan runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum EngineArg {
+    /// litnav's in-memory CSR graph (fastest while the graph fits in memory).
+    Memory,
+    /// Apache DataFusion in this process (spills to disk under --memory-limit).
+    Local,
+    /// An Apache DataFusion Ballista cluster (`litnav cluster`), at --scheduler.
+    Ballista,
+}
+
+/// The tables, the engine and where results go (every analytics command).
+#[derive(Debug, clap::Args)]
+pub struct EngineArgs {
+    /// The columnar corpus: a directory with papers and edges tables.
+    #[arg(long, value_name = "DIR")]
+    parquet: PathBuf,
+    /// Where to write the result table.
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// The engine.
+    #[arg(long, value_enum, default_value_t = EngineArg::Local)]
+    engine: EngineArg,
+    /// The Ballista scheduler (with --engine ballista).
+    #[arg(long, value_name = "URL", default_value = "df://127.0.0.1:50050")]
+    scheduler: String,
+    /// With --engine ballista: give up on a job (an error, no result written) after this many
+    /// seconds; Ballista can leave a job waiting forever when an executor is lost mid-job.
+    #[arg(long, value_name = "SECONDS", default_value_t = 24 * 3600)]
+    timeout: u64,
+    /// Memory the embedded engine may hold before it spills to disk (MiB; default: no limit).
+    #[arg(long, value_name = "MIB")]
+    memory_limit: Option<usize>,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CdArgs {
+    #[command(flatten)]
+    engine: EngineArgs,
+    /// Count only citing papers published within this many years after the focal paper
+    /// (default: no limit).
+    #[arg(long, value_name = "YEARS")]
+    window: Option<u32>,
+    /// Ranges of publication time the focal papers are cut into (default: four per core). More
+    /// ranges: less memory per task, more citations shipped between tasks.
+    #[arg(long, value_name = "N")]
+    ranges: Option<u32>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CountsArgs {
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+pub fn run(query: Query) -> Result<()> {
+    #[cfg(feature = "analytics")]
+    {
+        enabled::run(query)
+    }
+    #[cfg(not(feature = "analytics"))]
+    {
+        let _ = query;
+        Err(missing_feature())
+    }
+}
+
+/// The error of a build without the analytics engines.
+#[cfg(not(feature = "analytics"))]
+pub fn missing_feature() -> anyhow::Error {
+    anyhow::anyhow!(
+        "this litnav was built without the `analytics` feature (DataFusion and Ballista): rebuild with \
+         `cargo build --release --features analytics`"
+    )
+}
+
+#[cfg(feature = "analytics")]
+mod enabled {
+    use super::{CdArgs, CountsArgs, EngineArg, EngineArgs, Query};
+    use anyhow::Result;
+    use litnav_analytics::cd::CdPlan;
+    use litnav_analytics::{Engine, LocalOptions};
+
+    pub fn run(query: Query) -> Result<()> {
+        match query {
+            Query::Cd(args) => cd(args),
+            Query::Counts(args) => counts(args),
+        }
+    }
+
+    fn engine(args: &EngineArgs) -> Engine {
+        match args.engine {
+            EngineArg::Memory => Engine::Memory,
+            EngineArg::Local => Engine::Local(LocalOptions {
+                memory_limit: args.memory_limit.map(|mib| mib << 20),
+                ..LocalOptions::default()
+            }),
+            EngineArg::Ballista => Engine::Ballista {
+                scheduler: args.scheduler.clone(),
+                timeout: std::time::Duration::from_secs(args.timeout),
+            },
+        }
+    }
+
+    /// Print what a command did: JSON with the engine and the time, or a line.
+    fn report(
+        args: &EngineArgs,
+        engine: &Engine,
+        seconds: f64,
+        mut summary: serde_json::Value,
+        line: String,
+    ) -> Result<()> {
+        if args.json {
+            summary["engine"] = engine.name().into();
+            summary["seconds"] = seconds.into();
+            return super::super::print_json(&summary);
+        }
+        println!("{line} on {} in {seconds:.1} s", engine.name());
+        Ok(())
+    }
+
+    fn cd(args: CdArgs) -> Result<()> {
+        let mut plan = CdPlan::new(args.window);
+        if let Some(ranges) = args.ranges {
+            anyhow::ensure!(ranges > 0, "--ranges must be at least 1");
+            plan.ranges = ranges;
+        }
+        let engine = engine(&args.engine);
+        let started = std::time::Instant::now();
+        let summary = litnav_analytics::disruption(&engine, &args.engine.parquet, plan, &args.engine.out)?;
+        let line = format!(
+            "CD index of {} papers ({} with a publication {}) → {}",
+            summary.papers,
+            summary.timed,
+            if summary.dated { "date" } else { "year" },
+            args.engine.out.join("cd.parquet").display()
+        );
+        report(&args.engine, &engine, started.elapsed().as_secs_f64(), serde_json::to_value(&summary)?, line)
+    }
+
+    fn counts(args: CountsArgs) -> Result<()> {
+        let engine = engine(&args.engine);
+        let started = std::time::Instant::now();
+        let papers = litnav_analytics::citation_counts(&engine, &args.engine.parquet, &args.engine.out)?;
+        let line = format!("citation counts of {papers} papers → {}", args.engine.out.join("counts.parquet").display());
+        report(&args.engine, &engine, started.elapsed().as_secs_f64(), serde_json::json!({ "papers": papers }), line)
+    }
+}
