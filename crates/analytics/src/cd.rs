@@ -27,13 +27,13 @@
 
 use crate::Result;
 use crate::engine::Session;
-use crate::tables::table_error;
+use crate::tables::{table_error, text_column, typed_column};
 use datafusion::arrow::array::{
     Array, ArrayRef, AsArray, Float64Array, Int64Array, ListArray, StringArray, StructArray, UInt64Array,
 };
 use datafusion::arrow::buffer::OffsetBuffer;
 use datafusion::arrow::compute::cast;
-use datafusion::arrow::datatypes::{DataType, Field, Fields, Int64Type};
+use datafusion::arrow::datatypes::{DataType, Field, Fields, Float64Type, Int64Type, UInt64Type};
 use datafusion::common::ScalarValue;
 use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, Signature, Volatility};
 use litnav_graph::disruption::{self, CdOptions, Disruption, Scratch};
@@ -229,11 +229,6 @@ pub struct CdResults {
     pub rows: Vec<(String, Disruption)>,
 }
 
-/// The SQL of the plan, for `EXPLAIN` and the documentation.
-pub fn explain(session: &Session, plan: CdPlan) -> Result<String> {
-    Ok(plan_sql(plan, &timeline(session)?))
-}
-
 /// Read a `cd.parquet` written by [`compute`] (or the in-memory engine).
 pub fn read(path: &Path) -> Result<CdResults> {
     use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
@@ -254,35 +249,17 @@ pub fn read(path: &Path) -> Result<CdResults> {
     let mut rows = Vec::new();
     for batch in reader {
         let batch = batch?;
-        let column = |name: &str| {
-            batch.column_by_name(name).cloned().ok_or_else(|| table_error(path, format!("no `{name}` column")))
-        };
-        // Text may come as Utf8 or as DataFusion's Utf8View: read either as Utf8.
-        let text = |name: &str| -> Result<StringArray> {
-            let column = cast(&column(name)?, &DataType::Utf8)?;
-            Ok(column.as_string_opt::<i32>().ok_or_else(|| table_error(path, format!("`{name}` is not text")))?.clone())
-        };
-        let ids = text("id")?;
-        let count = |name: &str| -> Result<UInt64Array> {
-            Ok(column(name)?
-                .as_primitive_opt::<datafusion::arrow::datatypes::UInt64Type>()
-                .ok_or_else(|| table_error(path, format!("`{name}` is not uint64")))?
-                .clone())
-        };
-        let value = |name: &str| -> Result<Float64Array> {
-            Ok(column(name)?
-                .as_primitive_opt::<datafusion::arrow::datatypes::Float64Type>()
-                .ok_or_else(|| table_error(path, format!("`{name}` is not float64")))?
-                .clone())
-        };
+        let count = |name: &str| typed_column::<UInt64Type>(&batch, path, name);
+        let value = |name: &str| typed_column::<Float64Type>(&batch, path, name);
+        let ids = text_column(&batch, path, "id")?;
         let (n_i, n_j, n_k, references, i_index) =
             (count("n_i")?, count("n_j")?, count("n_k")?, count("references")?, count("i_index")?);
         let (cd, cd_nok, mcd) = (value("cd")?, value("cd_nok")?, value("mcd")?);
-        let undefined = text("undefined")?;
+        let undefined = text_column(&batch, path, "undefined")?;
         for row in 0..batch.num_rows() {
             let optional = |array: &Float64Array| array.is_valid(row).then(|| array.value(row));
             let why = if undefined.is_valid(row) {
-                Some(parse_undefined(undefined.value(row)).ok_or_else(|| {
+                Some(disruption::Undefined::from_name(undefined.value(row)).ok_or_else(|| {
                     table_error(path, format!("row {row}: `undefined` is `{}`", undefined.value(row)))
                 })?)
             } else {
@@ -307,33 +284,29 @@ pub fn read(path: &Path) -> Result<CdResults> {
     Ok(CdResults { window, rows })
 }
 
-pub(crate) fn undefined_name(why: disruption::Undefined) -> &'static str {
-    match why {
-        disruption::Undefined::NoReferences => "no_references",
-        disruption::Undefined::NoCitations => "no_citations",
-        disruption::Undefined::NoYear => "no_year",
-    }
-}
-
-fn parse_undefined(name: &str) -> Option<disruption::Undefined> {
-    use disruption::Undefined::*;
-    [NoReferences, NoCitations, NoYear].into_iter().find(|&why| undefined_name(why) == name)
-}
-
-/// The kernel's output row type.
+/// The kernel's output row type: the paper's node, then [`value_fields`].
 fn result_fields() -> Fields {
-    Fields::from(vec![
-        Field::new("node", DataType::Int64, false),
-        Field::new("n_i", DataType::UInt64, false),
-        Field::new("n_j", DataType::UInt64, false),
-        Field::new("n_k", DataType::UInt64, false),
-        Field::new("references", DataType::UInt64, false),
-        Field::new("i_index", DataType::UInt64, false),
-        Field::new("cd", DataType::Float64, true),
-        Field::new("cd_nok", DataType::Float64, true),
-        Field::new("mcd", DataType::Float64, true),
+    let mut fields = vec![Field::new("node", DataType::Int64, false)];
+    fields.extend(value_fields());
+    Fields::from(fields)
+}
+
+/// The value columns of a result (`n_i` … `undefined`), as [`value_columns`] builds them —
+/// shared by the kernel's rows and the in-memory engine's result file.
+pub(crate) fn value_fields() -> Vec<Field> {
+    let count = |name: &str| Field::new(name, DataType::UInt64, false);
+    let value = |name: &str| Field::new(name, DataType::Float64, true);
+    vec![
+        count("n_i"),
+        count("n_j"),
+        count("n_k"),
+        count("references"),
+        count("i_index"),
+        value("cd"),
+        value("cd_nok"),
+        value("mcd"),
         Field::new("undefined", DataType::Utf8, true),
-    ])
+    ]
 }
 
 fn result_type() -> DataType {
@@ -478,8 +451,8 @@ impl LocalGraph {
     }
 }
 
-/// The value columns of a result (`n_i` … `undefined`), in the order of [`result_fields`] after
-/// `node` — shared by the kernel and the in-memory engine's writer.
+/// The value columns of a result (`n_i` … `undefined`), typed as [`value_fields`] — shared by
+/// the kernel and the in-memory engine's writer.
 pub(crate) fn value_columns(rows: &[&Disruption]) -> Vec<ArrayRef> {
     let counts =
         |get: fn(&Disruption) -> u64| -> ArrayRef { Arc::new(rows.iter().map(|d| get(d)).collect::<UInt64Array>()) };
@@ -495,7 +468,7 @@ pub(crate) fn value_columns(rows: &[&Disruption]) -> Vec<ArrayRef> {
         floats(|d| d.cd),
         floats(|d| d.cd_nok),
         floats(|d| d.mcd),
-        Arc::new(rows.iter().map(|d| d.undefined.map(undefined_name)).collect::<StringArray>()),
+        Arc::new(rows.iter().map(|d| d.undefined.map(disruption::Undefined::name)).collect::<StringArray>()),
     ]
 }
 

@@ -10,8 +10,8 @@
 
 use crate::Result;
 use crate::engine::Session;
-use crate::tables::table_error;
-use datafusion::arrow::array::{Array, AsArray};
+use crate::tables::{table_error, text_column, typed_column};
+use datafusion::arrow::array::Array;
 use datafusion::arrow::datatypes::{Float64Type, Int64Type};
 use serde::Serialize;
 use std::path::Path;
@@ -66,18 +66,10 @@ pub fn read(path: &Path) -> Result<Vec<(String, Counts)>> {
     let mut rows = Vec::new();
     for batch in ParquetRecordBatchReaderBuilder::try_new(file)?.build()? {
         let batch = batch?;
-        let column = |name: &str| {
-            batch.column_by_name(name).cloned().ok_or_else(|| table_error(path, format!("no `{name}` column")))
-        };
-        let (ids, citations, references, percentiles) =
-            (column("id")?, column("citations")?, column("references")?, column("citation_percentile")?);
-        let wrong = |name: &str| table_error(path, format!("`{name}` has the wrong type"));
-        // Text may come as Utf8 or as DataFusion's Utf8View.
-        let ids = datafusion::arrow::compute::cast(&ids, &datafusion::arrow::datatypes::DataType::Utf8)?;
-        let ids = ids.as_string_opt::<i32>().ok_or_else(|| wrong("id"))?;
-        let citations = citations.as_primitive_opt::<Int64Type>().ok_or_else(|| wrong("citations"))?;
-        let references = references.as_primitive_opt::<Int64Type>().ok_or_else(|| wrong("references"))?;
-        let percentiles = percentiles.as_primitive_opt::<Float64Type>().ok_or_else(|| wrong("citation_percentile"))?;
+        let ids = text_column(&batch, path, "id")?;
+        let citations = typed_column::<Int64Type>(&batch, path, "citations")?;
+        let references = typed_column::<Int64Type>(&batch, path, "references")?;
+        let percentiles = typed_column::<Float64Type>(&batch, path, "citation_percentile")?;
         for row in 0..batch.num_rows() {
             if ids.is_null(row) || citations.is_null(row) || references.is_null(row) || percentiles.is_null(row) {
                 return Err(table_error(path, format!("row {row} of a batch has an empty value")));

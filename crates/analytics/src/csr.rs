@@ -4,11 +4,13 @@
 //! choice for any graph that fits in memory.
 
 use crate::cd::CdSummary;
-use crate::tables::{BATCH_ROWS, TableWriter, table_error};
+use crate::tables::{
+    BATCH_ROWS, TableLocation, TableWriter, column, int64_column, locate, missing_table, table_error, text_column,
+};
 use crate::{Result, io_error, schema};
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, Float64Array, Int64Array, RecordBatch, StringArray};
 use datafusion::arrow::compute::cast;
-use datafusion::arrow::datatypes::{DataType, Field, Int32Type, Int64Type, Schema};
+use datafusion::arrow::datatypes::{DataType, Field, Int32Type, Schema};
 use datafusion::parquet::arrow::ProjectionMask;
 use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use litnav_graph::disruption::{CdOptions, Disruption, disruption_all};
@@ -18,17 +20,11 @@ use std::sync::Arc;
 
 /// The Parquet files of table `stem` in `dir` (one file, or every file of its directory).
 fn table_files(dir: &Path, stem: &str) -> Result<Vec<PathBuf>> {
-    let file = dir.join(format!("{stem}.parquet"));
-    if file.is_file() {
-        return Ok(vec![file]);
-    }
-    let folder = dir.join(stem);
-    if !folder.is_dir() {
-        return Err(table_error(
-            dir,
-            format!("no `{stem}` table here (expected {stem}.parquet or a {stem}/ directory)"),
-        ));
-    }
+    let folder = match locate(dir, stem) {
+        Some(TableLocation::File(file)) => return Ok(vec![file]),
+        Some(TableLocation::Parts(folder)) => folder,
+        None => return Err(missing_table(dir, stem)),
+    };
     let mut files: Vec<PathBuf> = std::fs::read_dir(&folder)
         .map_err(io_error(&folder))?
         .filter_map(|entry| entry.ok().map(|e| e.path()))
@@ -62,22 +58,13 @@ fn read_columns(
     Ok(())
 }
 
-fn column<'a>(batch: &'a RecordBatch, path: &Path, name: &str) -> Result<&'a ArrayRef> {
-    batch.column_by_name(name).ok_or_else(|| table_error(path, format!("no `{name}` column")))
-}
-
-fn int64s(batch: &RecordBatch, path: &Path, name: &str) -> Result<Int64Array> {
-    Ok(cast(column(batch, path, name)?, &DataType::Int64)?.as_primitive::<Int64Type>().clone())
-}
-
 /// The graph of a columnar corpus, and each graph node's key (`node` column). Nodes are in key
 /// order; edges naming a key the papers lack are dropped, as are self-citations and repeats.
 pub fn load_graph(dir: &Path) -> Result<(Graph, Vec<i64>)> {
     let mut papers: Vec<(i64, NodeInfo)> = Vec::new();
-    read_columns(dir, schema::PAPERS, &["node", "id", "year", "date"], |path, batch| {
-        let keys = int64s(batch, path, "node")?;
-        let ids = cast(column(batch, path, "id")?, &DataType::Utf8)?;
-        let ids = ids.as_string::<i32>();
+    read_columns(dir, schema::PAPERS, &schema::PAPERS_READ, |path, batch| {
+        let keys = int64_column(batch, path, "node")?;
+        let ids = text_column(batch, path, "id")?;
         let years = cast(column(batch, path, "year")?, &DataType::Int32)?;
         let years = years.as_primitive::<Int32Type>();
         let dates = cast(column(batch, path, "date")?, &DataType::Int32)?;
@@ -103,8 +90,8 @@ pub fn load_graph(dir: &Path) -> Result<(Graph, Vec<i64>)> {
     }
     let keys: Vec<i64> = papers.iter().map(|(key, _)| *key).collect();
     let mut pairs: Vec<(Node, Node)> = Vec::new();
-    read_columns(dir, schema::EDGES, &["citing", "cited"], |path, batch| {
-        let (citing, cited) = (int64s(batch, path, "citing")?, int64s(batch, path, "cited")?);
+    read_columns(dir, schema::EDGES, &schema::EDGES_READ, |path, batch| {
+        let (citing, cited) = (int64_column(batch, path, "citing")?, int64_column(batch, path, "cited")?);
         for row in 0..batch.num_rows() {
             let number = |key: i64| keys.binary_search(&key).ok().map(|i| i as Node);
             if let (Some(from), Some(to)) = (number(citing.value(row)), number(cited.value(row)))
@@ -141,23 +128,11 @@ pub fn disruption(dir: &Path, window: Option<u32>, out: &Path) -> Result<CdSumma
     Ok(CdSummary { papers, timed, dated: graph.timeline() == litnav_graph::Timeline::Dates, ranges: 1, window })
 }
 
-/// The columns of `cd.parquet`.
+/// The columns of `cd.parquet`: the paper's node and id, then the values.
 fn result_schema() -> Arc<Schema> {
-    let count = |name: &str| Field::new(name, DataType::UInt64, false);
-    let value = |name: &str| Field::new(name, DataType::Float64, true);
-    Arc::new(Schema::new(vec![
-        Field::new("node", DataType::Int64, false),
-        Field::new("id", DataType::Utf8, false),
-        count("n_i"),
-        count("n_j"),
-        count("n_k"),
-        count("references"),
-        count("i_index"),
-        value("cd"),
-        value("cd_nok"),
-        value("mcd"),
-        Field::new("undefined", DataType::Utf8, true),
-    ]))
+    let mut fields = vec![Field::new("node", DataType::Int64, false), Field::new("id", DataType::Utf8, false)];
+    fields.extend(crate::cd::value_fields());
+    Arc::new(Schema::new(fields))
 }
 
 /// Every paper's citation counts and percentile from the in-memory graph, written as

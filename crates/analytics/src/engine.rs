@@ -1,7 +1,7 @@
 //! Where plans run: DataFusion embedded in this process, or a Ballista cluster. Both get the
 //! same SQL over the same tables and the same user-defined functions; only the session differs.
 
-use crate::tables::{TableWriter, table_error};
+use crate::tables::{TableLocation, TableWriter, locate, missing_table, table_error};
 use crate::{Error, Result, schema};
 use datafusion::arrow::record_batch::RecordBatch;
 use datafusion::execution::memory_pool::FairSpillPool;
@@ -99,19 +99,17 @@ impl Session {
         for (stem, required) in
             [(schema::PAPERS, true), (schema::EDGES, true), (schema::TOPICS, false), (schema::CONTEXTS, false)]
         {
-            match table_path(&session.dir, stem) {
-                Some(path) => {
+            match locate(&session.dir, stem) {
+                Some(location) => {
+                    let path = match location {
+                        TableLocation::File(file) => file,
+                        // A trailing slash tells DataFusion to read every file of the directory.
+                        TableLocation::Parts(folder) => PathBuf::from(format!("{}/", folder.display())),
+                    };
                     session.register(stem, &path)?;
                     session.require_columns(stem, &path)?;
                 }
-                None if required => {
-                    return Err(table_error(
-                        &session.dir,
-                        format!(
-                            "no `{stem}` table here (expected {stem}.parquet or a {stem}/ directory of Parquet files)"
-                        ),
-                    ));
-                }
+                None if required => return Err(missing_table(&session.dir, stem)),
                 None => {}
             }
         }
@@ -126,20 +124,16 @@ impl Session {
 
     /// Refuse a table that lacks a column the plans read (named, with the file).
     fn require_columns(&self, name: &str, path: &Path) -> Result<()> {
-        let wanted = match name {
-            schema::PAPERS => schema::papers(),
-            schema::EDGES => schema::edges(),
+        let needed: &[&str] = match name {
+            schema::PAPERS => &schema::PAPERS_READ,
+            schema::EDGES => &schema::EDGES_READ,
             _ => return Ok(()),
         };
-        let found = self.runtime.block_on(self.context.table(name))?;
-        let found = found.schema();
-        let needed = ["node", "id", "year", "date", "citing", "cited"];
-        for field in wanted.fields().iter().filter(|f| needed.contains(&f.name().as_str())) {
-            if found.field_with_unqualified_name(field.name()).is_err() {
-                return Err(table_error(path, format!("the {name} table has no `{}` column", field.name())));
-            }
+        let table = self.runtime.block_on(self.context.table(name))?;
+        match needed.iter().find(|column| table.schema().field_with_unqualified_name(column).is_err()) {
+            Some(column) => Err(table_error(path, format!("the {name} table has no `{column}` column"))),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// The directory of the tables.
@@ -185,20 +179,6 @@ impl Session {
             }
             writer.finish()
         })
-    }
-}
-
-/// `dir/<stem>.parquet` or `dir/<stem>/`, whichever exists.
-fn table_path(dir: &Path, stem: &str) -> Option<PathBuf> {
-    let file = dir.join(format!("{stem}.parquet"));
-    let folder = dir.join(stem);
-    if file.is_file() {
-        Some(file)
-    } else if folder.is_dir() {
-        // A trailing slash tells DataFusion to read every file of the directory.
-        Some(PathBuf::from(format!("{}/", folder.display())))
-    } else {
-        None
     }
 }
 

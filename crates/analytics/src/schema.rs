@@ -29,6 +29,11 @@ pub const TOPICS: &str = "topics";
 /// The contexts table's file stem.
 pub const CONTEXTS: &str = "contexts";
 
+/// The papers table's columns the analytics read (a table must have at least these).
+pub const PAPERS_READ: [&str; 4] = ["node", "id", "year", "date"];
+/// The edges table's columns the analytics read.
+pub const EDGES_READ: [&str; 2] = ["citing", "cited"];
+
 fn utf8_list() -> DataType {
     DataType::List(Arc::new(Field::new("item", DataType::Utf8, true)))
 }

@@ -2,7 +2,9 @@
 //! target, renamed over it only when the last row group and the footer are written.
 
 use crate::{Error, Result, io_error};
-use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::arrow::array::{ArrayRef, ArrowPrimitiveType, AsArray, Int64Array, PrimitiveArray, StringArray};
+use datafusion::arrow::compute::cast;
+use datafusion::arrow::datatypes::{DataType, Int64Type, SchemaRef};
 use datafusion::arrow::record_batch::RecordBatch;
 use datafusion::parquet::arrow::ArrowWriter;
 use datafusion::parquet::basic::{Compression, ZstdLevel};
@@ -84,8 +86,64 @@ pub(crate) fn table_error(path: &Path, message: impl Into<String>) -> Error {
 
 /// A batch of the edges table.
 pub(crate) fn edges_batch(citing: Vec<i64>, cited: Vec<i64>) -> Result<RecordBatch> {
-    use datafusion::arrow::array::{ArrayRef, Int64Array};
     let columns: Vec<ArrayRef> =
         vec![std::sync::Arc::new(Int64Array::from(citing)), std::sync::Arc::new(Int64Array::from(cited))];
     Ok(RecordBatch::try_new(crate::schema::edges(), columns)?)
+}
+
+/// Where a table of the columnar corpus is: one file, or a directory of parts.
+pub(crate) enum TableLocation {
+    /// `<stem>.parquet`.
+    File(PathBuf),
+    /// `<stem>/`, every `.parquet` file in it.
+    Parts(PathBuf),
+}
+
+/// Table `stem` of the columnar corpus in `dir`, if it is there.
+pub(crate) fn locate(dir: &Path, stem: &str) -> Option<TableLocation> {
+    let file = dir.join(format!("{stem}.parquet"));
+    let folder = dir.join(stem);
+    if file.is_file() {
+        Some(TableLocation::File(file))
+    } else if folder.is_dir() {
+        Some(TableLocation::Parts(folder))
+    } else {
+        None
+    }
+}
+
+/// The error of a required table that is not in `dir`.
+pub(crate) fn missing_table(dir: &Path, stem: &str) -> Error {
+    table_error(
+        dir,
+        format!("no `{stem}` table here (expected {stem}.parquet or a {stem}/ directory of Parquet files)"),
+    )
+}
+
+/// A column of a batch read from `path`, or an error naming both.
+pub(crate) fn column<'a>(batch: &'a RecordBatch, path: &Path, name: &str) -> Result<&'a ArrayRef> {
+    batch.column_by_name(name).ok_or_else(|| table_error(path, format!("no `{name}` column")))
+}
+
+/// A column of exactly the primitive type `T` (a result file's counts and values).
+pub(crate) fn typed_column<T: ArrowPrimitiveType>(
+    batch: &RecordBatch,
+    path: &Path,
+    name: &str,
+) -> Result<PrimitiveArray<T>> {
+    column(batch, path, name)?
+        .as_primitive_opt::<T>()
+        .cloned()
+        .ok_or_else(|| table_error(path, format!("`{name}` is not {}", T::DATA_TYPE)))
+}
+
+/// A column of any integer type, as int64 (keys may be written narrower).
+pub(crate) fn int64_column(batch: &RecordBatch, path: &Path, name: &str) -> Result<Int64Array> {
+    Ok(cast(column(batch, path, name)?, &DataType::Int64)?.as_primitive::<Int64Type>().clone())
+}
+
+/// A text column, as Utf8 (DataFusion may read text back as Utf8View).
+pub(crate) fn text_column(batch: &RecordBatch, path: &Path, name: &str) -> Result<StringArray> {
+    let text = cast(column(batch, path, name)?, &DataType::Utf8)?;
+    Ok(text.as_string_opt::<i32>().ok_or_else(|| table_error(path, format!("`{name}` is not text")))?.clone())
 }

@@ -229,8 +229,6 @@ pub struct Measured {
     pub peak_mib: Option<f64>,
     /// Why it failed (its standard error), when it did.
     pub failed: Option<String>,
-    /// Its standard output.
-    pub stdout: String,
 }
 
 /// Run a `litnav` command to its end, asking it to report its peak memory as it exits.
@@ -243,7 +241,6 @@ pub fn measure(mut command: Command) -> Measured {
             seconds,
             peak_mib: None,
             failed: Some(format!("cannot run {}: {e}", command.get_program().to_string_lossy())),
-            stdout: String::new(),
         },
         Ok(out) => {
             let stderr = String::from_utf8_lossy(&out.stderr);
@@ -253,7 +250,7 @@ pub fn measure(mut command: Command) -> Measured {
                 .and_then(|v| v.trim_end_matches(" MiB").parse().ok());
             let failed = (!out.status.success())
                 .then(|| stderr.lines().filter(|l| !l.starts_with(PEAK_LINE)).collect::<Vec<_>>().join(" "));
-            Measured { seconds, peak_mib, failed, stdout: String::from_utf8_lossy(&out.stdout).into_owned() }
+            Measured { seconds, peak_mib, failed }
         }
     }
 }

@@ -37,6 +37,23 @@ pub enum Undefined {
 }
 
 impl Undefined {
+    /// Every reason.
+    pub const ALL: [Undefined; 3] = [Undefined::NoReferences, Undefined::NoCitations, Undefined::NoYear];
+
+    /// The reason's name in files and JSON (as serde writes it).
+    pub fn name(self) -> &'static str {
+        match self {
+            Undefined::NoReferences => "no_references",
+            Undefined::NoCitations => "no_citations",
+            Undefined::NoYear => "no_year",
+        }
+    }
+
+    /// The reason of a name written by [`Undefined::name`].
+    pub fn from_name(name: &str) -> Option<Undefined> {
+        Undefined::ALL.into_iter().find(|why| why.name() == name)
+    }
+
     /// The reason in words.
     pub fn describe(self) -> &'static str {
         match self {
@@ -349,6 +366,15 @@ mod tests {
 
     fn node(id: &str, year: i32) -> NodeInfo {
         NodeInfo { id: id.into(), year: Some(year), ..NodeInfo::default() }
+    }
+
+    #[test]
+    fn reason_names_are_serdes_and_read_back() {
+        for why in Undefined::ALL {
+            assert_eq!(serde_json::to_value(why).unwrap(), why.name());
+            assert_eq!(Undefined::from_name(why.name()), Some(why));
+        }
+        assert_eq!(Undefined::from_name("no year"), None);
     }
 
     /// Ten papers, values worked out by hand below.
