@@ -27,6 +27,7 @@
 
 use crate::Result;
 use crate::engine::Session;
+use crate::kernel;
 use crate::tables::{table_error, text_column, typed_column};
 use datafusion::arrow::array::{
     Array, ArrayRef, AsArray, Float64Array, Int64Array, ListArray, StringArray, StructArray, UInt64Array,
@@ -341,7 +342,6 @@ impl ScalarUDFImpl for CdKernel {
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> datafusion::error::Result<ColumnarValue> {
-        let rows = args.args[0].to_array(args.number_rows)?;
         let window = match &args.args[1] {
             ColumnarValue::Scalar(ScalarValue::Int64(Some(w))) if *w >= 0 => {
                 Some(u32::try_from(*w).unwrap_or(u32::MAX))
@@ -353,26 +353,14 @@ impl ScalarUDFImpl for CdKernel {
             ColumnarValue::Scalar(ScalarValue::Boolean(Some(dated))) => *dated,
             other => return Err(kernel_error(format!("`dated` must be a boolean literal, not {other:?}"))),
         };
-        let lists = rows.as_list_opt::<i32>().ok_or_else(|| kernel_error("rows must be a list of structs".into()))?;
-        let mut results = Vec::with_capacity(lists.len());
-        for group in 0..lists.len() {
-            let group_rows = lists.value(group);
-            let group_rows =
-                group_rows.as_struct_opt().ok_or_else(|| kernel_error("rows must be a list of structs".into()))?;
-            results.push(range_disruption(group_rows, window, dated)?);
-        }
+        let results =
+            kernel::per_group(KERNEL, &args.args[0], args.number_rows, |rows| range_disruption(rows, window, dated))?;
         Ok(ColumnarValue::Array(Arc::new(results_list(&results)?)))
     }
 }
 
 fn kernel_error(message: String) -> datafusion::error::DataFusionError {
-    datafusion::error::DataFusionError::Execution(format!("{KERNEL}: {message}"))
-}
-
-/// The int64 values of a struct's field.
-fn int64_field(rows: &StructArray, name: &str) -> datafusion::error::Result<Int64Array> {
-    let column = rows.column_by_name(name).ok_or_else(|| kernel_error(format!("rows lack `{name}`")))?;
-    Ok(cast(column, &DataType::Int64)?.as_primitive::<Int64Type>().clone())
+    kernel::error(KERNEL, message)
 }
 
 /// One range's rows as a small CSR, and the kernel run for each of its focal papers.
@@ -381,8 +369,8 @@ fn range_disruption(
     window: Option<u32>,
     dated: bool,
 ) -> datafusion::error::Result<Vec<(i64, Disruption)>> {
-    let (kind, x, y, t) =
-        (int64_field(rows, "kind")?, int64_field(rows, "x")?, int64_field(rows, "y")?, int64_field(rows, "t")?);
+    let field = |rows: &StructArray, name: &str| kernel::int64_field(KERNEL, rows, name);
+    let (kind, x, y, t) = (field(rows, "kind")?, field(rows, "x")?, field(rows, "y")?, field(rows, "t")?);
     let mut local = LocalGraph::default();
     let mut focals = Vec::new();
     for row in 0..rows.len() {

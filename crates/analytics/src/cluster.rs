@@ -35,6 +35,7 @@ const EXECUTOR_TIMEOUT_SECONDS: u64 = 30;
 
 /// Run a scheduler on `addr` until the process is stopped.
 pub fn run_scheduler(addr: SocketAddr) -> Result<()> {
+    log_to_stderr();
     let config = SchedulerConfig {
         bind_host: addr.ip().to_string(),
         bind_port: addr.port(),
@@ -81,6 +82,7 @@ pub struct ExecutorOptions {
 
 /// Run an executor until the process is stopped.
 pub fn run_executor(options: ExecutorOptions) -> Result<()> {
+    log_to_stderr();
     let mut registry = BallistaFunctionRegistry::default();
     for function in litnav_functions() {
         registry.scalar_functions.insert(function.name().to_string(), function);
@@ -239,4 +241,34 @@ fn wait_for_port(port: u16) -> Result<()> {
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
     Err(Error::Cluster(format!("nothing listens on 127.0.0.1:{port} after 60 s")))
+}
+
+/// Ballista's own log (task assignments, executor heartbeats and losses, stage retries) on
+/// standard error, at the level `RUST_LOG` names (`error` … `trace`); silent when it is unset.
+fn log_to_stderr() {
+    let Some(level) = std::env::var("RUST_LOG").ok().and_then(|l| l.parse::<log::LevelFilter>().ok()) else {
+        return;
+    };
+    // Fails only when a logger is already installed, which then keeps logging.
+    if log::set_logger(Box::leak(Box::new(StderrLog(level)))).is_ok() {
+        log::set_max_level(level);
+    }
+}
+
+/// Log records at or above a level, one line each on standard error.
+struct StderrLog(log::LevelFilter);
+
+impl log::Log for StderrLog {
+    fn enabled(&self, metadata: &log::Metadata) -> bool {
+        metadata.level() <= self.0
+    }
+
+    fn log(&self, record: &log::Record) {
+        if self.enabled(record.metadata()) {
+            let seconds = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+            eprintln!("{:.3} {} {}: {}", seconds.as_secs_f64(), record.level(), record.target(), record.args());
+        }
+    }
+
+    fn flush(&self) {}
 }

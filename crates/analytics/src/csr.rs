@@ -4,16 +4,22 @@
 //! choice for any graph that fits in memory.
 
 use crate::cd::CdSummary;
+use crate::novelty::NoveltySummary;
+use crate::related::{RelatedSummary, Relation};
 use crate::tables::{
     BATCH_ROWS, TableLocation, TableWriter, column, int64_column, locate, missing_table, table_error, text_column,
 };
 use crate::{Result, io_error, schema};
-use datafusion::arrow::array::{Array, ArrayRef, AsArray, Float64Array, Int64Array, RecordBatch, StringArray};
+use datafusion::arrow::array::{
+    Array, ArrayRef, AsArray, Float64Array, Int64Array, RecordBatch, StringArray, UInt32Array, UInt64Array,
+};
 use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::{DataType, Field, Int32Type, Schema};
 use datafusion::parquet::arrow::ProjectionMask;
 use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-use litnav_graph::disruption::{CdOptions, Disruption, disruption_all};
+use litnav_graph::disruption::{CdOptions, disruption_all};
+use litnav_graph::novelty::Units;
+use litnav_graph::pairs::{Related, TwoSteps};
 use litnav_graph::{Graph, Node, NodeInfo};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -61,14 +67,28 @@ fn read_columns(
 /// The graph of a columnar corpus, and each graph node's key (`node` column). Nodes are in key
 /// order; edges naming a key the papers lack are dropped, as are self-citations and repeats.
 pub fn load_graph(dir: &Path) -> Result<(Graph, Vec<i64>)> {
+    load(dir, false)
+}
+
+/// [`load_graph`] with each paper's venue (novelty's units).
+pub fn load_graph_with_venues(dir: &Path) -> Result<(Graph, Vec<i64>)> {
+    load(dir, true)
+}
+
+fn load(dir: &Path, with_venues: bool) -> Result<(Graph, Vec<i64>)> {
     let mut papers: Vec<(i64, NodeInfo)> = Vec::new();
-    read_columns(dir, schema::PAPERS, &schema::PAPERS_READ, |path, batch| {
+    let mut columns = schema::PAPERS_READ.to_vec();
+    if with_venues {
+        columns.push("venue");
+    }
+    read_columns(dir, schema::PAPERS, &columns, |path, batch| {
         let keys = int64_column(batch, path, "node")?;
         let ids = text_column(batch, path, "id")?;
         let years = cast(column(batch, path, "year")?, &DataType::Int32)?;
         let years = years.as_primitive::<Int32Type>();
         let dates = cast(column(batch, path, "date")?, &DataType::Int32)?;
         let dates = dates.as_primitive::<Int32Type>();
+        let venues = if with_venues { Some(text_column(batch, path, "venue")?) } else { None };
         for row in 0..batch.num_rows() {
             let optional = |a: &datafusion::arrow::array::Int32Array| a.is_valid(row).then(|| a.value(row));
             if keys.is_null(row) || ids.is_null(row) {
@@ -78,6 +98,7 @@ pub fn load_graph(dir: &Path) -> Result<(Graph, Vec<i64>)> {
                 id: ids.value(row).to_string(),
                 year: optional(years),
                 date: optional(dates),
+                venue: venues.as_ref().and_then(|v| v.is_valid(row).then(|| v.value(row).to_string())),
                 ..NodeInfo::default()
             };
             papers.push((keys.value(row), info));
@@ -111,28 +132,50 @@ pub fn load_graph(dir: &Path) -> Result<(Graph, Vec<i64>)> {
 pub fn disruption(dir: &Path, window: Option<u32>, out: &Path) -> Result<CdSummary> {
     let (graph, keys) = load_graph(dir)?;
     let values = disruption_all(&graph, CdOptions { window, ..CdOptions::default() });
-    let schema = result_schema();
-    let mut writer = TableWriter::with_metadata(out, crate::cd::RESULT, schema.clone(), crate::cd::metadata(window))?;
-    let nodes: Vec<Node> = graph.nodes().collect();
-    for chunk in nodes.chunks(BATCH_ROWS) {
-        let rows: Vec<&Disruption> = chunk.iter().map(|&n| &values[n as usize]).collect();
-        let mut columns: Vec<ArrayRef> = vec![
-            Arc::new(chunk.iter().map(|&n| keys[n as usize]).collect::<Int64Array>()),
-            Arc::new(chunk.iter().map(|&n| Some(graph.id(n))).collect::<StringArray>()),
-        ];
-        columns.extend(crate::cd::value_columns(&rows));
-        writer.write(&RecordBatch::try_new(schema.clone(), columns)?)?;
-    }
-    let papers = writer.finish()?;
+    let fields = crate::cd::value_fields();
+    let metadata = crate::cd::metadata(window);
+    let papers = write_per_paper(&graph, &keys, (out, crate::cd::RESULT, metadata), fields, |chunk| {
+        crate::cd::value_columns(&chunk.iter().map(|&n| &values[n as usize]).collect::<Vec<_>>())
+    })?;
     let timed = graph.nodes().filter(|&n| graph.timestamp(n).is_some()).count() as u64;
     Ok(CdSummary { papers, timed, dated: graph.timeline() == litnav_graph::Timeline::Dates, ranges: 1, window })
 }
 
-/// The columns of `cd.parquet`: the paper's node and id, then the values.
-fn result_schema() -> Arc<Schema> {
-    let mut fields = vec![Field::new("node", DataType::Int64, false), Field::new("id", DataType::Utf8, false)];
-    fields.extend(crate::cd::value_fields());
-    Arc::new(Schema::new(fields))
+/// Every paper's novelty against the expected null from the in-memory graph, written as
+/// `out/novelty.parquet` in the format of [`crate::novelty::compute`].
+pub fn novelty(dir: &Path, units: Units, out: &Path) -> Result<NoveltySummary> {
+    let (graph, keys) = load_graph_with_venues(dir)?;
+    let values = litnav_graph::novelty::expected::novelty_all(&graph, units);
+    let target = (out, crate::novelty::RESULT, crate::novelty::metadata(units));
+    let papers = write_per_paper(&graph, &keys, target, crate::novelty::value_fields(), |chunk| {
+        crate::novelty::value_columns(&chunk.iter().map(|&n| &values[n as usize]).collect::<Vec<_>>())
+    })?;
+    Ok(NoveltySummary { papers, units: crate::novelty::units_name(units), null: "expected" })
+}
+
+/// Write one row per paper — `node`, `id`, then `fields` as `columns` gives them for a chunk of
+/// nodes — to `dir/<stem>.parquet` with the footer `metadata`; returns the rows written.
+fn write_per_paper(
+    graph: &Graph,
+    keys: &[i64],
+    (dir, stem, metadata): (&Path, &str, Vec<(String, String)>),
+    fields: Vec<Field>,
+    columns: impl Fn(&[Node]) -> Vec<ArrayRef>,
+) -> Result<u64> {
+    let mut all = vec![Field::new("node", DataType::Int64, false), Field::new("id", DataType::Utf8, false)];
+    all.extend(fields);
+    let schema = Arc::new(Schema::new(all));
+    let mut writer = TableWriter::with_metadata(dir, stem, schema.clone(), metadata)?;
+    let nodes: Vec<Node> = graph.nodes().collect();
+    for chunk in nodes.chunks(BATCH_ROWS) {
+        let mut row: Vec<ArrayRef> = vec![
+            Arc::new(chunk.iter().map(|&n| keys[n as usize]).collect::<Int64Array>()),
+            Arc::new(chunk.iter().map(|&n| Some(graph.id(n))).collect::<StringArray>()),
+        ];
+        row.extend(columns(chunk));
+        writer.write(&RecordBatch::try_new(schema.clone(), row)?)?;
+    }
+    writer.finish()
 }
 
 /// Every paper's citation counts and percentile from the in-memory graph, written as
@@ -140,24 +183,58 @@ fn result_schema() -> Arc<Schema> {
 pub fn counts(dir: &Path, out: &Path) -> Result<u64> {
     let (graph, keys) = load_graph(dir)?;
     let table = litnav_graph::percentile::PercentileTable::new(graph.nodes().map(|n| Some(graph.in_degree(n) as f64)));
-    let schema = Arc::new(Schema::new(vec![
-        Field::new("node", DataType::Int64, false),
-        Field::new("id", DataType::Utf8, false),
+    let fields = vec![
         Field::new("citations", DataType::Int64, false),
         Field::new("references", DataType::Int64, false),
         Field::new("citation_percentile", DataType::Float64, false),
-    ]));
-    let mut writer = TableWriter::create(out, crate::counts::RESULT, schema.clone())?;
-    let nodes: Vec<Node> = graph.nodes().collect();
-    for chunk in nodes.chunks(BATCH_ROWS) {
-        let columns: Vec<ArrayRef> = vec![
-            Arc::new(chunk.iter().map(|&n| keys[n as usize]).collect::<Int64Array>()),
-            Arc::new(chunk.iter().map(|&n| Some(graph.id(n))).collect::<StringArray>()),
+    ];
+    write_per_paper(&graph, &keys, (out, crate::counts::RESULT, Vec::new()), fields, |chunk| {
+        vec![
             Arc::new(chunk.iter().map(|&n| graph.in_degree(n) as i64).collect::<Int64Array>()),
             Arc::new(chunk.iter().map(|&n| graph.out_degree(n) as i64).collect::<Int64Array>()),
             Arc::new(chunk.iter().map(|&n| table.rank(graph.in_degree(n) as f64)).collect::<Float64Array>()),
+        ]
+    })
+}
+
+/// The top related papers of every paper from the in-memory graph, written as
+/// `out/<relation>.parquet` in the format of [`crate::related::compute`].
+pub fn related(dir: &Path, relation: Relation, top: u32, out: &Path) -> Result<RelatedSummary> {
+    use rayon::prelude::*;
+    let (graph, keys) = load_graph(dir)?;
+    let mut fields = vec![Field::new("node", DataType::Int64, false), Field::new("id", DataType::Utf8, false)];
+    fields.extend(crate::related::value_fields());
+    let schema = Arc::new(Schema::new(fields));
+    let metadata = crate::related::metadata(relation, top);
+    let mut writer = TableWriter::with_metadata(out, relation.name(), schema.clone(), metadata)?;
+    let nodes: Vec<Node> = graph.nodes().collect();
+    for chunk in nodes.chunks(BATCH_ROWS) {
+        let lists: Vec<Vec<Related>> = chunk
+            .par_iter()
+            .map_init(
+                || TwoSteps::new(graph.len()),
+                |counter, &paper| match relation {
+                    Relation::CoCitation => counter.co_cited(&graph, paper, top as usize),
+                    Relation::Coupling => counter.coupled(&graph, paper, top as usize),
+                },
+            )
+            .collect();
+        let entries: Vec<(Node, usize, &Related)> = chunk
+            .iter()
+            .zip(&lists)
+            .flat_map(|(&paper, list)| list.iter().enumerate().map(move |(i, r)| (paper, i, r)))
+            .collect();
+        let columns: Vec<ArrayRef> = vec![
+            Arc::new(entries.iter().map(|(n, _, _)| keys[*n as usize]).collect::<Int64Array>()),
+            Arc::new(entries.iter().map(|(n, _, _)| Some(graph.id(*n))).collect::<StringArray>()),
+            Arc::new(entries.iter().map(|(_, i, _)| *i as u32 + 1).collect::<UInt32Array>()),
+            Arc::new(entries.iter().map(|(_, _, r)| keys[r.node as usize]).collect::<Int64Array>()),
+            Arc::new(entries.iter().map(|(_, _, r)| Some(graph.id(r.node))).collect::<StringArray>()),
+            Arc::new(entries.iter().map(|(_, _, r)| r.count as u64).collect::<UInt64Array>()),
+            Arc::new(entries.iter().map(|(_, _, r)| r.similarity).collect::<Float64Array>()),
         ];
         writer.write(&RecordBatch::try_new(schema.clone(), columns)?)?;
     }
-    writer.finish()
+    let rows = writer.finish()?;
+    Ok(RelatedSummary { relation, rows, top })
 }

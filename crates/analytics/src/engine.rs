@@ -65,7 +65,11 @@ impl Engine {
 /// litnav's functions every engine needs registered: in the client session, in a Ballista
 /// scheduler's sessions and in its executors' registries.
 pub fn litnav_functions() -> Vec<Arc<ScalarUDF>> {
-    vec![Arc::new(crate::cd::kernel_udf())]
+    vec![
+        Arc::new(crate::cd::kernel_udf()),
+        Arc::new(crate::related::kernel_udf()),
+        Arc::new(crate::novelty::kernel_udf()),
+    ]
 }
 
 /// A session over one columnar corpus.
@@ -134,6 +138,16 @@ impl Session {
             Some(column) => Err(table_error(path, format!("the {name} table has no `{column}` column"))),
             None => Ok(()),
         }
+    }
+
+    /// Run `sql` and keep its answer as table `name` for the queries after it: a plan cut into
+    /// stages, each a query of its own (Ballista ships a plan to its scheduler as nested protobuf
+    /// messages, and a deep plan exceeds the decoder's nesting limit). The table is written to
+    /// `work/<name>.parquet`, which every executor must be able to read, like the corpus.
+    pub fn stage(&self, sql: &str, work: &Path, name: &str) -> Result<u64> {
+        let rows = self.write(sql, work, name, Vec::new())?;
+        self.register(name, &work.join(format!("{name}.parquet")))?;
+        Ok(rows)
     }
 
     /// The directory of the tables.

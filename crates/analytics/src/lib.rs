@@ -28,7 +28,13 @@ pub mod engine;
 #[cfg(feature = "engine")]
 pub mod export;
 #[cfg(feature = "engine")]
+mod kernel;
+#[cfg(feature = "engine")]
+pub mod novelty;
+#[cfg(feature = "engine")]
 pub mod openalex;
+#[cfg(feature = "engine")]
+pub mod related;
 #[cfg(feature = "engine")]
 pub mod schema;
 #[cfg(feature = "engine")]
@@ -63,6 +69,36 @@ pub fn citation_counts(engine: &Engine, dir: &std::path::Path, out: &std::path::
     match engine {
         Engine::Memory => csr::counts(dir, out),
         _ => counts::compute(&Session::open(engine, dir)?, out),
+    }
+}
+
+/// The top related papers (co-citation or coupling) of every paper on `engine`, written as
+/// `out/<relation>.parquet` (see [`related`]).
+#[cfg(feature = "engine")]
+pub fn related_papers(
+    engine: &Engine,
+    dir: &std::path::Path,
+    plan: related::RelatedPlan,
+    out: &std::path::Path,
+) -> Result<related::RelatedSummary> {
+    match engine {
+        Engine::Memory => csr::related(dir, plan.relation, plan.top, out),
+        _ => related::compute(&Session::open(engine, dir)?, plan, out),
+    }
+}
+
+/// Every paper's novelty against the expected null on `engine`, written as
+/// `out/novelty.parquet` (see [`novelty`]).
+#[cfg(feature = "engine")]
+pub fn paper_novelty(
+    engine: &Engine,
+    dir: &std::path::Path,
+    units: litnav_graph::novelty::Units,
+    out: &std::path::Path,
+) -> Result<novelty::NoveltySummary> {
+    match engine {
+        Engine::Memory => csr::novelty(dir, units, out),
+        _ => novelty::compute(&Session::open(engine, dir)?, units, out),
     }
 }
 

@@ -1,6 +1,6 @@
 //! A citation graph as the columnar corpus's papers and edges (for benchmarks and for checking
 //! the plans against the in-memory graph): each node a paper whose title is its id, with its
-//! year or date; each edge a citation.
+//! year or date and venue; each edge a citation.
 
 use crate::Result;
 use crate::schema;
@@ -32,7 +32,7 @@ pub fn write_graph(graph: &Graph, out: &Path) -> Result<()> {
             nulls(chunk.len()),
             Arc::new(chunk.iter().map(|&n| graph.year(n)).collect::<Int32Array>()),
             Arc::new(chunk.iter().map(|&n| graph.date(n)).collect::<Date32Array>()),
-            nulls(chunk.len()),
+            Arc::new(chunk.iter().map(|&n| graph.venue(n)).collect::<StringArray>()),
             Arc::new(authors.finish()),
             Arc::new(Int64Array::new_null(chunk.len())),
             Arc::new(BooleanArray::from(vec![false; chunk.len()])),

@@ -168,3 +168,121 @@ fn counts_and_percentiles_equal_the_in_memory_graph() {
         assert_eq!(Some(found.citation_percentile), table.rank(graph.in_degree(node) as f64));
     }
 }
+
+/// Every paper's co-citation and coupling lists from the plan equal the in-memory CSR's
+/// (`co_cited_with`, `coupled_with`): the same papers in the same order (ties included), the
+/// same counts, the similarities to the bit — and the in-memory engine's file equals both.
+fn assert_related_equals_csr(graph: &Graph, tops: &[u32], groups: &[u32]) {
+    use litnav_analytics::related::{self, RelatedPlan, Relation};
+    use litnav_graph::pairs::{co_cited_with, coupled_with};
+    let dir = tempfile::tempdir().unwrap();
+    synthetic::write_graph(graph, dir.path()).unwrap();
+    let session = Session::open(&Engine::local(), dir.path()).unwrap();
+    for relation in [Relation::CoCitation, Relation::Coupling] {
+        for &top in tops {
+            let expected: HashMap<String, Vec<(String, u64, f64)>> = graph
+                .nodes()
+                .map(|node| {
+                    let list = match relation {
+                        Relation::CoCitation => co_cited_with(graph, node, top as usize),
+                        Relation::Coupling => coupled_with(graph, node, top as usize),
+                    };
+                    let list = list.iter().map(|r| (graph.id(r.node).to_string(), r.count as u64, r.similarity));
+                    (graph.id(node).to_string(), list.collect::<Vec<_>>())
+                })
+                .filter(|(_, list)| !list.is_empty())
+                .collect();
+            let as_tuples = |results: related::RelatedResults| -> HashMap<String, Vec<(String, u64, f64)>> {
+                assert_eq!((results.relation, results.top), (relation, top));
+                results
+                    .lists
+                    .into_iter()
+                    .map(|(id, list)| (id, list.into_iter().map(|r| (r.other, r.count, r.similarity)).collect()))
+                    .collect()
+            };
+            for &cuts in groups {
+                let out = dir.path().join(format!("out-{}-{top}-{cuts}", relation.name()));
+                related::compute(&session, RelatedPlan { relation, top, groups: cuts }, &out).unwrap();
+                let found = as_tuples(related::read(&out.join(format!("{}.parquet", relation.name()))).unwrap());
+                assert_eq!(found.len(), expected.len(), "{relation:?}, top {top}, {cuts} groups");
+                for (id, list) in &expected {
+                    assert_eq!(&found[id], list, "{relation:?} of {id}, top {top}, {cuts} groups");
+                }
+            }
+            let out = dir.path().join(format!("memory-{}-{top}", relation.name()));
+            let plan = RelatedPlan { relation, top, groups: 1 };
+            litnav_analytics::related_papers(&Engine::Memory, dir.path(), plan, &out).unwrap();
+            let found = as_tuples(related::read(&out.join(format!("{}.parquet", relation.name()))).unwrap());
+            assert_eq!(found, expected, "{relation:?}, top {top}, in memory");
+        }
+    }
+}
+
+#[test]
+fn cocitation_and_coupling_equal_the_csr() {
+    let graph = litnav_graph::synthetic::preferential_attachment(2_000, 6, 11);
+    assert_related_equals_csr(&graph, &[3, 25], &[1, 4, 13]);
+    assert_related_equals_csr(&messy_dated_graph(1_500, 5), &[10], &[1, 7]);
+}
+
+/// A power-law graph whose papers sit in 30 venues (a tenth in none).
+fn graph_with_venues(papers: usize, seed: u64) -> Graph {
+    let base = litnav_graph::synthetic::preferential_attachment(papers, 7, seed);
+    let mut rng = SplitMix64(seed ^ 0x5EED);
+    let nodes: Vec<NodeInfo> = base
+        .nodes()
+        .map(|n| NodeInfo {
+            id: base.id(n).to_string(),
+            year: base.year(n),
+            venue: (rng.below(10) > 0).then(|| format!("Venue {}", rng.below(30))),
+            ..NodeInfo::default()
+        })
+        .collect();
+    let edges: Vec<(&str, &str)> = base.edges().map(|(a, b)| (base.id(a), base.id(b))).collect();
+    Graph::build(nodes, &edges)
+}
+
+/// Every paper's novelty from the plan (expected null) equals the in-memory computation: the
+/// same pair counts and reasons, the percentiles within 1e-9 (DataFusion sums the per-year terms
+/// in its own order) — and the in-memory engine's file equals the in-memory values exactly.
+fn assert_novelty_equals_csr(graph: &Graph, units: litnav_graph::novelty::Units) {
+    use litnav_analytics::novelty;
+    let dir = tempfile::tempdir().unwrap();
+    synthetic::write_graph(graph, dir.path()).unwrap();
+    let expected = litnav_graph::novelty::expected::novelty_all(graph, units);
+    let session = Session::open(&Engine::local(), dir.path()).unwrap();
+    let summary = novelty::compute(&session, units, &dir.path().join("plan")).unwrap();
+    assert_eq!(summary.papers as usize, graph.len());
+    let found = novelty::read(&dir.path().join("plan/novelty.parquet")).unwrap();
+    assert_eq!(found.units, units);
+    let found: HashMap<String, litnav_graph::novelty::Novelty> = found.rows.into_iter().collect();
+    let close = |a: Option<f64>, b: Option<f64>| match (a, b) {
+        (Some(a), Some(b)) => (a - b).abs() <= 1e-9 * b.abs().max(1.0),
+        (a, b) => a == b,
+    };
+    let mut defined = 0;
+    for node in graph.nodes() {
+        let (plan, memory) = (found[graph.id(node)], expected[node as usize]);
+        assert_eq!((plan.pairs, plan.undefined), (memory.pairs, memory.undefined), "{}", graph.id(node));
+        assert!(
+            close(plan.p10, memory.p10) && close(plan.median, memory.median),
+            "{}: {plan:?} vs {memory:?}",
+            graph.id(node)
+        );
+        defined += usize::from(memory.p10.is_some());
+    }
+    assert!(defined > graph.len() / 2, "{units:?}: only {defined} papers have a novelty");
+    litnav_analytics::paper_novelty(&Engine::Memory, dir.path(), units, &dir.path().join("memory")).unwrap();
+    let memory = novelty::read(&dir.path().join("memory/novelty.parquet")).unwrap();
+    for (id, value) in memory.rows {
+        assert_eq!(value, expected[graph.node(&id).unwrap() as usize], "{id}");
+    }
+}
+
+#[test]
+fn novelty_against_the_expected_null_equals_the_in_memory_computation() {
+    use litnav_graph::novelty::Units;
+    assert_novelty_equals_csr(&graph_with_venues(2_500, 3), Units::Venues);
+    assert_novelty_equals_csr(&graph_with_venues(2_500, 3), Units::References);
+    assert_novelty_equals_csr(&messy_dated_graph(1_500, 9), Units::References);
+}

@@ -368,8 +368,32 @@ impl CorpusSession {
     /// its `cd.parquet`) instead of computing it: rankings and profiles under `metric` read these
     /// values. They must be this corpus's papers, all of them.
     pub fn use_disruption(&self, metric: &MetricOptions, results: Vec<(String, disruption::Disruption)>) -> Result<()> {
+        let details = self.values_by_node(results)?;
+        for scinet_form in [false, true] {
+            let key = scores_key(Measure::Disruption, metric, scinet_form);
+            let values = details.iter().map(|d| if scinet_form { d.cd_nok } else { d.cd }).collect();
+            self.store_scores(key, values, details.iter().copied().map(Detail::Disruption).collect())?;
+        }
+        Ok(())
+    }
+
+    /// Use every paper's novelty computed elsewhere (by `litnav analytics novelty`, against its
+    /// expected null) instead of computing it, as [`CorpusSession::use_disruption`] does.
+    pub fn use_novelty(&self, metric: &MetricOptions, results: Vec<(String, novelty::Novelty)>) -> Result<()> {
+        let details = self.values_by_node(results)?;
+        let values = details.iter().map(|n| n.p10.map(|z| -z)).collect();
+        self.store_scores(
+            scores_key(Measure::Novelty, metric, false),
+            values,
+            details.into_iter().map(Detail::Novelty).collect(),
+        )?;
+        Ok(())
+    }
+
+    /// Values computed elsewhere, in node order: every paper of this corpus, and no other.
+    fn values_by_node<T>(&self, results: Vec<(String, T)>) -> Result<Vec<T>> {
         let graph = &self.citations()?.graph;
-        let mut by_node: Vec<Option<disruption::Disruption>> = vec![None; graph.len()];
+        let mut by_node: Vec<Option<T>> = std::iter::repeat_with(|| None).take(graph.len()).collect();
         let mut foreign = Vec::new();
         for (id, value) in results {
             match graph.find(&id) {
@@ -387,13 +411,7 @@ impl CorpusSession {
         if missing > 0 {
             return Err(Error::input(format!("the results lack {missing} of this corpus's papers")));
         }
-        let details: Vec<disruption::Disruption> = by_node.into_iter().flatten().collect();
-        for scinet_form in [false, true] {
-            let key = scores_key(Measure::Disruption, metric, scinet_form);
-            let values = details.iter().map(|d| if scinet_form { d.cd_nok } else { d.cd }).collect();
-            self.store_scores(key, values, details.iter().copied().map(Detail::Disruption).collect())?;
-        }
-        Ok(())
+        Ok(by_node.into_iter().flatten().collect())
     }
 
     /// How ties in a ranking break: the better-cited paper first (CD = 1 is common among rarely
@@ -517,6 +535,25 @@ impl CorpusSession {
             Neighbourhood::Coupled => pairs::coupled_with(graph, node, k),
         };
         Ok(Neighbours { paper: self.paper_ref(node)?, related: self.related(&list)? })
+    }
+
+    /// A paper's neighbours as a list computed elsewhere (`litnav analytics cocitation|coupling`):
+    /// (related paper id, count, similarity), most related first. Every id must be this corpus's.
+    pub fn neighbours_listed(&self, id: &str, list: &[(String, usize, f64)]) -> Result<Neighbours> {
+        let node = self.node(id)?;
+        let graph = &self.citations()?.graph;
+        let related = list
+            .iter()
+            .map(|(other, count, similarity)| {
+                let node = graph.find(other).ok_or_else(|| {
+                    Error::input(format!(
+                        "the results name `{other}`, which is not in this corpus: computed from another corpus"
+                    ))
+                })?;
+                Ok(Related { node, count: *count, similarity: *similarity })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Neighbours { paper: self.paper_ref(node)?, related: self.related(&related)? })
     }
 
     /// Papers mentioned in the same paragraph as a paper (from the citation contexts).

@@ -40,6 +40,8 @@
 //! results are identical, bit for bit, whatever the partitioning or where the nulls are kept
 //! (tested against the direct computation).
 
+pub mod expected;
+
 use crate::{Error, Graph, Node, Result};
 use litnav_core::rng::SplitMix64;
 use rayon::prelude::*;
@@ -104,11 +106,27 @@ pub enum Undefined {
 }
 
 impl Undefined {
+    /// Every reason.
+    pub const ALL: [Undefined; 2] = [Undefined::FewerThanTwoReferences, Undefined::NoScoredPair];
+
+    /// The reason's name in files and JSON (as serde writes it).
+    pub fn name(self) -> &'static str {
+        match self {
+            Undefined::FewerThanTwoReferences => "fewer_than_two_references",
+            Undefined::NoScoredPair => "no_scored_pair",
+        }
+    }
+
+    /// The reason of a name written by [`Undefined::name`].
+    pub fn from_name(name: &str) -> Option<Undefined> {
+        Undefined::ALL.into_iter().find(|why| why.name() == name)
+    }
+
     /// The reason in words.
     pub fn describe(self) -> &'static str {
         match self {
             Undefined::FewerThanTwoReferences => "fewer than two in-corpus references, so no combination to score",
-            Undefined::NoScoredPair => "no reference pair varies across the randomized graphs",
+            Undefined::NoScoredPair => "no reference pair varies under the null model",
         }
     }
 }
@@ -173,7 +191,9 @@ pub fn novelty_with_layout(graph: &Graph, options: &Options) -> Result<(Vec<Nove
     Ok((values, layout))
 }
 
-fn paper_novelty(references: usize, pair_scores: &[f64]) -> Novelty {
+/// A paper's novelty from the z-scores of its reference pairs (NaN: the pair has none), given
+/// its number of references.
+pub fn paper_novelty(references: usize, pair_scores: &[f64]) -> Novelty {
     if references < 2 {
         return Novelty { pairs: 0, p10: None, median: None, undefined: Some(Undefined::FewerThanTwoReferences) };
     }
@@ -566,6 +586,14 @@ mod tests {
     use super::*;
     use crate::NodeInfo;
 
+    #[test]
+    fn reason_names_are_serdes_and_read_back() {
+        for why in Undefined::ALL {
+            assert_eq!(serde_json::to_value(why).unwrap(), why.name());
+            assert_eq!(Undefined::from_name(why.name()), Some(why));
+        }
+    }
+
     /// A random citation graph whose papers sit in 12 venues at random.
     fn random_graph(seed: u64) -> Graph {
         let base = crate::synthetic::preferential_attachment(2_000, 6, seed);
@@ -669,6 +697,13 @@ mod tests {
         assert_eq!(values, novelty_all(&g, &Options::default()).unwrap(), "seeded");
         let few = values[g.node("A00").unwrap() as usize];
         assert_eq!(few.undefined, Some(Undefined::FewerThanTwoReferences));
+        // The expected null reads the habit the same way.
+        let expected = expected::novelty_all(&g, Units::Venues);
+        let (typical, breach) =
+            (expected[g.node("P001").unwrap() as usize], expected[g.node("P000").unwrap() as usize]);
+        assert!(typical.median.unwrap() > 2.0, "{typical:?}");
+        assert!(breach.p10.unwrap() < 0.0, "{breach:?}");
+        assert_eq!(expected[g.node("A00").unwrap() as usize].undefined, Some(Undefined::FewerThanTwoReferences));
     }
 
     /// The computation as first written (every distinct pair in one hash map, every null graph

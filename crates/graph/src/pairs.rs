@@ -6,7 +6,6 @@
 
 use crate::{Graph, Node};
 use serde::Serialize;
-use std::collections::HashMap;
 
 /// How two papers relate.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -74,38 +73,88 @@ pub struct Related {
 /// Papers co-cited with `paper`, most co-citations first (ties: higher similarity, then smaller
 /// id), at most `k`.
 pub fn co_cited_with(graph: &Graph, paper: Node, k: usize) -> Vec<Related> {
-    let counts = count_two_steps(graph.citers(paper), |citer| graph.references(citer), paper);
-    rank(counts, k, |other| salton_for(graph.in_degree(paper), graph.in_degree(other)))
+    TwoSteps::new(graph.len()).co_cited(graph, paper, k)
 }
 
 /// Papers sharing references with `paper` (bibliographic coupling), most shared first.
 pub fn coupled_with(graph: &Graph, paper: Node, k: usize) -> Vec<Related> {
-    let counts = count_two_steps(graph.references(paper), |reference| graph.citers(reference), paper);
-    rank(counts, k, |other| salton_for(graph.out_degree(paper), graph.out_degree(other)))
+    TwoSteps::new(graph.len()).coupled(graph, paper, k)
 }
 
-fn salton_for(a: usize, b: usize) -> impl Fn(usize) -> f64 {
-    move |shared| salton(shared, a, b)
+/// Counts the papers two steps away from a paper — through its citers to their references
+/// (co-citation) or through its references to their citers (coupling) — and ranks them.
+///
+/// One counter serves many papers (a dense count per node and the list of nodes touched, reset
+/// after each paper), which is what computing the relation for every paper of a graph needs; the
+/// graph may also be a part of a larger one, with the sizes taken from the whole.
+pub struct TwoSteps {
+    counts: Vec<u32>,
+    touched: Vec<Node>,
 }
 
-fn count_two_steps<'g>(first: &[Node], second: impl Fn(Node) -> &'g [Node], exclude: Node) -> HashMap<Node, usize> {
-    let mut counts = HashMap::new();
-    for &middle in first {
-        for &other in second(middle) {
-            if other != exclude {
-                *counts.entry(other).or_insert(0) += 1;
+impl TwoSteps {
+    /// A counter for graphs of up to `nodes` nodes.
+    pub fn new(nodes: usize) -> TwoSteps {
+        TwoSteps { counts: vec![0; nodes], touched: Vec::new() }
+    }
+
+    /// [`co_cited_with`] with this counter.
+    pub fn co_cited(&mut self, graph: &Graph, paper: Node, k: usize) -> Vec<Related> {
+        self.top_k(graph.citers(paper), |citer| graph.references(citer), paper, k, |n| graph.in_degree(n))
+    }
+
+    /// [`coupled_with`] with this counter.
+    pub fn coupled(&mut self, graph: &Graph, paper: Node, k: usize) -> Vec<Related> {
+        self.top_k(graph.references(paper), |reference| graph.citers(reference), paper, k, |n| graph.out_degree(n))
+    }
+
+    /// The `k` nodes reached most often from `paper` through `middles` and then `onward`, most
+    /// first (ties: higher Salton similarity, then smaller node), `paper` itself left out. `size`
+    /// gives a node's set size for the similarity (its citers for co-citation, its references
+    /// for coupling).
+    pub fn top_k<'g>(
+        &mut self,
+        middles: &[Node],
+        onward: impl Fn(Node) -> &'g [Node],
+        paper: Node,
+        k: usize,
+        size: impl Fn(Node) -> usize,
+    ) -> Vec<Related> {
+        for &middle in middles {
+            for &other in onward(middle) {
+                if other != paper {
+                    let count = &mut self.counts[other as usize];
+                    if *count == 0 {
+                        self.touched.push(other);
+                    }
+                    *count += 1;
+                }
             }
         }
+        let own = size(paper);
+        let mut related: Vec<Related> = self
+            .touched
+            .drain(..)
+            .map(|node| {
+                let count = std::mem::take(&mut self.counts[node as usize]) as usize;
+                Related { node, count, similarity: salton(count, own, size(node)) }
+            })
+            .collect();
+        let order = |a: &Related, b: &Related| {
+            b.count.cmp(&a.count).then(b.similarity.total_cmp(&a.similarity)).then(a.node.cmp(&b.node))
+        };
+        // The order is total (nodes differ), so selecting the first k before sorting them gives
+        // the same list as sorting everything.
+        if k < related.len() {
+            if k == 0 {
+                return Vec::new();
+            }
+            related.select_nth_unstable_by(k - 1, order);
+            related.truncate(k);
+        }
+        related.sort_by(order);
+        related
     }
-    counts
-}
-
-fn rank<S: Fn(usize) -> f64>(counts: HashMap<Node, usize>, k: usize, similarity: impl Fn(Node) -> S) -> Vec<Related> {
-    let mut related: Vec<Related> =
-        counts.into_iter().map(|(node, count)| Related { node, count, similarity: similarity(node)(count) }).collect();
-    related.sort_by(|a, b| b.count.cmp(&a.count).then(b.similarity.total_cmp(&a.similarity)).then(a.node.cmp(&b.node)));
-    related.truncate(k);
-    related
 }
 
 #[cfg(test)]
@@ -130,5 +179,36 @@ mod tests {
         assert_eq!(with_x.iter().map(|r| (r.node, r.count)).collect::<Vec<_>>(), vec![(y, 2)]);
         let with_p = coupled_with(&g, p, 10);
         assert_eq!(with_p.iter().map(|r| (r.node, r.count)).collect::<Vec<_>>(), vec![(q, 2), (r, 1)]);
+    }
+
+    /// The ranking by brute force: every reachable paper counted in a map, everything sorted.
+    fn ranked_by_brute_force(graph: &Graph, paper: Node, k: usize, co_citation: bool) -> Vec<(Node, usize, f64)> {
+        let mut counts = std::collections::HashMap::new();
+        let size = |node: Node| if co_citation { graph.in_degree(node) } else { graph.out_degree(node) };
+        let middles = if co_citation { graph.citers(paper) } else { graph.references(paper) };
+        for &middle in middles {
+            let onward = if co_citation { graph.references(middle) } else { graph.citers(middle) };
+            for &other in onward.iter().filter(|&&o| o != paper) {
+                *counts.entry(other).or_insert(0usize) += 1;
+            }
+        }
+        let mut all: Vec<(Node, usize, f64)> =
+            counts.into_iter().map(|(node, count)| (node, count, salton(count, size(paper), size(node)))).collect();
+        all.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.total_cmp(&a.2)).then(a.0.cmp(&b.0)));
+        all.truncate(k);
+        all
+    }
+
+    #[test]
+    fn top_k_by_selection_equals_sorting_everything() {
+        let graph = crate::synthetic::preferential_attachment(3_000, 8, 7);
+        for paper in graph.nodes().step_by(7) {
+            for k in [0, 1, 3, 10, 10_000] {
+                let as_tuples =
+                    |list: Vec<Related>| list.into_iter().map(|r| (r.node, r.count, r.similarity)).collect::<Vec<_>>();
+                assert_eq!(as_tuples(co_cited_with(&graph, paper, k)), ranked_by_brute_force(&graph, paper, k, true));
+                assert_eq!(as_tuples(coupled_with(&graph, paper, k)), ranked_by_brute_force(&graph, paper, k, false));
+            }
+        }
     }
 }

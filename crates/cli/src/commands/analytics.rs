@@ -14,6 +14,16 @@ pub enum Query {
     /// Every paper's in-corpus citations and references, and the percentile rank of its
     /// citations among all papers', written as OUT/counts.parquet.
     Counts(CountsArgs),
+    /// Every paper's most co-cited papers (cited together with it by a third), written as
+    /// OUT/cocitation.parquet; `litnav relations co-cited ID --results …` reads it back.
+    Cocitation(RelatedArgs),
+    /// Every paper's most coupled papers (citing references in common with it), written as
+    /// OUT/coupling.parquet; `litnav relations coupled ID --results …` reads it back.
+    Coupling(RelatedArgs),
+    /// Every paper's novelty (Uzzi's z-scores of its reference pairs: 10th percentile and
+    /// median) against the expected null, which distributes; written as OUT/novelty.parquet,
+    /// read back by `litnav relations novelty --results …`.
+    Novelty(NoveltyArgs),
 }
 
 /// Where the plan runs.
@@ -49,6 +59,9 @@ pub struct EngineArgs {
     /// Memory the embedded engine may hold before it spills to disk (MiB; default: no limit).
     #[arg(long, value_name = "MIB")]
     memory_limit: Option<usize>,
+    /// Where the embedded engine spills (default: the system's temporary directory).
+    #[arg(long, value_name = "DIR")]
+    spill_dir: Option<PathBuf>,
     /// Print the summary as JSON.
     #[arg(long)]
     json: bool,
@@ -74,6 +87,38 @@ pub struct CountsArgs {
     engine: EngineArgs,
 }
 
+#[derive(Debug, clap::Args)]
+pub struct RelatedArgs {
+    #[command(flatten)]
+    engine: EngineArgs,
+    /// How many related papers each paper keeps.
+    #[arg(long, default_value_t = 10)]
+    top: u32,
+    /// Groups the focal papers are cut into (default: four per core). More groups: less memory
+    /// per task, more links shipped between tasks.
+    #[arg(long, value_name = "N")]
+    groups: Option<u32>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct NoveltyArgs {
+    #[command(flatten)]
+    engine: EngineArgs,
+    /// What plays the role of Uzzi's journals: a reference's venue (its own unit when it has
+    /// none), or every reference itself.
+    #[arg(long, value_enum, default_value_t = UnitsArg::Venues)]
+    units: UnitsArg,
+}
+
+/// Novelty's units.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum UnitsArg {
+    /// A reference's venue.
+    Venues,
+    /// Every reference.
+    References,
+}
+
 pub fn run(query: Query) -> Result<()> {
     #[cfg(feature = "analytics")]
     {
@@ -97,15 +142,20 @@ pub fn missing_feature() -> anyhow::Error {
 
 #[cfg(feature = "analytics")]
 mod enabled {
-    use super::{CdArgs, CountsArgs, EngineArg, EngineArgs, Query};
+    use super::{CdArgs, CountsArgs, EngineArg, EngineArgs, NoveltyArgs, Query, RelatedArgs, UnitsArg};
     use anyhow::Result;
     use litnav_analytics::cd::CdPlan;
+    use litnav_analytics::related::{RelatedPlan, Relation};
     use litnav_analytics::{Engine, LocalOptions};
+    use litnav_graph::novelty::Units;
 
     pub fn run(query: Query) -> Result<()> {
         match query {
             Query::Cd(args) => cd(args),
             Query::Counts(args) => counts(args),
+            Query::Cocitation(args) => related(args, Relation::CoCitation),
+            Query::Coupling(args) => related(args, Relation::Coupling),
+            Query::Novelty(args) => novelty(args),
         }
     }
 
@@ -114,6 +164,7 @@ mod enabled {
             EngineArg::Memory => Engine::Memory,
             EngineArg::Local => Engine::Local(LocalOptions {
                 memory_limit: args.memory_limit.map(|mib| mib << 20),
+                spill_dir: args.spill_dir.clone(),
                 ..LocalOptions::default()
             }),
             EngineArg::Ballista => Engine::Ballista {
@@ -165,5 +216,42 @@ mod enabled {
         let papers = litnav_analytics::citation_counts(&engine, &args.engine.parquet, &args.engine.out)?;
         let line = format!("citation counts of {papers} papers → {}", args.engine.out.join("counts.parquet").display());
         report(&args.engine, &engine, started.elapsed().as_secs_f64(), serde_json::json!({ "papers": papers }), line)
+    }
+
+    fn related(args: RelatedArgs, relation: Relation) -> Result<()> {
+        let mut plan = RelatedPlan::new(relation, args.top);
+        if let Some(groups) = args.groups {
+            anyhow::ensure!(groups > 0, "--groups must be at least 1");
+            plan.groups = groups;
+        }
+        let engine = engine(&args.engine);
+        let started = std::time::Instant::now();
+        let summary = litnav_analytics::related_papers(&engine, &args.engine.parquet, plan, &args.engine.out)?;
+        let file = args.engine.out.join(format!("{}.parquet", relation.name()));
+        let line = format!(
+            "top {} by {} of every paper: {} rows → {}",
+            summary.top,
+            relation.name(),
+            summary.rows,
+            file.display()
+        );
+        report(&args.engine, &engine, started.elapsed().as_secs_f64(), serde_json::to_value(&summary)?, line)
+    }
+
+    fn novelty(args: NoveltyArgs) -> Result<()> {
+        let units = match args.units {
+            UnitsArg::Venues => Units::Venues,
+            UnitsArg::References => Units::References,
+        };
+        let engine = engine(&args.engine);
+        let started = std::time::Instant::now();
+        let summary = litnav_analytics::paper_novelty(&engine, &args.engine.parquet, units, &args.engine.out)?;
+        let line = format!(
+            "novelty of {} papers ({} as units, expected null) → {}",
+            summary.papers,
+            summary.units,
+            args.engine.out.join("novelty.parquet").display()
+        );
+        report(&args.engine, &engine, started.elapsed().as_secs_f64(), serde_json::to_value(&summary)?, line)
     }
 }

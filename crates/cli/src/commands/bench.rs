@@ -354,6 +354,9 @@ pub struct MemoryArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct ScaleArgs {
+    /// The analysis: cd, counts, cocitation, coupling or novelty.
+    #[arg(long, default_value = "cd")]
+    analysis: String,
     /// Graph sizes as PAPERSxREFS (references per paper), ascending.
     #[arg(long, value_delimiter = ',', default_values_t = ["1000000x10".to_string()])]
     sizes: Vec<String>,
@@ -378,6 +381,9 @@ pub struct ScaleArgs {
     /// Write the tables here (kept) instead of in a temporary directory.
     #[arg(long, value_name = "DIR")]
     work: Option<PathBuf>,
+    /// Also draw the times and their extrapolation as an SVG plot to this file.
+    #[arg(long, value_name = "FILE")]
+    plot: Option<PathBuf>,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -691,6 +697,12 @@ fn run_scale(args: ScaleArgs) -> Result<()> {
             Some(years.parse().map_err(|_| anyhow::anyhow!("--window: `{years}` is not a number of years or `none`"))?)
         }
     };
+    anyhow::ensure!(
+        litnav_bench::scale::ANALYSES.contains(&args.analysis.as_str()),
+        "--analysis: `{}` is not one of {}",
+        args.analysis,
+        litnav_bench::scale::ANALYSES.join(", ")
+    );
     for engine in &args.engines {
         anyhow::ensure!(
             litnav_bench::scale::ENGINES.contains(&engine.as_str()),
@@ -698,6 +710,7 @@ fn run_scale(args: ScaleArgs) -> Result<()> {
         );
     }
     let options = litnav_bench::scale::Options {
+        analysis: args.analysis,
         litnav: std::env::current_exe()?,
         sizes,
         window,
@@ -709,8 +722,12 @@ fn run_scale(args: ScaleArgs) -> Result<()> {
         seed: 1,
         work: args.work,
     };
-    let progress = Terminal::start("computing the CD index on every engine");
+    let progress = Terminal::start(&format!("computing {} on every engine", options.analysis));
     let report = litnav_bench::scale::run(&options)?;
+    if let Some(file) = &args.plot {
+        std::fs::write(file, litnav_bench::scale::plot(&report))
+            .map_err(|e| anyhow::anyhow!("writing {}: {e}", file.display()))?;
+    }
     show(&report, args.json, progress)
 }
 

@@ -60,9 +60,9 @@ pub struct MetricArgs {
     /// value for a paper without references: litnav's reading before 2026-11).
     #[arg(long, value_enum, default_value_t = ReadingArg::Subsequent)]
     cd_reading: ReadingArg,
-    /// What plays the role of Uzzi's journals in novelty.
-    #[arg(long, value_enum, default_value_t = UnitsArg::Venues)]
-    units: UnitsArg,
+    /// What plays the role of Uzzi's journals in novelty (default: venues).
+    #[arg(long, value_enum)]
+    units: Option<UnitsArg>,
     /// Randomized citation graphs drawn for novelty's null model.
     #[arg(long, default_value_t = MetricOptions::default().nulls)]
     nulls: usize,
@@ -88,11 +88,15 @@ enum UnitsArg {
 }
 
 impl MetricArgs {
+    fn units(&self) -> Units {
+        match self.units {
+            Some(UnitsArg::Venues) | None => Units::Venues,
+            Some(UnitsArg::References) => Units::References,
+        }
+    }
+
     fn options(&self, seed: u64) -> MetricOptions {
-        let units = match self.units {
-            UnitsArg::Venues => Units::Venues,
-            UnitsArg::References => Units::References,
-        };
+        let units = self.units();
         let reading = match self.cd_reading {
             ReadingArg::Subsequent => Reading::Subsequent,
             ReadingArg::AllTime => Reading::AllTime,
@@ -162,6 +166,11 @@ pub struct NeighbourArgs {
     /// How many papers to list.
     #[arg(long, short, default_value_t = 20)]
     k: usize,
+    /// List the paper's neighbours from the file `litnav analytics cocitation|coupling` wrote
+    /// (from this corpus's `export parquet`) instead of computing them; it holds each paper's top
+    /// --top only. Needs the `analytics` build feature.
+    #[arg(long, value_name = "FILE")]
+    results: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -220,8 +229,17 @@ fn rank(args: RankArgs, measure: Measure) -> Result<()> {
     let (workspace, session) = open(&args.corpus)?;
     let mut metric = args.metric.options(workspace.settings().seed);
     if let Some(results) = &args.results {
-        anyhow::ensure!(measure == Measure::Disruption, "--results holds disruption values; novelty is computed here");
-        metric.window = use_results(&session, &metric, results)?;
+        match measure {
+            Measure::Disruption => metric.window = use_results(&session, &metric, results)?,
+            Measure::Novelty => {
+                let units = use_novelty_results(&session, &metric, results)?;
+                anyhow::ensure!(
+                    args.metric.units.is_none() || units == metric.units,
+                    "--units disagrees with the results, computed with units {units:?}"
+                );
+                metric.units = units;
+            }
+        }
     }
     let progress = Terminal::start(&format!("computing {} for every paper", measure.name().to_lowercase()));
     let request = RankRequest {
@@ -265,6 +283,23 @@ fn use_results(session: &CorpusSession, metric: &MetricOptions, path: &std::path
     }
 }
 
+/// Load `litnav analytics novelty` results (expected null) into the session; returns their
+/// units.
+fn use_novelty_results(session: &CorpusSession, metric: &MetricOptions, path: &std::path::Path) -> Result<Units> {
+    #[cfg(feature = "analytics")]
+    {
+        let results = litnav_analytics::novelty::read(path)?;
+        let metric = MetricOptions { units: results.units, ..*metric };
+        session.use_novelty(&metric, results.rows)?;
+        Ok(results.units)
+    }
+    #[cfg(not(feature = "analytics"))]
+    {
+        let _ = (session, metric, path);
+        Err(super::analytics::missing_feature())
+    }
+}
+
 fn paper(args: PaperArgs) -> Result<()> {
     let (workspace, session) = open(&args.corpus)?;
     let progress = Terminal::start("computing disruption and novelty for every paper");
@@ -280,7 +315,10 @@ fn path(args: PathArgs) -> Result<()> {
 
 fn neighbours(args: NeighbourArgs, which: Neighbourhood, what: &str) -> Result<()> {
     let (_, session) = open(&args.corpus)?;
-    let report = session.neighbours(&args.id, which, args.k)?;
+    let report = match &args.results {
+        Some(path) => session.neighbours_listed(&args.id, &listed_neighbours(path, which, &args.id, args.k)?)?,
+        None => session.neighbours(&args.id, which, args.k)?,
+    };
     if args.corpus.json {
         return super::print_json(&report);
     }
@@ -293,7 +331,46 @@ fn neighbours(args: NeighbourArgs, which: Neighbourhood, what: &str) -> Result<(
     Ok(())
 }
 
+/// One paper's list from a `litnav analytics cocitation|coupling` file, at most `k` long.
+fn listed_neighbours(
+    path: &std::path::Path,
+    which: Neighbourhood,
+    id: &str,
+    k: usize,
+) -> Result<Vec<(String, usize, f64)>> {
+    #[cfg(feature = "analytics")]
+    {
+        use litnav_analytics::related::Relation;
+        let results = litnav_analytics::related::read(path)?;
+        let wanted = match which {
+            Neighbourhood::CoCited => Relation::CoCitation,
+            Neighbourhood::Coupled => Relation::Coupling,
+        };
+        anyhow::ensure!(
+            results.relation == wanted,
+            "{} holds {} lists, not {}",
+            path.display(),
+            results.relation.name(),
+            wanted.name()
+        );
+        if k > results.top as usize {
+            eprintln!("note: the results keep each paper's top {} only", results.top);
+        }
+        let list = results.lists.get(id).map(Vec::as_slice).unwrap_or_default();
+        Ok(list.iter().take(k).map(|r| (r.other.clone(), r.count as usize, r.similarity)).collect())
+    }
+    #[cfg(not(feature = "analytics"))]
+    {
+        let _ = (path, which, id, k);
+        Err(super::analytics::missing_feature())
+    }
+}
+
 fn co_mentioned(args: NeighbourArgs) -> Result<()> {
+    anyhow::ensure!(
+        args.results.is_none(),
+        "--results holds co-citation or coupling lists; co-mentions come from the corpus"
+    );
     let (_, session) = open_for(&args.corpus, false)?;
     show(&session.co_mentioned(&args.id, args.k)?, args.corpus.json)
 }
