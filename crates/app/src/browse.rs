@@ -105,8 +105,7 @@ pub fn citations(session: &CorpusSession, paper: &Paper) -> Result<u64> {
 /// The papers at or below `node_id` (each once), filtered, sorted and paged.
 pub fn node_papers(session: &CorpusSession, map: &MapNode, node_id: &str, query: &PaperQuery) -> Result<PaperPage> {
     let node = find(map, node_id)?;
-    let words: Vec<String> = query.text.as_deref().unwrap_or("").split_whitespace().map(str::to_lowercase).collect();
-    let venue = query.venue.as_deref().map(str::to_lowercase).filter(|v| !v.is_empty());
+    let filter = Filter::new(query);
     let mut listed = Vec::new();
     let mut seen = HashSet::new();
     for (leaf, id) in placements(node) {
@@ -114,22 +113,7 @@ pub fn node_papers(session: &CorpusSession, map: &MapNode, node_id: &str, query:
             continue;
         }
         let Some(paper) = session.paper(id) else { continue };
-        let in_range = match (query.from, query.to) {
-            (None, None) => true,
-            (from, to) => paper.year.is_some_and(|y| from.is_none_or(|f| y >= f) && to.is_none_or(|t| y <= t)),
-        };
-        if !in_range || !matches_words(paper, &words) {
-            continue;
-        }
-        if let Some(venue) = &venue
-            && !paper.venue.as_deref().is_some_and(|v| v.to_lowercase().contains(venue.as_str()))
-        {
-            continue;
-        }
-        let cited = citations(session, paper)?;
-        if query.min_citations.is_some_and(|min| cited < min) {
-            continue;
-        }
+        let Some(cited) = filter.passes(session, paper)? else { continue };
         listed.push(Listed {
             id: paper.id.clone(),
             title: paper.title.clone(),
@@ -149,6 +133,72 @@ pub fn node_papers(session: &CorpusSession, map: &MapNode, node_id: &str, query:
     let total = listed.len();
     let papers = listed.into_iter().skip(query.offset).take(query.limit).collect();
     Ok(PaperPage { node: node.id.clone(), name: node.name.clone(), total, papers })
+}
+
+/// For every node of the map (the root included), how many of the papers at or below it (each
+/// once) pass the query's filters — what a tree shows beside each name while filters are on.
+/// Sorting and paging are ignored.
+pub fn node_counts(session: &CorpusSession, map: &MapNode, query: &PaperQuery) -> Result<BTreeMap<String, usize>> {
+    let filter = Filter::new(query);
+    let mut passing = HashSet::new();
+    for (_, id) in placements(map) {
+        if let Some(paper) = session.paper(id)
+            && filter.passes(session, paper)?.is_some()
+        {
+            passing.insert(id);
+        }
+    }
+    let mut counts = BTreeMap::new();
+    count_below(map, &passing, &mut counts);
+    Ok(counts)
+}
+
+/// Fill `counts` for `node` and every node below it; returns the passing papers at or below it.
+fn count_below<'m>(
+    node: &'m MapNode,
+    passing: &HashSet<&str>,
+    counts: &mut BTreeMap<String, usize>,
+) -> HashSet<&'m str> {
+    let mut below: HashSet<&str> =
+        node.paper_ids.iter().map(String::as_str).filter(|id| passing.contains(id)).collect();
+    for child in &node.subtopics {
+        below.extend(count_below(child, passing, counts));
+    }
+    counts.insert(node.id.clone(), below.len());
+    below
+}
+
+/// A query's filters, prepared once.
+struct Filter<'q> {
+    query: &'q PaperQuery,
+    words: Vec<String>,
+    venue: Option<String>,
+}
+
+impl<'q> Filter<'q> {
+    fn new(query: &'q PaperQuery) -> Filter<'q> {
+        let words = query.text.as_deref().unwrap_or("").split_whitespace().map(str::to_lowercase).collect();
+        let venue = query.venue.as_deref().map(str::to_lowercase).filter(|v| !v.is_empty());
+        Filter { query, words, venue }
+    }
+
+    /// The paper's citations when it passes every filter, None when it does not.
+    fn passes(&self, session: &CorpusSession, paper: &Paper) -> Result<Option<u64>> {
+        let in_range = match (self.query.from, self.query.to) {
+            (None, None) => true,
+            (from, to) => paper.year.is_some_and(|y| from.is_none_or(|f| y >= f) && to.is_none_or(|t| y <= t)),
+        };
+        if !in_range || !matches_words(paper, &self.words) {
+            return Ok(None);
+        }
+        if let Some(venue) = &self.venue
+            && !paper.venue.as_deref().is_some_and(|v| v.to_lowercase().contains(venue.as_str()))
+        {
+            return Ok(None);
+        }
+        let cited = citations(session, paper)?;
+        Ok(self.query.min_citations.is_none_or(|min| cited >= min).then_some(cited))
+    }
 }
 
 fn matches_words(paper: &Paper, words: &[String]) -> bool {

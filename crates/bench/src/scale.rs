@@ -49,6 +49,9 @@ pub struct Options {
     pub executor_memory_mib: u64,
     /// Memory for the embedded engine before it spills, MiB (None: no limit).
     pub local_memory_mib: Option<usize>,
+    /// How the plan cuts the work (CD's `--ranges`, co-citation's and coupling's `--groups`;
+    /// None: the command's default).
+    pub cuts: Option<u32>,
     /// Seed of the synthetic graphs.
     pub seed: u64,
     /// Where the tables are written (a temporary directory when `None`).
@@ -56,7 +59,7 @@ pub struct Options {
 }
 
 /// One engine on one graph.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Row {
     /// The engine.
     pub engine: String,
@@ -77,7 +80,7 @@ pub struct Row {
 }
 
 /// A power law `seconds = a × edges^b` per engine, and its value at OpenAlex's size.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Extrapolation {
     /// The engine.
     pub engine: String,
@@ -90,7 +93,7 @@ pub struct Extrapolation {
 }
 
 /// The report.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Report {
     /// The analysis.
     pub analysis: String,
@@ -104,6 +107,35 @@ pub struct Report {
     pub extrapolations: Vec<Extrapolation>,
     /// alexandria3k's published figure, core-hours per billion citations (an upper bound).
     pub alexandria3k_core_hours_per_billion: f64,
+}
+
+/// Several reports of the same analysis (runs at different sizes, e.g. on different days) as
+/// one: every row, and each engine's power law fitted through all of them.
+pub fn merge(reports: Vec<Report>) -> Result<Report> {
+    let first = reports.first().ok_or_else(|| Error::input("no report to merge"))?;
+    if let Some(other) =
+        reports.iter().find(|r| r.analysis != first.analysis || r.window != first.window || r.cores != first.cores)
+    {
+        return Err(Error::input(format!(
+            "the reports differ: {} (window {:?}, {} cores) and {} (window {:?}, {} cores)",
+            first.analysis, first.window, first.cores, other.analysis, other.window, other.cores
+        )));
+    }
+    let (analysis, window, cores) = (first.analysis.clone(), first.window, first.cores);
+    let mut rows: Vec<Row> = reports.into_iter().flat_map(|r| r.rows).collect();
+    rows.sort_by_key(|r| (r.edges, ENGINES.iter().position(|e| *e == r.engine)));
+    let mut engines: Vec<String> = rows.iter().map(|r| r.engine.clone()).collect();
+    engines.dedup();
+    let engines: Vec<&str> = ENGINES.into_iter().filter(|e| engines.iter().any(|x| x == e)).collect();
+    let extrapolations = engines.into_iter().filter_map(|engine| extrapolate(engine, &rows, cores)).collect();
+    Ok(Report {
+        analysis,
+        cores,
+        window,
+        rows,
+        extrapolations,
+        alexandria3k_core_hours_per_billion: ALEXANDRIA3K_CORE_HOURS_PER_BILLION,
+    })
 }
 
 /// Run every engine on every size.
@@ -152,6 +184,11 @@ fn run_engine(options: &Options, engine: &str, tables: &Path, out: &Path, papers
     command.arg(tables).arg("--out").arg(out);
     if let (Some(window), "cd") = (options.window, options.analysis.as_str()) {
         command.args(["--window", &window.to_string()]);
+    }
+    match (options.cuts, options.analysis.as_str()) {
+        (Some(cuts), "cd") => _ = command.args(["--ranges", &cuts.to_string()]),
+        (Some(cuts), "cocitation" | "coupling") => _ = command.args(["--groups", &cuts.to_string()]),
+        _ => {}
     }
     if let (Some(mib), "local") = (options.local_memory_mib, engine) {
         command.args(["--memory-limit", &mib.to_string()]);
@@ -390,7 +427,18 @@ pub fn plot(report: &Report) -> String {
         for (a, b) in &rows {
             let _ = writeln!(svg, "<circle cx=\"{a:.1}\" cy=\"{b:.1}\" r=\"4\" fill=\"{colour}\"/>");
         }
-        if let Some(e) = report.extrapolations.iter().find(|e| e.engine == engine) {
+        // A failure at a larger size ends the line there: no extrapolation past it.
+        let failed =
+            report.rows.iter().find(|r| r.engine == engine && r.failed.is_some() && x(r.edges as f64) > last_x);
+        if let Some(failure) = failed {
+            let fx = x(failure.edges as f64);
+            let _ = writeln!(
+                svg,
+                "<text x=\"{fx:.1}\" y=\"{:.1}\" fill=\"{colour}\" font-size=\"18\" text-anchor=\"middle\">✗</text>",
+                last_y - 6.0
+            );
+        }
+        if let Some(e) = report.extrapolations.iter().find(|e| e.engine == engine).filter(|_| failed.is_none()) {
             let (ex, ey) = (x(OPENALEX_EDGES), y(e.openalex_hours * 3600.0));
             let _ = writeln!(
                 svg,
@@ -419,7 +467,8 @@ pub fn plot(report: &Report) -> String {
         "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"9\" height=\"9\" fill=\"#444\"/>\
          <rect x=\"{:.1}\" y=\"{:.1}\" width=\"9\" height=\"9\" fill=\"#444\"/><text x=\"{:.1}\" y=\"{:.1}\">alexandria3k (published,</text>\
          <text x=\"{:.1}\" y=\"{:.1}\">scaled to {} cores)</text>\
-         <text x=\"{:.1}\" y=\"{:.1}\" fill=\"#666\">dashed: power-law fit extended</text>",
+         <text x=\"{:.1}\" y=\"{:.1}\" fill=\"#666\">dashed: power-law fit extended</text>\
+         <text x=\"{:.1}\" y=\"{:.1}\" fill=\"#666\">✗: failed at that size</text>",
         ax - 4.5,
         ay - 4.5,
         width - right + 19.5,
@@ -430,7 +479,9 @@ pub fn plot(report: &Report) -> String {
         legend + 18.0,
         report.cores,
         width - right + 12.0,
-        legend + 44.0
+        legend + 44.0,
+        width - right + 12.0,
+        legend + 62.0
     );
     svg.push_str("</svg>\n");
     svg

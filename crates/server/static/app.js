@@ -91,7 +91,7 @@ function toggle(name, paper) {
 function updateBasketCount() { $("#basket-count").textContent = Object.keys(lists.get("basket")).length; }
 
 // ---------- caches ----------
-const cache = { maps: new Map(), graphs: new Map(), timelines: new Map(), scores: new Map(), topics: null };
+const cache = { maps: new Map(), graphs: new Map(), timelines: new Map(), scores: new Map(), counts: new Map(), topics: null };
 async function loadMap(id) {
   if (!cache.maps.has(id)) cache.maps.set(id, await getJson(`/api/maps/${id}`));
   return cache.maps.get(id);
@@ -138,7 +138,8 @@ async function render() {
   const nodeId = state.node && findNode(map, state.node) ? state.node : "root";
   $("#topic").value = $("#topic").value || stored.topic;
   renderTitle(stored);
-  renderTree(map, nodeId, state);
+  renderTree(map, nodeId, state, await filteredCounts(stored.id));
+  if (token !== renderToken) return;
   renderNodeBar(stored, nodeId);
   const tab = state.tab || "map";
   if (tab === "map") await renderBubbles(stored, nodeId, state, token);
@@ -176,7 +177,20 @@ function renderTitle(stored) {
 
 function filterWords() { return ($("#within").value || "").toLowerCase().split(/\s+/).filter(Boolean); }
 
-function renderTree(map, selected, state) {
+// While filters are on, every node's count of the papers passing them (from the server, which
+// knows each paper's year, venue and citations); null when no filter is on.
+async function filteredCounts(mapId) {
+  const params = filterParams().toString();
+  if (!params) return null;
+  const key = `${mapId}?${params}`;
+  if (!cache.counts.has(key)) {
+    try { cache.counts.set(key, (await getJson(`/api/maps/${mapId}/counts?${params}`)).counts); }
+    catch (_) { return null; /* the totals are shown instead */ }
+  }
+  return cache.counts.get(key);
+}
+
+function renderTree(map, selected, state, counts) {
   const words = filterWords();
   const matches = (node) => {
     if (!words.length) return true;
@@ -189,7 +203,9 @@ function renderTree(map, selected, state) {
     const li = h("li", { role: "treeitem", class: (node.filtered || node.id === "filtered" ? "filtered " : "") + (matches(node) ? "" : "hidden"), "aria-expanded": children.length ? String(open.has(node.id) || words.length > 0) : null },
       h("div", { class: "node" + (node.id === selected ? " selected" : ""), dataset: { id: node.id }, onclick: () => setState({ node: node.id, tab: state.tab === "path" ? "map" : state.tab }) },
         h("span", {}, h("span", { class: "swatch" }), ...highlight(node.name, words)),
-        h("span", { class: "count" }, String(paperCount(node)))));
+        counts
+          ? h("span", { class: "count narrowed", title: `${counts[node.id] || 0} of ${paperCount(node)} papers pass the filters` }, `${counts[node.id] || 0}/${paperCount(node)}`)
+          : h("span", { class: "count" }, String(paperCount(node)))));
     li.querySelector(".swatch").style.background = themeColour(map, themeIndex);
     if (children.length && (open.has(node.id) || words.length)) li.append(h("ul", { role: "group" }, children.map((c) => item(c, themeIndex))));
     return li;

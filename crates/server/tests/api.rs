@@ -319,6 +319,21 @@ async fn a_stored_map_is_browsed_by_node_graph_timeline_and_placement() {
     assert!(ranged["total"].as_u64().unwrap() >= 1);
     let text = get(&state, &format!("/api/maps/{map}/nodes/root/papers?q=ATTENTION")).await.json();
     assert_eq!(text["papers"][0]["id"], "m02");
+    // While filters are on, the tree's counts: every node's equals its filtered listing's total.
+    for filters in ["from=2018&to=2019", "q=graph", "min_citations=1", "venue=zz-no-such-venue"] {
+        let counts = get(&state, &format!("/api/maps/{map}/counts?{filters}")).await.json();
+        let counts = counts["counts"].as_object().unwrap();
+        assert_eq!(counts.len(), 5, "{filters}: the root, two themes, two subtopics: {counts:?}");
+        for (node, count) in counts {
+            let page = get(&state, &format!("/api/maps/{map}/nodes/{node}/papers?{filters}")).await.json();
+            assert_eq!(count, &page["total"], "{filters}, {node}");
+        }
+    }
+    let ranged = get(&state, &format!("/api/maps/{map}/counts?from=2018&to=2019")).await.json();
+    assert!((1..7).contains(&ranged["counts"]["root"].as_u64().unwrap()), "the range narrows: {ranged}");
+    let unfiltered = get(&state, &format!("/api/maps/{map}/counts")).await.json();
+    assert_eq!(unfiltered["counts"]["root"], 7);
+    assert_eq!(get(&state, "/api/maps/ffffffffffffffff/counts?from=2000").await.status, StatusCode::NOT_FOUND);
     assert_eq!(get(&state, &format!("/api/maps/{map}/nodes/t9/papers")).await.status, StatusCode::NOT_FOUND);
     assert_eq!(get(&state, &format!("/api/maps/{map}/nodes/t1/papers?limit=0")).await.status, StatusCode::BAD_REQUEST);
 

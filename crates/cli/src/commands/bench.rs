@@ -378,9 +378,17 @@ pub struct ScaleArgs {
     /// Memory DataFusion embedded may hold before it spills, MiB (default: no limit).
     #[arg(long, value_name = "MIB")]
     local_memory: Option<usize>,
+    /// How the plans cut the work: CD's --ranges, co-citation's and coupling's --groups
+    /// (default: each command's own).
+    #[arg(long, value_name = "N")]
+    cuts: Option<u32>,
     /// Write the tables here (kept) instead of in a temporary directory.
     #[arg(long, value_name = "DIR")]
     work: Option<PathBuf>,
+    /// Measure nothing: merge these `bench scale --json` reports (runs at other sizes) into one,
+    /// fitting each engine's power law through all of them (comma-separated files).
+    #[arg(long, value_delimiter = ',', value_name = "FILES")]
+    merge: Vec<PathBuf>,
     /// Also draw the times and their extrapolation as an SVG plot to this file.
     #[arg(long, value_name = "FILE")]
     plot: Option<PathBuf>,
@@ -719,11 +727,25 @@ fn run_scale(args: ScaleArgs) -> Result<()> {
         slots: args.slots,
         executor_memory_mib: args.executor_memory,
         local_memory_mib: args.local_memory,
+        cuts: args.cuts,
         seed: 1,
         work: args.work,
     };
     let progress = Terminal::start(&format!("computing {} on every engine", options.analysis));
-    let report = litnav_bench::scale::run(&options)?;
+    let report = if args.merge.is_empty() {
+        litnav_bench::scale::run(&options)?
+    } else {
+        let reports = args
+            .merge
+            .iter()
+            .map(|file| {
+                let text = std::fs::read_to_string(file).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+                serde_json::from_str(&text)
+                    .map_err(|e| anyhow::anyhow!("{}: not a `bench scale --json` report: {e}", file.display()))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        litnav_bench::scale::merge(reports)?
+    };
     if let Some(file) = &args.plot {
         std::fs::write(file, litnav_bench::scale::plot(&report))
             .map_err(|e| anyhow::anyhow!("writing {}: {e}", file.display()))?;

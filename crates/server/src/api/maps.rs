@@ -216,6 +216,33 @@ pub(super) struct PaperParams {
     limit: Option<usize>,
 }
 
+/// Every node's count of the papers that pass the filters (what the tree shows while they are on).
+#[derive(Debug, Serialize)]
+pub(super) struct NodeCounts {
+    counts: std::collections::BTreeMap<String, usize>,
+}
+
+pub(super) async fn node_counts(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(params): Query<PaperParams>,
+) -> ApiResult<axum::Json<NodeCounts>> {
+    let query = PaperQuery {
+        from: params.from,
+        to: params.to,
+        text: params.q,
+        venue: params.venue,
+        min_citations: params.min_citations,
+        ..PaperQuery::default()
+    };
+    let counts = blocking(move || {
+        let stored = state.0.maps.get(&id)?;
+        Ok(browse::node_counts(&*state.session()?, &stored.map, &query)?)
+    })
+    .await?;
+    Ok(axum::Json(NodeCounts { counts }))
+}
+
 pub(super) async fn node_papers(
     State(state): State<AppState>,
     Path((id, node)): Path<(String, String)>,

@@ -41,6 +41,15 @@ const fn path(name: &'static str, about: &'static str) -> Param {
     Param { name, location: In::Path, kind: "string", required: true, about }
 }
 
+/// The filters of a map's paper listings and of its tree's counts.
+const PAPER_FILTERS: [Param; 5] = [
+    query("from", "integer", "earliest year"),
+    query("to", "integer", "latest year"),
+    query("q", "string", "words that must all occur in title, abstract, authors or venue"),
+    query("venue", "string", "text the venue must contain"),
+    query("min_citations", "integer", "fewest citations"),
+];
+
 const fn query(name: &'static str, kind: &'static str, about: &'static str) -> Param {
     Param { name, location: In::Query, kind, required: false, about }
 }
@@ -161,20 +170,26 @@ pub fn endpoints() -> Vec<Endpoint> {
         },
         Endpoint {
             method: "get",
+            path: "/api/maps/{id}/counts",
+            summary: "For every node of a map, how many of its papers pass the filters (the tree's counts while filtering)",
+            params: [vec![ID], PAPER_FILTERS.to_vec()].concat(),
+            body: None,
+            answers: "{counts: {node id: papers}}",
+            streaming: false,
+            handler: get(maps::node_counts),
+        },
+        Endpoint {
+            method: "get",
             path: "/api/maps/{id}/nodes/{node}/papers",
             summary: "The papers at or below a node, sorted, filtered and paged",
-            params: vec![
-                ID,
-                NODE,
-                query("sort", "string", "map (default), year, citations or title"),
-                query("from", "integer", "earliest year"),
-                query("to", "integer", "latest year"),
-                query("q", "string", "words that must all occur in title, abstract, authors or venue"),
-                query("venue", "string", "text the venue must contain"),
-                query("min_citations", "integer", "fewest citations"),
-                query("offset", "integer", "rows skipped (default 0)"),
-                query("limit", "integer", "rows (default 50, at most 1000)"),
-            ],
+            params: vec![ID, NODE, query("sort", "string", "map (default), year, citations or title")]
+                .into_iter()
+                .chain(PAPER_FILTERS)
+                .chain([
+                    query("offset", "integer", "rows skipped (default 0)"),
+                    query("limit", "integer", "rows (default 50, at most 1000)"),
+                ])
+                .collect(),
             body: None,
             answers: "{node, name, total, papers: [{id, title, year, venue, authors, citations, node}]}",
             streaming: false,
