@@ -28,7 +28,7 @@
 use crate::Result;
 use crate::engine::Session;
 use crate::kernel;
-use crate::tables::{table_error, text_column, typed_column};
+use crate::tables::{footer_value, table_error, text_column, typed_column};
 use datafusion::arrow::array::{
     Array, ArrayRef, AsArray, Float64Array, Int64Array, ListArray, StringArray, StructArray, UInt64Array,
 };
@@ -235,13 +235,7 @@ pub fn read(path: &Path) -> Result<CdResults> {
     use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
     let file = std::fs::File::open(path).map_err(crate::io_error(path))?;
     let builder = ParquetRecordBatchReaderBuilder::try_new(file)?;
-    let window = builder
-        .metadata()
-        .file_metadata()
-        .key_value_metadata()
-        .and_then(|pairs| pairs.iter().find(|kv| kv.key == WINDOW_KEY))
-        .and_then(|kv| kv.value.clone())
-        .ok_or_else(|| table_error(path, format!("no `{WINDOW_KEY}` in the footer: not a litnav CD result")))?;
+    let window = footer_value(builder.metadata(), path, WINDOW_KEY, "a litnav CD result")?;
     let window = match window.as_str() {
         "none" => None,
         years => Some(years.parse().map_err(|_| table_error(path, format!("`{WINDOW_KEY}` is `{years}`")))?),

@@ -150,7 +150,7 @@ pub fn novelty(dir: &Path, units: Units, out: &Path) -> Result<NoveltySummary> {
     let papers = write_per_paper(&graph, &keys, target, crate::novelty::value_fields(), |chunk| {
         crate::novelty::value_columns(&chunk.iter().map(|&n| &values[n as usize]).collect::<Vec<_>>())
     })?;
-    Ok(NoveltySummary { papers, units: crate::novelty::units_name(units), null: "expected" })
+    Ok(NoveltySummary { papers, units: units.name(), null: "expected" })
 }
 
 /// Write one row per paper — `node`, `id`, then `fields` as `columns` gives them for a chunk of

@@ -20,7 +20,7 @@
 
 use crate::Result;
 use crate::engine::Session;
-use crate::tables::{table_error, text_column, typed_column};
+use crate::tables::{footer_value, table_error, text_column, typed_column};
 use datafusion::arrow::array::{Array, AsArray, Float64Array, StringArray, StructArray, UInt64Array};
 use datafusion::arrow::datatypes::{DataType, Field, Fields, Float64Type, UInt64Type};
 use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, Signature, Volatility};
@@ -51,20 +51,8 @@ pub struct NoveltySummary {
     pub null: &'static str,
 }
 
-/// The units' name in footers and summaries.
-pub fn units_name(units: Units) -> &'static str {
-    match units {
-        Units::Venues => "venues",
-        Units::References => "references",
-    }
-}
-
-fn units_from_name(name: &str) -> Option<Units> {
-    [Units::Venues, Units::References].into_iter().find(|u| units_name(*u) == name)
-}
-
 pub(crate) fn metadata(units: Units) -> Vec<(String, String)> {
-    vec![(UNITS_KEY.to_string(), units_name(units).to_string()), (NULL_KEY.to_string(), "expected".to_string())]
+    vec![(UNITS_KEY.to_string(), units.name().to_string()), (NULL_KEY.to_string(), "expected".to_string())]
 }
 
 /// Stage 1: every in-corpus reference with its citing paper's year group and its unit.
@@ -158,7 +146,7 @@ pub fn compute(session: &Session, units: Units, out: &Path) -> Result<NoveltySum
     session.stage(&references_sql(units), work.path(), "novelty_refs")?;
     session.stage(&pair_scores_sql(), work.path(), "novelty_pair_z")?;
     let papers = session.write(&papers_sql(), out, RESULT, metadata(units))?;
-    Ok(NoveltySummary { papers, units: units_name(units), null: "expected" })
+    Ok(NoveltySummary { papers, units: units.name(), null: "expected" })
 }
 
 /// A `novelty.parquet` read back.
@@ -175,14 +163,8 @@ pub fn read(path: &Path) -> Result<NoveltyResults> {
     use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
     let file = std::fs::File::open(path).map_err(crate::io_error(path))?;
     let builder = ParquetRecordBatchReaderBuilder::try_new(file)?;
-    let units = builder
-        .metadata()
-        .file_metadata()
-        .key_value_metadata()
-        .and_then(|pairs| pairs.iter().find(|kv| kv.key == UNITS_KEY))
-        .and_then(|kv| kv.value.clone())
-        .ok_or_else(|| table_error(path, format!("no `{UNITS_KEY}` in the footer: not a litnav novelty result")))?;
-    let units = units_from_name(&units).ok_or_else(|| table_error(path, format!("`{UNITS_KEY}` is `{units}`")))?;
+    let units = footer_value(builder.metadata(), path, UNITS_KEY, "a litnav novelty result")?;
+    let units = Units::from_name(&units).ok_or_else(|| table_error(path, format!("`{UNITS_KEY}` is `{units}`")))?;
     let mut rows = Vec::new();
     for batch in builder.build()? {
         let batch = batch?;

@@ -24,7 +24,7 @@
 use crate::Result;
 use crate::engine::Session;
 use crate::kernel;
-use crate::tables::{table_error, text_column, typed_column};
+use crate::tables::{footer_value, table_error, text_column, typed_column};
 use datafusion::arrow::array::{
     Array, ArrayRef, AsArray, BooleanArray, Float64Array, Int64Array, ListArray, StructArray, UInt32Array, UInt64Array,
 };
@@ -189,17 +189,7 @@ pub fn read(path: &Path) -> Result<RelatedResults> {
     use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
     let file = std::fs::File::open(path).map_err(crate::io_error(path))?;
     let builder = ParquetRecordBatchReaderBuilder::try_new(file)?;
-    let footer = |key: &str| {
-        builder
-            .metadata()
-            .file_metadata()
-            .key_value_metadata()
-            .and_then(|pairs| pairs.iter().find(|kv| kv.key == key))
-            .and_then(|kv| kv.value.clone())
-            .ok_or_else(|| {
-                table_error(path, format!("no `{key}` in the footer: not a litnav co-citation or coupling result"))
-            })
-    };
+    let footer = |key: &str| footer_value(builder.metadata(), path, key, "a litnav co-citation or coupling result");
     let relation = footer(RELATION_KEY)?;
     let relation =
         Relation::from_name(&relation).ok_or_else(|| table_error(path, format!("`{RELATION_KEY}` is `{relation}`")))?;

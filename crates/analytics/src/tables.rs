@@ -147,3 +147,19 @@ pub(crate) fn text_column(batch: &RecordBatch, path: &Path, name: &str) -> Resul
     let text = cast(column(batch, path, name)?, &DataType::Utf8)?;
     Ok(text.as_string_opt::<i32>().ok_or_else(|| table_error(path, format!("`{name}` is not text")))?.clone())
 }
+
+/// The value of `key` in a result file's footer; when it is missing, an error naming the file
+/// and saying it is not `what` (e.g. "a litnav CD result").
+pub(crate) fn footer_value(
+    metadata: &datafusion::parquet::file::metadata::ParquetMetaData,
+    path: &Path,
+    key: &str,
+    what: &str,
+) -> Result<String> {
+    metadata
+        .file_metadata()
+        .key_value_metadata()
+        .and_then(|pairs| pairs.iter().find(|kv| kv.key == key))
+        .and_then(|kv| kv.value.clone())
+        .ok_or_else(|| table_error(path, format!("no `{key}` in the footer: not {what}")))
+}

@@ -62,6 +62,24 @@ pub enum Units {
     References,
 }
 
+impl Units {
+    /// Every choice.
+    pub const ALL: [Units; 2] = [Units::Venues, Units::References];
+
+    /// The choice's name in files, summaries and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Units::Venues => "venues",
+            Units::References => "references",
+        }
+    }
+
+    /// The choice of a name written by [`Units::name`].
+    pub fn from_name(name: &str) -> Option<Units> {
+        Units::ALL.into_iter().find(|units| units.name() == name)
+    }
+}
+
 /// Parameters of the novelty computation.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Options {
@@ -184,11 +202,15 @@ pub fn novelty_with_layout(graph: &Graph, options: &Options) -> Result<(Vec<Nove
         counted.write_scores(graph, &units, &slots, &scores, &mut z);
     }
     let layout = Layout { pair_slots: slots.total, distinct_pairs, partitions, nulls_on_disk: nulls.on_disk() };
-    let values = (0..graph.len() as Node)
+    Ok((papers_from_slots(graph, &slots, &z), layout))
+}
+
+/// Every paper's novelty from the z-scores written to its reference pair slots, in node order.
+fn papers_from_slots(graph: &Graph, slots: &PairSlots, z: &[f64]) -> Vec<Novelty> {
+    (0..graph.len() as Node)
         .into_par_iter()
         .map(|node| paper_novelty(graph.out_degree(node), &z[slots.range(node)]))
-        .collect();
-    Ok((values, layout))
+        .collect()
 }
 
 /// A paper's novelty from the z-scores of its reference pairs (NaN: the pair has none), given
@@ -290,6 +312,9 @@ struct Part {
 }
 
 impl Part {
+    /// The whole key space as one partition.
+    const WHOLE: Part = Part { index: 0, of: 1 };
+
     fn holds(self, key: u64) -> bool {
         self.of == 1 || spread(key) % self.of == self.index
     }
@@ -591,6 +616,9 @@ mod tests {
         for why in Undefined::ALL {
             assert_eq!(serde_json::to_value(why).unwrap(), why.name());
             assert_eq!(Undefined::from_name(why.name()), Some(why));
+        }
+        for units in Units::ALL {
+            assert_eq!(Units::from_name(units.name()), Some(units));
         }
     }
 

@@ -2,6 +2,7 @@
 //! parquet` or an OpenAlex snapshot), on the in-memory graph, embedded DataFusion, or a Ballista
 //! cluster (`litnav cluster`). Needs the `analytics` build feature.
 
+use super::relations::UnitsArg;
 use anyhow::Result;
 use std::path::PathBuf;
 
@@ -110,15 +111,6 @@ pub struct NoveltyArgs {
     units: UnitsArg,
 }
 
-/// Novelty's units.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum UnitsArg {
-    /// A reference's venue.
-    Venues,
-    /// Every reference.
-    References,
-}
-
 pub fn run(query: Query) -> Result<()> {
     #[cfg(feature = "analytics")]
     {
@@ -142,7 +134,7 @@ pub fn missing_feature() -> anyhow::Error {
 
 #[cfg(feature = "analytics")]
 mod enabled {
-    use super::{CdArgs, CountsArgs, EngineArg, EngineArgs, NoveltyArgs, Query, RelatedArgs, UnitsArg};
+    use super::{CdArgs, CountsArgs, EngineArg, EngineArgs, NoveltyArgs, Query, RelatedArgs};
     use anyhow::Result;
     use litnav_analytics::cd::CdPlan;
     use litnav_analytics::related::{RelatedPlan, Relation};
@@ -239,10 +231,7 @@ mod enabled {
     }
 
     fn novelty(args: NoveltyArgs) -> Result<()> {
-        let units = match args.units {
-            UnitsArg::Venues => Units::Venues,
-            UnitsArg::References => Units::References,
-        };
+        let units = Units::from(args.units);
         let engine = engine(&args.engine);
         let started = std::time::Instant::now();
         let summary = litnav_analytics::paper_novelty(&engine, &args.engine.parquet, units, &args.engine.out)?;

@@ -79,20 +79,27 @@ enum ReadingArg {
     AllTime,
 }
 
+/// Novelty's units on the command line (`relations` and `analytics novelty`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum UnitsArg {
+pub(super) enum UnitsArg {
     /// A reference's venue (its own unit when it has none).
     Venues,
     /// Every reference is its own unit.
     References,
 }
 
+impl From<UnitsArg> for Units {
+    fn from(units: UnitsArg) -> Units {
+        match units {
+            UnitsArg::Venues => Units::Venues,
+            UnitsArg::References => Units::References,
+        }
+    }
+}
+
 impl MetricArgs {
     fn units(&self) -> Units {
-        match self.units {
-            Some(UnitsArg::Venues) | None => Units::Venues,
-            Some(UnitsArg::References) => Units::References,
-        }
+        self.units.map_or(Units::Venues, Units::from)
     }
 
     fn options(&self, seed: u64) -> MetricOptions {

@@ -24,10 +24,11 @@
 //! no z. Each paper's novelty and conventionality are the 10th percentile and the median of its
 //! pairs' z, exactly as with switching. No seed, no sampling noise, one pass over the pairs.
 //!
-//! Memory: the distinct unit pairs with their counts (sorted keys, 12 bytes each) and one z per
-//! reference pair — this is the in-memory reference the distributed plan is tested against.
+//! Memory: the distinct unit pairs with their counts and index (switching's counting, as one
+//! partition) and one z per reference pair — this is the in-memory reference the distributed
+//! plan is tested against.
 
-use super::{Novelty, Units, pair_key, paper_novelty, unit_of_each_node};
+use super::{Novelty, PairSlots, Part, PartCounts, Units, papers_from_slots, unit_of_each_node};
 use crate::{Graph, Node};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -69,33 +70,23 @@ pub fn z_score(observed: u64, mean: f64, variance: f64) -> Option<f64> {
 pub fn novelty_all(graph: &Graph, units: Units) -> Vec<Novelty> {
     let unit = unit_of_each_node(graph, units);
     let (totals, shares) = year_shares(graph, &unit);
-    let (keys, observed) = observed_pairs(graph, &unit);
-    let scores: Vec<f64> = keys
+    // The observed counts as edge switching counts them, all unit pairs in one partition.
+    let counted = PartCounts::observe(graph, &unit, Part::WHOLE);
+    let scores: Vec<Option<f64>> = counted
+        .keys
         .par_iter()
-        .zip(&observed)
+        .zip(&counted.observed)
         .map(|(&key, &count)| {
             let (u, v) = ((key >> 32) as u32, key as u32);
             let years = common_years(&shares[&u], &shares[&v]).map(|(year, cu, cv)| (totals[year as usize], cu, cv));
             let (mean, variance) = null_moments(years, u == v);
-            z_score(count, mean, variance).unwrap_or(f64::NAN)
+            z_score(u64::from(count), mean, variance)
         })
         .collect();
-    graph
-        .nodes()
-        .collect::<Vec<Node>>()
-        .into_par_iter()
-        .map(|node| {
-            let references = graph.references(node);
-            let mut pair_scores = Vec::with_capacity(references.len() * references.len().saturating_sub(1) / 2);
-            for (i, &a) in references.iter().enumerate() {
-                for &b in &references[i + 1..] {
-                    let key = pair_key(unit[a as usize], unit[b as usize]);
-                    pair_scores.push(keys.binary_search(&key).map_or(f64::NAN, |at| scores[at]));
-                }
-            }
-            paper_novelty(references.len(), &pair_scores)
-        })
-        .collect()
+    let slots = PairSlots::new(graph);
+    let mut z = vec![f64::NAN; slots.total as usize];
+    counted.write_scores(graph, &unit, &slots, &scores, &mut z);
+    papers_from_slots(graph, &slots, &z)
 }
 
 /// Per unit, the year groups it is cited in with its references there (ascending group).
@@ -147,34 +138,6 @@ fn common_years<'a>(u: &'a [(u32, u64)], v: &'a [(u32, u64)]) -> impl Iterator<I
         }
         None
     })
-}
-
-/// Every distinct unit pair co-cited in the graph (sorted keys) and how often.
-fn observed_pairs(graph: &Graph, unit: &[u32]) -> (Vec<u64>, Vec<u64>) {
-    let mut all: Vec<u64> = graph
-        .nodes()
-        .collect::<Vec<Node>>()
-        .into_par_iter()
-        .flat_map_iter(|node| {
-            let references = graph.references(node);
-            let mut keys = Vec::with_capacity(references.len() * references.len().saturating_sub(1) / 2);
-            for (i, &a) in references.iter().enumerate() {
-                keys.extend(references[i + 1..].iter().map(|&b| pair_key(unit[a as usize], unit[b as usize])));
-            }
-            keys
-        })
-        .collect();
-    all.par_sort_unstable();
-    let (mut keys, mut counts) = (Vec::new(), Vec::new());
-    for key in all {
-        if keys.last() == Some(&key) {
-            *counts.last_mut().expect("a count beside each key") += 1;
-        } else {
-            keys.push(key);
-            counts.push(1u64);
-        }
-    }
-    (keys, counts)
 }
 
 #[cfg(test)]
