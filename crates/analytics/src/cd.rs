@@ -26,7 +26,7 @@
 //! [`Reading::Subsequent`]: litnav_graph::disruption::Reading::Subsequent
 
 use crate::Result;
-use crate::engine::Session;
+use crate::engine::{Jobs, Session};
 use crate::kernel;
 use crate::tables::{footer_value, table_error, text_column, typed_column};
 use datafusion::arrow::array::{
@@ -57,6 +57,10 @@ pub struct CdPlan {
     pub window: Option<u32>,
     /// How many ranges of publication time the focal papers are cut into (at least 1).
     pub ranges: u32,
+    /// How many separate queries the ranges run as, one after another (at least 1, at most the
+    /// ranges). One job holds every range's rows at once; more jobs bound memory and shuffle by
+    /// a job's share, at the price of reading the edges once per job.
+    pub jobs: u32,
 }
 
 impl CdPlan {
@@ -64,7 +68,7 @@ impl CdPlan {
     /// range holds much more than its share.
     pub fn new(window: Option<u32>) -> CdPlan {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
-        CdPlan { window, ranges: 4 * cores }
+        CdPlan { window, ranges: 4 * cores, jobs: 1 }
     }
 }
 
@@ -79,6 +83,8 @@ pub struct CdSummary {
     pub dated: bool,
     /// The ranges the focal papers were cut into.
     pub ranges: u32,
+    /// The separate queries the ranges ran as.
+    pub jobs: u32,
     /// The window, in years.
     pub window: Option<u32>,
 }
@@ -128,37 +134,48 @@ fn stamp_expression(dated: bool) -> &'static str {
     if dated { "CAST(date AS BIGINT)" } else { "CAST(year AS BIGINT)" }
 }
 
-/// The plan's SQL over the `papers` and `edges` tables.
-fn plan_sql(plan: CdPlan, line: &Timeline) -> String {
-    let stamp = stamp_expression(line.dated);
+/// The ranges' common width in stamp units.
+fn range_width(plan: CdPlan, line: &Timeline) -> i64 {
     let ranges = i64::from(plan.ranges.max(1));
-    let width = ((line.last - line.first + 1) + ranges - 1) / ranges;
-    let width = width.max(1);
+    (((line.last - line.first + 1) + ranges - 1) / ranges).max(1)
+}
+
+/// One job's SQL: the values of the focal papers in `ranges`, from the `papers` and `edges`
+/// tables. Each citation is joined with its citing paper's time before the window is applied,
+/// and the job's time span bounds the scans with literals (which the Parquet reader can use to
+/// skip row groups).
+fn job_sql(plan: CdPlan, line: &Timeline, ranges: std::ops::Range<i64>) -> String {
+    let stamp = stamp_expression(line.dated);
+    let width = range_width(plan, line);
+    let first = line.first;
+    let (job_first, job_last) = (first + ranges.start * width, first + ranges.end * width - 1);
     // A conservative window length in stamp units; the kernel applies the exact end.
-    let upper = match plan.window {
-        None => String::new(),
-        Some(years) if line.dated => format!("AND e.t_citing <= s.last + {}", i64::from(years) * 366 + 1),
-        Some(years) => format!("AND e.t_citing <= s.last + {years}"),
+    let reach = match plan.window {
+        None => None,
+        Some(years) if line.dated => Some(i64::from(years) * 366 + 1),
+        Some(years) => Some(i64::from(years)),
+    };
+    let (upper, job_upper) = match reach {
+        None => (String::new(), String::new()),
+        Some(reach) => {
+            (format!("AND a.t <= s.last + {reach}"), format!("AND a.t <= {}", job_last.saturating_add(reach)))
+        }
     };
     let window = plan.window.map_or(-1, i64::from);
-    let first = line.first;
     format!(
         "WITH stamped AS (
             SELECT node, {stamp} AS t FROM papers WHERE {stamp} IS NOT NULL
         ),
-        timed_edges AS (
-            SELECT DISTINCT e.citing, e.cited, a.t AS t_citing, b.t AS t_cited
-            FROM edges e JOIN stamped a ON e.citing = a.node JOIN stamped b ON e.cited = b.node
-            WHERE e.citing <> e.cited
-        ),
         focal AS (
-            SELECT node, t, (t - {first}) / {width} AS range FROM stamped
+            SELECT node, t, (t - {first}) / {width} AS range FROM stamped WHERE t BETWEEN {job_first} AND {job_last}
         ),
         spans AS (
             SELECT range, min(t) AS first, max(t) AS last FROM focal GROUP BY range
         ),
         refs AS (
-            SELECT f.range, r.citing, r.cited, r.t_cited FROM timed_edges r JOIN focal f ON r.citing = f.node
+            SELECT f.range, e.citing, e.cited, b.t AS t_cited
+            FROM focal f JOIN edges e ON e.citing = f.node JOIN stamped b ON e.cited = b.node
+            WHERE e.citing <> e.cited
         ),
         needed AS (
             SELECT range, node, min(lower) AS lower FROM (
@@ -168,9 +185,10 @@ fn plan_sql(plan: CdPlan, line: &Timeline) -> String {
             ) GROUP BY range, node
         ),
         citations AS (
-            SELECT n.range, e.citing, e.cited, e.t_citing
-            FROM needed n JOIN spans s ON n.range = s.range JOIN timed_edges e ON e.cited = n.node
-            WHERE e.t_citing > n.lower {upper}
+            SELECT n.range, e.citing, e.cited, a.t AS t_citing
+            FROM needed n JOIN spans s ON n.range = s.range JOIN edges e ON e.cited = n.node
+                 JOIN stamped a ON e.citing = a.node
+            WHERE e.citing <> e.cited AND a.t > n.lower {upper} {job_upper}
         ),
         kernel_rows AS (
             SELECT range, CAST(2 AS BIGINT) AS kind, node AS x, CAST(0 AS BIGINT) AS y, t FROM focal
@@ -184,14 +202,22 @@ fn plan_sql(plan: CdPlan, line: &Timeline) -> String {
         ),
         results AS (
             SELECT unnest(answers) AS r FROM per_range
-        ),
-        flat AS (
-            SELECT r['node'] AS node, r['n_i'] AS n_i, r['n_j'] AS n_j, r['n_k'] AS n_k,
-                   r['references'] AS \"references\", r['i_index'] AS i_index, r['cd'] AS cd,
-                   r['cd_nok'] AS cd_nok, r['mcd'] AS mcd, r['undefined'] AS undefined
-            FROM results
         )
-        SELECT p.node, p.id,
+        SELECT r['node'] AS node, r['n_i'] AS n_i, r['n_j'] AS n_j, r['n_k'] AS n_k,
+               r['references'] AS \"references\", r['i_index'] AS i_index, r['cd'] AS cd,
+               r['cd_nok'] AS cd_nok, r['mcd'] AS mcd, r['undefined'] AS undefined
+        FROM results",
+        dated = line.dated,
+    )
+}
+
+/// The table the jobs' parts are registered as.
+const PARTS: &str = "cd_parts";
+
+/// The result: every paper with its values from the jobs' parts (`no_year` when it has no time).
+fn result_sql() -> String {
+    format!(
+        "SELECT p.node, p.id,
                coalesce(f.n_i, CAST(0 AS BIGINT UNSIGNED)) AS n_i,
                coalesce(f.n_j, CAST(0 AS BIGINT UNSIGNED)) AS n_j,
                coalesce(f.n_k, CAST(0 AS BIGINT UNSIGNED)) AS n_k,
@@ -199,18 +225,52 @@ fn plan_sql(plan: CdPlan, line: &Timeline) -> String {
                coalesce(f.i_index, CAST(0 AS BIGINT UNSIGNED)) AS i_index,
                f.cd, f.cd_nok, f.mcd,
                CASE WHEN f.node IS NULL THEN 'no_year' ELSE f.undefined END AS undefined
-        FROM papers p LEFT JOIN flat f ON p.node = f.node",
-        dated = line.dated,
+        FROM papers p LEFT JOIN {PARTS} f ON p.node = f.node"
     )
 }
 
 /// Compute the CD index of every paper of the session's tables and write `out/cd.parquet`:
 /// `node`, `id`, `n_i`, `n_j`, `n_k`, `references`, `i_index` (uint64), `cd`, `cd_nok`, `mcd`
 /// (float64, null when undefined) and `undefined` (why not: `no_citations` or `no_year`).
+///
+/// The ranges run as [`CdPlan::jobs`] separate queries, one after another; a last query joins
+/// their papers' values with every paper ([`Session::write_in_jobs`]).
 pub fn compute(session: &Session, plan: CdPlan, out: &Path) -> Result<CdSummary> {
     let line = timeline(session)?;
-    let papers = session.write(&plan_sql(plan, &line), out, RESULT, metadata(plan.window))?;
-    Ok(CdSummary { papers, timed: line.timed, dated: line.dated, ranges: plan.ranges.max(1), window: plan.window })
+    let occupied = occupied_ranges(session, plan, &line)?;
+    let queries: Vec<String> = kernel::shares(occupied.len() as u32, plan.jobs)
+        .into_iter()
+        .filter(|run| !occupied.is_empty() && !run.is_empty())
+        .map(|run| job_sql(plan, &line, occupied[run.start as usize]..occupied[run.end as usize - 1] + 1))
+        .collect();
+    let summary = CdSummary {
+        papers: 0,
+        timed: line.timed,
+        dated: line.dated,
+        ranges: plan.ranges.max(1),
+        jobs: queries.len() as u32,
+        window: plan.window,
+    };
+    let jobs = Jobs { queries, shape: job_sql(plan, &line, 0..1), parts: PARTS, result: result_sql() };
+    let papers = session.write_in_jobs(jobs, out, RESULT, metadata(plan.window))?;
+    Ok(CdSummary { papers, ..summary })
+}
+
+/// The ranges holding at least one focal paper, ascending (a corpus's years can leave gaps, and
+/// the last ranges of a rounded-up width are empty).
+fn occupied_ranges(session: &Session, plan: CdPlan, line: &Timeline) -> Result<Vec<i64>> {
+    let stamp = stamp_expression(line.dated);
+    let (first, width) = (line.first, range_width(plan, line));
+    let batches = session.collect(&format!(
+        "SELECT DISTINCT CAST(({stamp} - {first}) / {width} AS BIGINT) AS range FROM papers \
+         WHERE {stamp} IS NOT NULL ORDER BY range"
+    ))?;
+    let mut ranges = Vec::new();
+    for batch in &batches {
+        let column = cast(batch.column(0), &DataType::Int64)?;
+        ranges.extend(column.as_primitive::<Int64Type>().iter().flatten());
+    }
+    Ok(ranges)
 }
 
 /// The footer key naming the window a `cd.parquet` was computed with.

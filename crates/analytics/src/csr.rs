@@ -138,7 +138,14 @@ pub fn disruption(dir: &Path, window: Option<u32>, out: &Path) -> Result<CdSumma
         crate::cd::value_columns(&chunk.iter().map(|&n| &values[n as usize]).collect::<Vec<_>>())
     })?;
     let timed = graph.nodes().filter(|&n| graph.timestamp(n).is_some()).count() as u64;
-    Ok(CdSummary { papers, timed, dated: graph.timeline() == litnav_graph::Timeline::Dates, ranges: 1, window })
+    Ok(CdSummary {
+        papers,
+        timed,
+        dated: graph.timeline() == litnav_graph::Timeline::Dates,
+        ranges: 1,
+        jobs: 1,
+        window,
+    })
 }
 
 /// Every paper's novelty against the expected null from the in-memory graph, written as

@@ -72,6 +72,22 @@ pub fn litnav_functions() -> Vec<Arc<ScalarUDF>> {
     ]
 }
 
+/// A plan cut into separate queries (see [`Session::write_in_jobs`]).
+///
+/// A plan leaves out jobs with no work: Ballista's adaptive planner never finishes a job whose
+/// input is empty (it would cancel the stages after an empty one, which it does not implement).
+pub struct Jobs {
+    /// One query per job, each answering a part of table `parts`.
+    pub queries: Vec<String>,
+    /// A query with the parts' columns: with no job at all, `parts` is empty with these columns
+    /// (planned, never run).
+    pub shape: String,
+    /// The name the parts are registered under, as one table.
+    pub parts: &'static str,
+    /// The query over `parts` whose answer is the result.
+    pub result: String,
+}
+
 /// A session over one columnar corpus.
 pub struct Session {
     runtime: tokio::runtime::Runtime,
@@ -107,8 +123,7 @@ impl Session {
                 Some(location) => {
                     let path = match location {
                         TableLocation::File(file) => file,
-                        // A trailing slash tells DataFusion to read every file of the directory.
-                        TableLocation::Parts(folder) => PathBuf::from(format!("{}/", folder.display())),
+                        TableLocation::Parts(folder) => every_file_of(&folder),
                     };
                     session.register(stem, &path)?;
                     session.require_columns(stem, &path)?;
@@ -148,6 +163,28 @@ impl Session {
         let rows = self.write(sql, work, name, Vec::new())?;
         self.register(name, &work.join(format!("{name}.parquet")))?;
         Ok(rows)
+    }
+
+    /// Run a plan cut into [`Jobs`]: each job's answer becomes a part of table `jobs.parts` in a
+    /// hidden directory of `out` (removed at the end), then `jobs.result` is written as
+    /// `out/<stem>.parquet` with `metadata` in its footer; returns the result's rows. The jobs
+    /// run one after another, so memory and Ballista's shuffle files hold one job's rows.
+    pub fn write_in_jobs(&self, jobs: Jobs, out: &Path, stem: &str, metadata: Vec<(String, String)>) -> Result<u64> {
+        std::fs::create_dir_all(out).map_err(crate::io_error(out))?;
+        let work = tempfile::Builder::new().prefix(".jobs-").tempdir_in(out).map_err(crate::io_error(out))?;
+        let folder = work.path().join(jobs.parts);
+        if jobs.queries.is_empty() {
+            let schema = self.run(async { Ok(self.context.sql(&jobs.shape).await?.schema().as_arrow().clone()) })?;
+            TableWriter::create(&folder, "part-00000", Arc::new(schema))?.finish()?;
+        }
+        for (job, sql) in jobs.queries.iter().enumerate() {
+            self.write(sql, &folder, &format!("part-{job:05}"), Vec::new())?;
+        }
+        self.register(jobs.parts, &every_file_of(&folder))?;
+        let written = self.write(&jobs.result, out, stem, metadata);
+        // The parts go with the work directory: the session may run the plan again.
+        self.context.deregister_table(jobs.parts)?;
+        written
     }
 
     /// The directory of the tables.
@@ -194,6 +231,11 @@ impl Session {
             writer.finish()
         })
     }
+}
+
+/// A directory as a table location: a trailing slash tells DataFusion to read every file in it.
+fn every_file_of(folder: &Path) -> PathBuf {
+    PathBuf::from(format!("{}/", folder.display()))
 }
 
 async fn context(engine: &Engine) -> Result<SessionContext> {

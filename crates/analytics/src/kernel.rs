@@ -36,3 +36,29 @@ pub(crate) fn int64_field(function: &str, rows: &StructArray, name: &str) -> Res
     let column = rows.column_by_name(name).ok_or_else(|| error(function, format!("rows lack `{name}`")))?;
     Ok(cast(column, &DataType::Int64)?.as_primitive::<Int64Type>().clone())
 }
+
+/// `cuts` pieces of work (ranges, groups) shared out to `jobs` separate queries: consecutive
+/// runs of pieces, as even as they divide (`jobs` is clamped to 1..=`cuts`).
+pub(crate) fn shares(cuts: u32, jobs: u32) -> Vec<std::ops::Range<i64>> {
+    let cuts = i64::from(cuts.max(1));
+    let jobs = i64::from(jobs).clamp(1, cuts);
+    (0..jobs).map(|job| job * cuts / jobs..(job + 1) * cuts / jobs).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shares;
+
+    #[test]
+    fn shares_cover_every_cut_once_and_evenly() {
+        assert_eq!(shares(7, 3), vec![0..2, 2..4, 4..7]);
+        assert_eq!(shares(4, 9), vec![0..1, 1..2, 2..3, 3..4]);
+        assert_eq!(shares(0, 0), vec![0..1]);
+        for (cuts, jobs) in [(64, 16), (13, 5), (1, 1)] {
+            let runs = shares(cuts, jobs);
+            assert_eq!(runs.first().unwrap().start, 0);
+            assert_eq!(runs.last().unwrap().end, i64::from(cuts));
+            assert!(runs.windows(2).all(|w| w[0].end == w[1].start && !w[0].is_empty()));
+        }
+    }
+}

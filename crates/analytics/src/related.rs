@@ -22,7 +22,7 @@
 //! `co_cited_with` / `coupled_with` on the in-memory CSR, counts and similarities to the bit.
 
 use crate::Result;
-use crate::engine::Session;
+use crate::engine::{Jobs, Session};
 use crate::kernel;
 use crate::tables::{footer_value, table_error, text_column, typed_column};
 use datafusion::arrow::array::{
@@ -87,13 +87,17 @@ pub struct RelatedPlan {
     pub top: u32,
     /// How many groups the focal papers are cut into (at least 1).
     pub groups: u32,
+    /// How many separate queries the groups run as, one after another (at least 1, at most the
+    /// groups): more jobs bound memory and shuffle by a job's share of the groups, at the price
+    /// of reading the edges once per job.
+    pub jobs: u32,
 }
 
 impl RelatedPlan {
     /// A plan with the default number of groups: four per core of this machine.
     pub fn new(relation: Relation, top: u32) -> RelatedPlan {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
-        RelatedPlan { relation, top, groups: 4 * cores }
+        RelatedPlan { relation, top, groups: 4 * cores, jobs: 1 }
     }
 }
 
@@ -108,8 +112,9 @@ pub struct RelatedSummary {
     pub top: u32,
 }
 
-/// The plan's SQL over the `papers` and `edges` tables.
-fn plan_sql(plan: RelatedPlan) -> String {
+/// One job's SQL over the `papers` and `edges` tables: the rankings of the focal papers of the
+/// groups in `groups`.
+fn job_sql(plan: RelatedPlan, groups_of_job: std::ops::Range<i64>) -> String {
     let (middle, onward) = plan.relation.orientation();
     let groups = i64::from(plan.groups.max(1));
     let group_of = |column: &str| format!("((({column} % {groups}) + {groups}) % {groups})");
@@ -122,7 +127,10 @@ fn plan_sql(plan: RelatedPlan) -> String {
         ),
         oriented AS (SELECT {middle} AS middle, {onward} AS target FROM linked),
         sizes AS (SELECT target AS node, count(*) AS size FROM oriented GROUP BY target),
-        served AS (SELECT DISTINCT middle, {target_group} AS grp FROM oriented),
+        served AS (
+            SELECT DISTINCT middle, {target_group} AS grp FROM oriented
+            WHERE {target_group} >= {first_group} AND {target_group} < {end_group}
+        ),
         kernel_rows AS (
             SELECT s.grp, o.middle, o.target, z.size, {own_group} = s.grp AS focal
             FROM served s JOIN oriented o ON o.middle = s.middle JOIN sizes z ON z.node = o.target
@@ -141,15 +149,24 @@ fn plan_sql(plan: RelatedPlan) -> String {
         SELECT f.node, p.id, f.rank, f.other, q.id AS other_id, f.count, f.similarity
         FROM flat f JOIN papers p ON f.node = p.node JOIN papers q ON f.other = q.node",
         top = plan.top,
+        first_group = groups_of_job.start,
+        end_group = groups_of_job.end,
     )
 }
+
+/// The table the jobs' parts are registered as.
+const PARTS: &str = "related_parts";
 
 /// The top related papers of every paper of the session's tables, written as
 /// `out/<relation>.parquet`: `node`, `id`, `rank` (1 = most related), `other`, `other_id`,
 /// `count` (co-citations or shared references) and `similarity` (Salton's cosine). A paper
-/// with no related paper has no row.
+/// with no related paper has no row. The groups run as [`RelatedPlan::jobs`] separate queries
+/// ([`Session::write_in_jobs`]).
 pub fn compute(session: &Session, plan: RelatedPlan, out: &Path) -> Result<RelatedSummary> {
-    let rows = session.write(&plan_sql(plan), out, plan.relation.name(), metadata(plan.relation, plan.top))?;
+    let queries = kernel::shares(plan.groups, plan.jobs).into_iter().map(|groups| job_sql(plan, groups)).collect();
+    let result = format!("SELECT * FROM {PARTS}");
+    let jobs = Jobs { queries, shape: job_sql(plan, 0..1), parts: PARTS, result };
+    let rows = session.write_in_jobs(jobs, out, plan.relation.name(), metadata(plan.relation, plan.top))?;
     Ok(RelatedSummary { relation: plan.relation, rows, top: plan.top })
 }
 

@@ -18,7 +18,7 @@ use std::path::Path;
 /// `cd.parquet` of `dir` as id → disruption.
 fn planned(dir: &Path, plan: CdPlan) -> HashMap<String, Disruption> {
     let session = Session::open(&Engine::local(), dir).unwrap();
-    let out = dir.join(format!("out-{:?}-{}", plan.window, plan.ranges));
+    let out = dir.join(format!("out-{:?}-{}-{}", plan.window, plan.ranges, plan.jobs));
     let summary = cd::compute(&session, plan, &out).unwrap();
     let results = cd::read(&out.join("cd.parquet")).unwrap();
     assert_eq!(results.window, plan.window);
@@ -26,19 +26,21 @@ fn planned(dir: &Path, plan: CdPlan) -> HashMap<String, Disruption> {
     results.rows.into_iter().collect()
 }
 
-/// Assert that the plan gives the CSR's values for every paper, at several windows and cuts.
-fn assert_plan_equals_csr(graph: &Graph, windows: &[Option<u32>], ranges: &[u32]) {
+/// Assert that the plan gives the CSR's values for every paper, at several windows and cuts
+/// (ranges, and the jobs they run as).
+fn assert_plan_equals_csr(graph: &Graph, windows: &[Option<u32>], cuts: &[(u32, u32)]) {
     let dir = tempfile::tempdir().unwrap();
     synthetic::write_graph(graph, dir.path()).unwrap();
     for &window in windows {
         let expected = disruption_all(graph, CdOptions { window, ..CdOptions::default() });
-        for &cuts in ranges {
-            let found = planned(dir.path(), CdPlan { window, ranges: cuts });
-            assert_eq!(found.len(), graph.len(), "window {window:?}, {cuts} ranges: one row per paper");
+        for &(ranges, jobs) in cuts {
+            let found = planned(dir.path(), CdPlan { window, ranges, jobs });
+            let cuts = format!("{ranges} ranges in {jobs} jobs");
+            assert_eq!(found.len(), graph.len(), "window {window:?}, {cuts}: one row per paper");
             let mut defined = 0;
             for node in graph.nodes() {
                 let id = graph.id(node);
-                assert_eq!(found[id], expected[node as usize], "{id}, window {window:?}, {cuts} ranges");
+                assert_eq!(found[id], expected[node as usize], "{id}, window {window:?}, {cuts}");
                 defined += usize::from(expected[node as usize].cd.is_some());
             }
             assert!(defined > graph.len() / 4, "window {window:?}: only {defined} defined");
@@ -49,7 +51,7 @@ fn assert_plan_equals_csr(graph: &Graph, windows: &[Option<u32>], ranges: &[u32]
 #[test]
 fn cd_equals_the_csr_on_a_power_law_graph() {
     let graph = litnav_graph::synthetic::preferential_attachment(3_000, 6, 7);
-    assert_plan_equals_csr(&graph, &[None, Some(1), Some(5)], &[1, 3, 16]);
+    assert_plan_equals_csr(&graph, &[None, Some(1), Some(5)], &[(1, 1), (3, 1), (16, 1), (16, 5), (3, 3), (200, 9)]);
 }
 
 /// A dated graph with what real data holds: citations to later papers, self-citations, repeated
@@ -83,7 +85,27 @@ fn messy_dated_graph(papers: usize, seed: u64) -> Graph {
 fn cd_equals_the_csr_on_a_dated_graph_with_unknown_dates_and_odd_edges() {
     let graph = messy_dated_graph(2_500, 3);
     assert_eq!(graph.timeline(), litnav_graph::Timeline::Dates);
-    assert_plan_equals_csr(&graph, &[None, Some(2), Some(5)], &[1, 7]);
+    assert_plan_equals_csr(&graph, &[None, Some(2), Some(5)], &[(1, 1), (7, 1), (7, 4)]);
+}
+
+#[test]
+fn cd_of_a_graph_without_times_is_undefined_everywhere_with_no_job_run() {
+    let timed = litnav_graph::synthetic::preferential_attachment(300, 3, 5);
+    let nodes = timed.nodes().map(|n| NodeInfo { id: timed.id(n).to_string(), ..NodeInfo::default() }).collect();
+    let timed = &timed;
+    let edges: Vec<(&str, &str)> =
+        timed.nodes().flat_map(|n| timed.references(n).iter().map(move |&r| (timed.id(n), timed.id(r)))).collect();
+    let graph = Graph::build(nodes, &edges);
+    let dir = tempfile::tempdir().unwrap();
+    synthetic::write_graph(&graph, dir.path()).unwrap();
+    let session = Session::open(&Engine::local(), dir.path()).unwrap();
+    let summary =
+        cd::compute(&session, CdPlan { window: Some(5), ranges: 8, jobs: 3 }, &dir.path().join("out")).unwrap();
+    assert_eq!((summary.papers, summary.timed, summary.jobs), (300, 0, 0));
+    let expected = disruption_all(&graph, CdOptions { window: Some(5), ..CdOptions::default() });
+    assert!(expected.iter().all(|d| d.cd.is_none()));
+    let found = cd::read(&dir.path().join("out/cd.parquet")).unwrap().rows;
+    assert!(found.iter().all(|(id, d)| *d == expected[graph.find(id).unwrap() as usize]));
 }
 
 #[test]
@@ -171,8 +193,9 @@ fn counts_and_percentiles_equal_the_in_memory_graph() {
 
 /// Every paper's co-citation and coupling lists from the plan equal the in-memory CSR's
 /// (`co_cited_with`, `coupled_with`): the same papers in the same order (ties included), the
-/// same counts, the similarities to the bit — and the in-memory engine's file equals both.
-fn assert_related_equals_csr(graph: &Graph, tops: &[u32], groups: &[u32]) {
+/// same counts, the similarities to the bit — and the in-memory engine's file equals both. Cuts
+/// are (groups, the jobs they run as).
+fn assert_related_equals_csr(graph: &Graph, tops: &[u32], cuts: &[(u32, u32)]) {
     use litnav_analytics::related::{self, RelatedPlan, Relation};
     use litnav_graph::pairs::{co_cited_with, coupled_with};
     let dir = tempfile::tempdir().unwrap();
@@ -200,17 +223,18 @@ fn assert_related_equals_csr(graph: &Graph, tops: &[u32], groups: &[u32]) {
                     .map(|(id, list)| (id, list.into_iter().map(|r| (r.other, r.count, r.similarity)).collect()))
                     .collect()
             };
-            for &cuts in groups {
-                let out = dir.path().join(format!("out-{}-{top}-{cuts}", relation.name()));
-                related::compute(&session, RelatedPlan { relation, top, groups: cuts }, &out).unwrap();
+            for &(groups, jobs) in cuts {
+                let cuts = format!("{groups} groups in {jobs} jobs");
+                let out = dir.path().join(format!("out-{}-{top}-{groups}-{jobs}", relation.name()));
+                related::compute(&session, RelatedPlan { relation, top, groups, jobs }, &out).unwrap();
                 let found = as_tuples(related::read(&out.join(format!("{}.parquet", relation.name()))).unwrap());
-                assert_eq!(found.len(), expected.len(), "{relation:?}, top {top}, {cuts} groups");
+                assert_eq!(found.len(), expected.len(), "{relation:?}, top {top}, {cuts}");
                 for (id, list) in &expected {
-                    assert_eq!(&found[id], list, "{relation:?} of {id}, top {top}, {cuts} groups");
+                    assert_eq!(&found[id], list, "{relation:?} of {id}, top {top}, {cuts}");
                 }
             }
             let out = dir.path().join(format!("memory-{}-{top}", relation.name()));
-            let plan = RelatedPlan { relation, top, groups: 1 };
+            let plan = RelatedPlan { relation, top, groups: 1, jobs: 1 };
             litnav_analytics::related_papers(&Engine::Memory, dir.path(), plan, &out).unwrap();
             let found = as_tuples(related::read(&out.join(format!("{}.parquet", relation.name()))).unwrap());
             assert_eq!(found, expected, "{relation:?}, top {top}, in memory");
@@ -221,8 +245,8 @@ fn assert_related_equals_csr(graph: &Graph, tops: &[u32], groups: &[u32]) {
 #[test]
 fn cocitation_and_coupling_equal_the_csr() {
     let graph = litnav_graph::synthetic::preferential_attachment(2_000, 6, 11);
-    assert_related_equals_csr(&graph, &[3, 25], &[1, 4, 13]);
-    assert_related_equals_csr(&messy_dated_graph(1_500, 5), &[10], &[1, 7]);
+    assert_related_equals_csr(&graph, &[3, 25], &[(1, 1), (4, 1), (13, 1), (13, 4)]);
+    assert_related_equals_csr(&messy_dated_graph(1_500, 5), &[10], &[(1, 1), (7, 1), (7, 7)]);
 }
 
 /// A power-law graph whose papers sit in 30 venues (a tenth in none).

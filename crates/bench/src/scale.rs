@@ -52,6 +52,8 @@ pub struct Options {
     /// How the plan cuts the work (CD's `--ranges`, co-citation's and coupling's `--groups`;
     /// None: the command's default).
     pub cuts: Option<u32>,
+    /// How many separate queries the cuts run as (CD, co-citation and coupling; None: one).
+    pub jobs: Option<u32>,
     /// Seed of the synthetic graphs.
     pub seed: u64,
     /// Where the tables are written (a temporary directory when `None`).
@@ -189,6 +191,11 @@ fn run_engine(options: &Options, engine: &str, tables: &Path, out: &Path, papers
         (Some(cuts), "cd") => _ = command.args(["--ranges", &cuts.to_string()]),
         (Some(cuts), "cocitation" | "coupling") => _ = command.args(["--groups", &cuts.to_string()]),
         _ => {}
+    }
+    if let (Some(jobs), "cd" | "cocitation" | "coupling", false) =
+        (options.jobs, options.analysis.as_str(), engine == "memory")
+    {
+        command.args(["--jobs", &jobs.to_string()]);
     }
     if let (Some(mib), "local") = (options.local_memory_mib, engine) {
         command.args(["--memory-limit", &mib.to_string()]);

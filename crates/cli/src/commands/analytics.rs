@@ -80,6 +80,32 @@ pub struct CdArgs {
     /// ranges: less memory per task, more citations shipped between tasks.
     #[arg(long, value_name = "N")]
     ranges: Option<u32>,
+    #[command(flatten)]
+    jobs: JobsArg,
+}
+
+/// How many separate queries a plan's cuts run as.
+#[derive(Debug, clap::Args)]
+pub struct JobsArg {
+    /// Run the ranges (cd) or groups (cocitation, coupling) as this many separate queries, one
+    /// after another. A job holds only its share's rows: use more jobs when one query's memory
+    /// or Ballista's shuffle files would not fit; each job reads the edges again.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    jobs: u32,
+}
+
+impl JobsArg {
+    /// The jobs, checked against the cuts there are to share out (named by their flag).
+    #[cfg(feature = "analytics")]
+    fn checked(&self, cuts: u32, flag: &str) -> Result<u32> {
+        anyhow::ensure!(self.jobs > 0, "--jobs must be at least 1");
+        anyhow::ensure!(
+            self.jobs <= cuts,
+            "--jobs {} is more than the {cuts} {flag} there are to share out",
+            self.jobs
+        );
+        Ok(self.jobs)
+    }
 }
 
 #[derive(Debug, clap::Args)]
@@ -99,6 +125,8 @@ pub struct RelatedArgs {
     /// per task, more links shipped between tasks.
     #[arg(long, value_name = "N")]
     groups: Option<u32>,
+    #[command(flatten)]
+    jobs: JobsArg,
 }
 
 #[derive(Debug, clap::Args)]
@@ -189,6 +217,7 @@ mod enabled {
             anyhow::ensure!(ranges > 0, "--ranges must be at least 1");
             plan.ranges = ranges;
         }
+        plan.jobs = args.jobs.checked(plan.ranges, "ranges (--ranges)")?;
         let engine = engine(&args.engine);
         let started = std::time::Instant::now();
         let summary = litnav_analytics::disruption(&engine, &args.engine.parquet, plan, &args.engine.out)?;
@@ -216,6 +245,7 @@ mod enabled {
             anyhow::ensure!(groups > 0, "--groups must be at least 1");
             plan.groups = groups;
         }
+        plan.jobs = args.jobs.checked(plan.groups, "groups (--groups)")?;
         let engine = engine(&args.engine);
         let started = std::time::Instant::now();
         let summary = litnav_analytics::related_papers(&engine, &args.engine.parquet, plan, &args.engine.out)?;

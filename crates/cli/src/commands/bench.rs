@@ -382,6 +382,9 @@ pub struct ScaleArgs {
     /// (default: each command's own).
     #[arg(long, value_name = "N")]
     cuts: Option<u32>,
+    /// Run the cuts as this many separate queries (cd, cocitation, coupling; default: one).
+    #[arg(long, value_name = "N")]
+    jobs: Option<u32>,
     /// Write the tables here (kept) instead of in a temporary directory.
     #[arg(long, value_name = "DIR")]
     work: Option<PathBuf>,
@@ -728,6 +731,7 @@ fn run_scale(args: ScaleArgs) -> Result<()> {
         executor_memory_mib: args.executor_memory,
         local_memory_mib: args.local_memory,
         cuts: args.cuts,
+        jobs: args.jobs,
         seed: 1,
         work: args.work,
     };

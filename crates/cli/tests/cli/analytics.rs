@@ -216,7 +216,12 @@ fn a_ballista_cluster_of_three_processes_gives_the_csr_values() {
     let url = cluster.url();
     for (window, expected) in [(Some("5"), &memory), (None, &memory_unbounded)] {
         let out = work.path().join(format!("ballista-{window:?}"));
-        let mut args = vec!["analytics", "cd", "--engine", "ballista", "--scheduler", &url, "--ranges", "6"];
+        // Bounded by a window, the ranges also run as separate jobs: 32 ranges of 3 years over
+        // 1950–2020 leave the last 8 empty, which must not become jobs (Ballista's adaptive
+        // planner never finishes a job over empty input).
+        let cuts = if window.is_some() { ["32", "8"] } else { ["6", "1"] };
+        let mut args = vec!["analytics", "cd", "--engine", "ballista", "--scheduler", &url];
+        args.extend(["--ranges", cuts[0], "--jobs", cuts[1]]);
         args.extend(["--parquet", path(&tables), "--out", path(&out)]);
         if let Some(window) = window {
             args.extend(["--window", window]);
