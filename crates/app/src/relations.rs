@@ -23,6 +23,8 @@ pub enum Measure {
     Disruption,
     /// Uzzi novelty (negated 10th-percentile z: higher = more novel).
     Novelty,
+    /// In-corpus citations (most cited first).
+    Citations,
 }
 
 impl Measure {
@@ -31,6 +33,7 @@ impl Measure {
         match self {
             Measure::Disruption => "Disruption",
             Measure::Novelty => "Novelty",
+            Measure::Citations => "Citations",
         }
     }
 }
@@ -82,6 +85,17 @@ pub enum Detail {
     Disruption(Disruption),
     /// Novelty's pair count and z-scores.
     Novelty(Novelty),
+    /// In-corpus citation counts.
+    Citations(CitationCounts),
+}
+
+/// A paper's in-corpus citations and references.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct CitationCounts {
+    /// Papers of the corpus citing it.
+    pub citations: u64,
+    /// Papers of the corpus it cites.
+    pub references: u64,
 }
 
 /// Every paper's value of a measure (node order), oriented so that higher is more disruptive or
@@ -307,6 +321,11 @@ pub struct CitersReport {
     pub paper: PaperRef,
     /// Mentions the LLM labelled now.
     pub classified_by_llm: usize,
+    /// Mentions whose sentiment an LLM gave, now or earlier in this session (the corpus's own
+    /// labels come first; an LLM labels only mentions without one).
+    pub llm_labelled: usize,
+    /// Mentions with no sentiment (an LLM can classify them).
+    pub without_sentiment: usize,
     /// Mentions the LLM could not label, and why.
     pub unlabelled: Vec<String>,
     /// Citers, those with a known sentiment first.
@@ -315,7 +334,16 @@ pub struct CitersReport {
 
 /// The key of a measure's scores in a session's cache.
 fn scores_key(measure: Measure, metric: &MetricOptions, scinet_form: bool) -> String {
-    format!("{measure:?}/{metric:?}/{scinet_form}")
+    match measure {
+        // Counting citations depends on no option.
+        Measure::Citations => format!("{measure:?}"),
+        _ => format!("{measure:?}/{metric:?}/{scinet_form}"),
+    }
+}
+
+/// A paper's citations as a ranked value (every paper has one) with its counts.
+fn citation_score(counts: CitationCounts) -> (Option<f64>, Detail) {
+    (Some(counts.citations as f64), Detail::Citations(counts))
 }
 
 impl CorpusSession {
@@ -353,6 +381,14 @@ impl CorpusSession {
                 .into_iter()
                 .map(|n| (n.p10.map(|z| -z), Detail::Novelty(n)))
                 .unzip(),
+            Measure::Citations => graph
+                .nodes()
+                .map(|node| CitationCounts {
+                    citations: graph.in_degree(node) as u64,
+                    references: graph.out_degree(node) as u64,
+                })
+                .map(citation_score)
+                .unzip(),
         };
         self.store_scores(key, values, details)
     }
@@ -387,6 +423,14 @@ impl CorpusSession {
             values,
             details.into_iter().map(Detail::Novelty).collect(),
         )?;
+        Ok(())
+    }
+
+    /// Use every paper's citation counts computed elsewhere (by `litnav analytics counts`, read
+    /// back from its `counts.parquet`), as [`CorpusSession::use_disruption`] does.
+    pub fn use_citations(&self, results: Vec<(String, CitationCounts)>) -> Result<()> {
+        let (values, details) = self.values_by_node(results)?.into_iter().map(citation_score).unzip();
+        self.store_scores(scores_key(Measure::Citations, &MetricOptions::default(), false), values, details)?;
         Ok(())
     }
 
@@ -464,6 +508,7 @@ impl CorpusSession {
             Measure::Disruption if request.scinet_form => ("disruption ((n_i − n_j)/(n_i + n_j))", NO_CD),
             Measure::Disruption => ("disruption (CD index)", NO_CD),
             Measure::Novelty => ("novelty (−p10 z; higher = more novel)", NO_NOVELTY),
+            Measure::Citations => ("in-corpus citations", ""),
         };
         Ok(Ranking {
             measure: measure.into(),
@@ -601,16 +646,36 @@ impl CorpusSession {
         let cited = self.node(id)?;
         let citations = self.citations()?;
         let cited_title = self.paper(id).map_or(id, |p| p.title.as_str()).to_string();
-        let mut mentions: Vec<contexts::CitationContext> =
-            citations.contexts.iter().filter(|c| c.cited_id == id).cloned().collect();
+        // Each mention with its place among the corpus's contexts (the key of an LLM's label).
+        let (places, mut mentions): (Vec<usize>, Vec<contexts::CitationContext>) = citations
+            .contexts
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.cited_id == id)
+            .map(|(i, c)| (i, c.clone()))
+            .unzip();
+        let mut judged = self.judged_sentiments.lock().map_err(|_| Error::internal("poisoned"))?;
+        let mut llm_labelled = 0;
+        for (mention, place) in mentions.iter_mut().zip(&places) {
+            if mention.sentiment.is_none()
+                && let Some(&sentiment) = judged.get(place)
+            {
+                mention.sentiment = Some(sentiment);
+                llm_labelled += 1;
+            }
+        }
         let (mut classified, mut unlabelled) = (0, Vec::new());
         if let Some(client) = llm {
             let pending = mentions.iter().filter(|m| m.sentiment.is_none()).count();
             progress.stage(&format!("classifying {pending} mentions with the LLM"));
-            for mention in mentions.iter_mut().filter(|m| m.sentiment.is_none()) {
+            for (mention, place) in mentions.iter_mut().zip(&places).filter(|(m, _)| m.sentiment.is_none()) {
+                if progress.cancelled() {
+                    return Err(Error::cancelled("stopped while classifying mentions"));
+                }
                 match litnav_llm::judges::citation_sentiment(client, &cited_title, &mention.text) {
-                    Ok(judged) => {
-                        mention.sentiment = Some(judged.sentiment);
+                    Ok(verdict) => {
+                        mention.sentiment = Some(verdict.sentiment);
+                        judged.insert(*place, verdict.sentiment);
                         classified += 1;
                     }
                     Err(e @ litnav_llm::Error::Invalid { .. }) => {
@@ -621,6 +686,8 @@ impl CorpusSession {
                 progress.advance(classified + unlabelled.len(), pending);
             }
         }
+        drop(judged);
+        let without_sentiment = mentions.iter().filter(|m| m.sentiment.is_none()).count();
         let labels = contexts::sentiment_of_citers(&mentions, id);
         let mut citing: Vec<String> =
             citations.graph.citers(cited).iter().map(|&n| citations.graph.id(n).to_string()).collect();
@@ -652,7 +719,14 @@ impl CorpusSession {
                 context: own.first().map(|m| m.text.clone()),
             });
         }
-        Ok(CitersReport { paper: self.paper_ref(cited)?, classified_by_llm: classified, unlabelled, citers })
+        Ok(CitersReport {
+            paper: self.paper_ref(cited)?,
+            classified_by_llm: classified,
+            llm_labelled: llm_labelled + classified,
+            without_sentiment,
+            unlabelled,
+            citers,
+        })
     }
 }
 
@@ -665,15 +739,17 @@ impl std::fmt::Display for PaperRef {
 
 impl std::fmt::Display for Ranking {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        writeln!(
+        write!(
             f,
-            "{}: {} of {} candidate papers have a value ({} without: {})",
+            "{}: {} of {} candidate papers have a value",
             self.measure,
             self.candidates - self.without_value,
-            self.candidates,
-            self.without_value,
-            self.without_value_reason
+            self.candidates
         )?;
+        if self.without_value > 0 {
+            write!(f, " ({} without: {})", self.without_value, self.without_value_reason)?;
+        }
+        writeln!(f)?;
         for row in &self.papers {
             writeln!(f, "{:>3}. {:>7.3}  p{:<5.1}  {}", row.rank, row.score, row.percentile, row.paper)?;
         }

@@ -97,6 +97,10 @@ pub struct CorpusSession {
     scan: DenseScan,
     citations: OnceLock<Citations>,
     pub(crate) scores: Mutex<HashMap<String, std::sync::Arc<crate::relations::Scores>>>,
+    /// Sentiments an LLM gave to mentions without one, by the mention's place among the
+    /// corpus's contexts: kept for the session (a server's generation), so a classification is
+    /// paid for once.
+    pub(crate) judged_sentiments: Mutex<HashMap<usize, litnav_core::Sentiment>>,
 }
 
 impl CorpusSession {
@@ -115,6 +119,7 @@ impl CorpusSession {
             scan: DenseScan::default(),
             citations: OnceLock::new(),
             scores: Mutex::new(HashMap::new()),
+            judged_sentiments: Mutex::new(HashMap::new()),
         })
     }
 

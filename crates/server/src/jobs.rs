@@ -46,12 +46,15 @@ pub struct Step {
     pub total: Option<usize>,
 }
 
+/// The kind of the jobs that classify a paper's mentions (their outcome is a paper, not a map).
+pub const SENTIMENT: &str = "sentiment";
+
 /// What a client sees of a job.
 #[derive(Debug, Clone, Serialize)]
 pub struct JobView {
-    /// Id (the id of the map it makes).
+    /// Id (for map and expansion jobs, the id of the map it makes).
     pub id: String,
-    /// `map` or `expand`.
+    /// `map`, `expand` or `sentiment`.
     pub kind: &'static str,
     /// What it is about (the topic, or the subtopic expanded).
     pub title: String,
@@ -61,8 +64,11 @@ pub struct JobView {
     pub steps: Vec<Step>,
     /// Notices along the way.
     pub notices: Vec<String>,
-    /// The map made, once done.
+    /// The map made, once done (map and expansion jobs).
     pub map: Option<String>,
+    /// The paper whose mentions were classified, once done (sentiment jobs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub paper: Option<String>,
     /// Why it failed.
     pub error: Option<ApiError>,
     /// Milliseconds since it started.
@@ -113,9 +119,12 @@ impl Job {
     /// Record the outcome.
     pub fn finish(&self, outcome: Result<String, ApiError>) {
         self.update(|view| match outcome {
-            Ok(map) => {
+            Ok(made) => {
                 view.state = JobState::Done;
-                view.map = Some(map);
+                match view.kind {
+                    SENTIMENT => view.paper = Some(made),
+                    _ => view.map = Some(made),
+                }
             }
             Err(error) if error.code == "cancelled" => {
                 view.state = JobState::Cancelled;
@@ -208,6 +217,7 @@ impl Jobs {
             steps: Vec::new(),
             notices: Vec::new(),
             map: None,
+            paper: None,
             error: None,
             elapsed_ms: 0,
         };

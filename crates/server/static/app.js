@@ -634,12 +634,46 @@ async function renderPaper(stored, state, token) {
       metric("CD index", prof.disruption.cd === null ? `undefined: ${prof.disruption_reason}` : `${fmt(prof.disruption.cd)} · ${pct(prof.disruption_percentile)}`, METRICS.cd),
       metric("Novelty", prof.novelty.p10 === null ? `undefined: ${prof.novelty_reason}` : `z₁₀ ${fmt(prof.novelty.p10, 2)} · ${pct(prof.novelty_percentile)}`, METRICS.novelty)),
     h("h3", {}, `Cited by (${data.citers_total})`),
+    sentimentNote(data.citers, p.id),
     positive.length ? [h("p", { class: "muted" }, "Positive mentions first:"), h("ul", { class: "rel", id: "citers-positive" }, positive.map(citer))] : "",
     others.length ? h("ul", { class: "rel", id: "citers" }, others.slice(0, 50).map(citer)) : (positive.length ? "" : h("p", { class: "muted" }, "No paper of this corpus cites it.")),
     h("h3", {}, `References (${data.references.length})`),
     data.references.length ? h("ul", { class: "rel" }, data.references.slice(0, 50).map((r) => h("li", {}, link(r), r.year ? ` (${r.year})` : ""))) : h("p", { class: "muted" }, "None in this corpus."),
     h("h3", {}, "Co-cited with"), related(prof.co_cited),
     h("h3", {}, "Shares references with"), related(prof.coupled)].flat(2).filter((c) => c !== ""));
+}
+
+// What is known of the citers' sentiment, and — when the server has an LLM — a button that
+// has it label the mentions without one (a job; the panel is drawn again when it is done).
+let serverHasLlm = false;
+function sentimentNote(citers, paperId) {
+  const parts = [];
+  if (citers.llm_labelled) parts.push(`${citers.llm_labelled} mention${citers.llm_labelled > 1 ? "s" : ""} labelled by the LLM.`);
+  if (citers.without_sentiment) parts.push(`${citers.without_sentiment} mention${citers.without_sentiment > 1 ? "s have" : " has"} no sentiment.`);
+  if (!parts.length) return "";
+  const note = h("p", { class: "muted", id: "sentiment-note" }, parts.join(" "));
+  if (citers.without_sentiment && serverHasLlm) {
+    const button = h("button", { type: "button", id: "classify", onclick: () => classify(paperId, button) }, "Label them with the LLM");
+    note.append(" ", button);
+  }
+  return note;
+}
+
+async function classify(paperId, button) {
+  button.disabled = true;
+  button.textContent = "Labelling…";
+  try {
+    const started = await postJson(`/api/papers/${encodeURIComponent(paperId)}/sentiment`, {});
+    let view = started.job;
+    while (!["done", "failed", "cancelled"].includes(view.state)) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      view = await getJson(`/api/jobs/${view.id}`);
+      const step = view.steps[view.steps.length - 1];
+      if (step && step.total) button.textContent = `Labelling… ${step.done}/${step.total}`;
+    }
+    if (view.state !== "done") throw new Error(view.error ? view.error.message : view.state);
+    render();
+  } catch (e) { button.replaceWith(h("span", { class: "error" }, `Labelling failed: ${e.message}`)); }
 }
 
 // ---------- jobs ----------
@@ -760,6 +794,7 @@ window.addEventListener("DOMContentLoaded", async () => {
   try {
     const health = await getJson("/api/health");
     $("#corpus-info").textContent = `${health.papers.toLocaleString()} papers`;
+    serverHasLlm = health.llm;
   } catch (_) { /* shown by the first failing request */ }
   render();
 });

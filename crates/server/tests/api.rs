@@ -652,3 +652,59 @@ async fn an_unreachable_llm_endpoint_fails_the_job_with_its_reason() {
     assert!(message.contains("127.0.0.1:9"), "the failure names the endpoint: {job}");
     assert_eq!(job["error"]["code"], "unavailable", "{job}");
 }
+
+/// The mini corpus served with an LLM endpoint (`options`).
+fn mini_with_llm(home: &Path, options: litnav_app::LlmOptions) -> AppState {
+    drop(mini(home));
+    AppState::new(workspace(home), home.join("corpus"), home.join("maps"), Some(options), Guard::loopback(8780))
+        .unwrap()
+}
+
+#[tokio::test]
+async fn classifying_mentions_needs_an_llm_endpoint_and_a_paper() {
+    let home = tempfile::tempdir().unwrap();
+    let state = mini(home.path());
+    let refused = post(&state, "/api/papers/m02/sentiment", serde_json::json!({})).await;
+    assert_eq!(refused.status, StatusCode::BAD_REQUEST, "{}", refused.text());
+    assert!(refused.json()["error"]["message"].as_str().unwrap().contains("--llm"), "{}", refused.text());
+    // Nobody listens on port 9: refused before any job starts, for a paper that is not there.
+    let dead =
+        litnav_app::LlmOptions { url: Some("http://127.0.0.1:9/v1".into()), no_cache: true, ..Default::default() };
+    let state = mini_with_llm(home.path(), dead);
+    let missing = post(&state, "/api/papers/nope/sentiment", serde_json::json!({})).await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND, "{}", missing.text());
+    // Before any classification the paper says what an LLM could label.
+    let paper = get(&state, "/api/papers/m02").await.json();
+    assert_eq!(
+        (paper["citers"]["without_sentiment"].as_u64(), paper["citers"]["llm_labelled"].as_u64()),
+        (Some(1), Some(0))
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(not(feature = "llm-server"), ignore = "needs the local llama.cpp server (tier `llm-server`)")]
+async fn a_sentiment_job_labels_a_papers_unlabelled_mentions_with_the_real_llm() {
+    let home = tempfile::tempdir().unwrap();
+    let url = litnav_testkit::llm_server().to_string();
+    let state =
+        mini_with_llm(home.path(), litnav_app::LlmOptions { url: Some(url), no_cache: true, ..Default::default() });
+    let started = post(&state, "/api/papers/m02/sentiment", serde_json::json!({})).await;
+    assert_eq!(started.status, StatusCode::ACCEPTED, "{}", started.text());
+    let location = started.headers[header::LOCATION].to_str().unwrap().to_string();
+    let job = started.json()["job"]["id"].as_str().unwrap().to_string();
+    assert_eq!(location, format!("/api/jobs/{job}"));
+    let view = wait(&state, &job).await;
+    assert_eq!(view["state"], "done", "{view}");
+    assert_eq!((view["kind"].as_str(), view["paper"].as_str()), (Some("sentiment"), Some("m02")), "{view}");
+    // The one unlabelled mention (m05's) now has the LLM's label, and the paper shows it.
+    let citers = get(&state, "/api/papers/m02").await.json()["citers"].clone();
+    assert_eq!(citers["without_sentiment"], 0, "{citers}");
+    assert_eq!(citers["llm_labelled"], 1, "{citers}");
+    let m05 = citers["citers"].as_array().unwrap().iter().find(|c| c["id"] == "m05").unwrap();
+    assert!(["positive", "neutral", "negative"].contains(&m05["sentiment"].as_str().unwrap()), "{m05}");
+    // Again: nothing left to classify, so no LLM call; the label stays.
+    let again = post(&state, "/api/papers/m02/sentiment", serde_json::json!({})).await;
+    let view = wait(&state, again.json()["job"]["id"].as_str().unwrap()).await;
+    assert_eq!(view["state"], "done", "{view}");
+    assert_eq!(get(&state, "/api/papers/m02").await.json()["citers"]["llm_labelled"], 1);
+}

@@ -267,6 +267,9 @@ fn rate_papers(
     let property = match measure {
         Measure::Novelty => PaperProperty::Novelty,
         Measure::Disruption => PaperProperty::Disruption,
+        Measure::Citations => {
+            return Err(crate::Error::input("SciNet's LLM judges rate novelty and disruption, not citations"));
+        }
     };
     let mut ratings = Vec::new();
     let papers: Vec<_> = ids.iter().filter_map(|id| session.paper(id)).collect();

@@ -18,6 +18,8 @@ pub enum Query {
     Disruption(RankArgs),
     /// Rank papers by novelty (Uzzi 10th-percentile z, most novel first).
     Novelty(RankArgs),
+    /// Rank papers by in-corpus citations (most cited first), with their percentile.
+    Citations(RankArgs),
     /// One paper's citation profile: degrees, CD values and counts, novelty, percentiles, and the
     /// papers most co-cited and most coupled with it.
     Paper(PaperArgs),
@@ -129,9 +131,9 @@ pub struct RankArgs {
     /// Rank by SciNet's printed form (n_i − n_j)/(n_i + n_j) instead of the CD index.
     #[arg(long)]
     scinet_form: bool,
-    /// Rank by the values `litnav analytics cd` wrote (its cd.parquet, computed from this corpus's
-    /// `export parquet`) instead of computing them; the file's window applies. Disruption only;
-    /// needs the `analytics` build feature.
+    /// Rank by the values `litnav analytics cd|novelty|counts` wrote (its cd.parquet,
+    /// novelty.parquet or counts.parquet, computed from this corpus's `export parquet`) instead
+    /// of computing them; the file's window or units apply. Needs the `analytics` build feature.
     #[arg(long, value_name = "FILE")]
     results: Option<std::path::PathBuf>,
     #[command(flatten)]
@@ -213,6 +215,7 @@ pub fn run(query: Query) -> Result<()> {
     match query {
         Query::Disruption(args) => rank(args, Measure::Disruption),
         Query::Novelty(args) => rank(args, Measure::Novelty),
+        Query::Citations(args) => rank(args, Measure::Citations),
         Query::Paper(args) => paper(args),
         Query::Path(args) => path(args),
         Query::CoCited(args) => neighbours(args, Neighbourhood::CoCited, "co-citations"),
@@ -246,6 +249,7 @@ fn rank(args: RankArgs, measure: Measure) -> Result<()> {
                 );
                 metric.units = units;
             }
+            Measure::Citations => use_counts_results(&session, results)?,
         }
     }
     let progress = Terminal::start(&format!("computing {} for every paper", measure.name().to_lowercase()));
@@ -303,6 +307,30 @@ fn use_novelty_results(session: &CorpusSession, metric: &MetricOptions, path: &s
     #[cfg(not(feature = "analytics"))]
     {
         let _ = (session, metric, path);
+        Err(super::analytics::missing_feature())
+    }
+}
+
+/// Load `litnav analytics counts` results into the session.
+fn use_counts_results(session: &CorpusSession, path: &std::path::Path) -> Result<()> {
+    #[cfg(feature = "analytics")]
+    {
+        let rows = litnav_analytics::counts::read(path)?;
+        let counts = |c: litnav_analytics::counts::Counts| -> Result<litnav_app::relations::CitationCounts> {
+            let count =
+                |n: i64| u64::try_from(n).map_err(|_| anyhow::anyhow!("{}: a negative count ({n})", path.display()));
+            Ok(litnav_app::relations::CitationCounts {
+                citations: count(c.citations)?,
+                references: count(c.references)?,
+            })
+        };
+        let rows = rows.into_iter().map(|(id, c)| Ok((id, counts(c)?))).collect::<Result<Vec<_>>>()?;
+        session.use_citations(rows)?;
+        Ok(())
+    }
+    #[cfg(not(feature = "analytics"))]
+    {
+        let _ = (session, path);
         Err(super::analytics::missing_feature())
     }
 }

@@ -95,6 +95,34 @@ fn aan_exported_to_parquet_gives_the_cdindex_values_on_every_engine_and_reads_ba
     assert!(!disagreeing.status.success());
     assert!(stderr(&disagreeing).contains("disagrees"), "{}", stderr(&disagreeing));
 
+    // Citation counts: `relations citations --results counts.parquet` ranks (a topic's papers
+    // here) as computing them does, percentiles included.
+    let run = litnav(&["analytics", "counts", "--parquet", path(&tables), "--out", path(&work.path().join("local"))]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let cited = |extra: &[&str]| -> serde_json::Value {
+        let mut args = vec!["relations", "citations", "--corpus", path(&corpus), "--topic", "parsing", "-k", "20"];
+        args.extend_from_slice(extra);
+        args.push("--json");
+        let run = litnav(&args);
+        assert!(run.status.success(), "{}", stderr(&run));
+        serde_json::from_str(&stdout(&run)).unwrap()
+    };
+    let from_file = cited(&["--results", path(&work.path().join("local/counts.parquet"))]);
+    assert_eq!(from_file, cited(&[]), "the citation ranking from the file differs from the one computed");
+    let papers = from_file["papers"].as_array().unwrap();
+    assert_eq!(papers.len(), 20);
+    assert!(papers.windows(2).all(|w| w[0]["citations"].as_u64() >= w[1]["citations"].as_u64()));
+    assert!(papers[0]["citations"].as_u64().unwrap() > 50 && papers[0]["percentile"].as_f64().unwrap() > 99.0);
+    let wrong = litnav(&[
+        "relations",
+        "citations",
+        "--corpus",
+        path(&corpus),
+        "--results",
+        path(&work.path().join("local/cd.parquet")),
+    ]);
+    assert!(!wrong.status.success(), "a CD file read as counts");
+
     // Co-citation and coupling lists: DataFusion's equal the CSR's, and `relations co-cited |
     // coupled --results` lists a paper's neighbours from the file as they are computed.
     for (relation, query) in [("cocitation", "co-cited"), ("coupling", "coupled")] {

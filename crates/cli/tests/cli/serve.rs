@@ -74,7 +74,10 @@ fn http_get(url: &str) -> serde_json::Value {
 fn a_reader_maps_expands_reads_and_exports_in_a_browser() {
     let dir = tempfile::tempdir().unwrap();
     let corpus = corpus_with_contexts(dir.path());
-    let server = serve(&corpus, &dir.path().join("maps"), &[]);
+    // With the local LLM server (tier `llm-server`), the paper panel can have it label mentions.
+    let llm = cfg!(feature = "llm-server").then(litnav_testkit::llm_server);
+    let llm_args = llm.map(|url| vec!["--llm", "--llm-url", url, "--no-cache"]).unwrap_or_default();
+    let server = serve(&corpus, &dir.path().join("maps"), &llm_args);
     let shots = std::env::temp_dir().join("litnav-screenshots");
     std::fs::create_dir_all(&shots).unwrap();
     let browser = Browser::start(1500, 950);
@@ -135,6 +138,14 @@ fn a_reader_maps_expands_reads_and_exports_in_a_browser() {
         .script("return document.querySelector('#citers li, #citers-positive li').innerText;", serde_json::json!([]));
     assert!(citer.as_str().unwrap().contains('“'), "a citer shows what it said: {citer}");
     browser.screenshot(&shots.join("4-paper.png"));
+    if llm.is_some() {
+        // The surveys' mentions carry no sentiment: the LLM labels them, and the panel shows it.
+        browser.wait_for("document.querySelector('#classify')", 30);
+        browser.click("#classify");
+        browser.wait_for("document.querySelector('#sentiment-note') && document.querySelector('#sentiment-note').innerText.includes('labelled by the LLM')", 300);
+        browser.wait_for("document.querySelector('#citers li .sent-positive, #citers li .sent-neutral, #citers li .sent-negative, #citers-positive li')", 30);
+        browser.screenshot(&shots.join("4b-paper-labelled.png"));
+    }
     let title = browser.script("return document.querySelector('#paper-title').innerText;", serde_json::json!([]));
 
     // Basket → BibTeX export holding the paper.

@@ -5,7 +5,9 @@ use crate::error::{ApiError, ApiResult};
 use crate::jobs::{Job, JobView};
 use crate::state::AppState;
 use axum::extract::State;
+use axum::http::{StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
 use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
@@ -13,6 +15,16 @@ use tokio_stream::wrappers::ReceiverStream;
 
 /// The event stream of a job.
 type Events = Sse<axum::response::sse::KeepAliveStream<ReceiverStream<Result<Event, Infallible>>>>;
+
+/// `202 Accepted` for a job started (or joined while it runs): `body`, and the job's URL as the
+/// Location.
+pub(super) fn accepted(job: &Job, body: impl serde::Serialize) -> Response {
+    let mut response = (StatusCode::ACCEPTED, axum::Json(body)).into_response();
+    if let Ok(location) = format!("/api/jobs/{}", job.view().id).parse() {
+        response.headers_mut().insert(header::LOCATION, location);
+    }
+    response
+}
 
 fn job(state: &AppState, id: &str) -> ApiResult<Arc<Job>> {
     state.0.jobs.get(id).ok_or_else(|| {

@@ -7,7 +7,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::jobs::{Job, JobView};
 use crate::state::{AppState, MapSummary, StoredMap, digest};
 use axum::extract::State;
-use axum::http::{StatusCode, header};
+use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use litnav_app::browse::{self, PaperQuery, SortBy};
 use litnav_app::export::{self, Format};
@@ -55,12 +55,7 @@ pub(super) struct Started {
 }
 
 fn accepted(job: &Job, map: &str) -> Response {
-    let body = Started { job: job.view(), map: map.to_string() };
-    let mut response = (StatusCode::ACCEPTED, axum::Json(body)).into_response();
-    if let Ok(location) = format!("/api/jobs/{map}").parse() {
-        response.headers_mut().insert(header::LOCATION, location);
-    }
-    response
+    super::jobs::accepted(job, Started { job: job.view(), map: map.to_string() })
 }
 
 fn method(name: Option<&str>) -> ApiResult<(Method, bool)> {

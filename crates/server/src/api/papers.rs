@@ -4,7 +4,8 @@ use super::blocking;
 use super::extract::{Json, Path, Query};
 use super::maps::attachment;
 use crate::error::{ApiError, ApiResult};
-use crate::state::AppState;
+use crate::jobs::JobView;
+use crate::state::{AppState, digest};
 use axum::extract::State;
 use axum::response::Response;
 use litnav_app::Quiet;
@@ -12,6 +13,7 @@ use litnav_app::export::{self, Format};
 use litnav_app::relations::{CitersReport, MetricOptions, PaperProfile, PaperRef, PathReport};
 use litnav_corpus::Paper;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// Citers listed with a paper (the report says how many there are in all).
 const CITERS_SHOWN: usize = 200;
@@ -40,6 +42,39 @@ pub(super) async fn paper(State(state): State<AppState>, Path(id): Path<String>)
     })
     .await?;
     Ok(axum::Json(answer))
+}
+
+/// A sentiment job and the paper whose mentions it classifies.
+#[derive(Serialize)]
+pub(super) struct Classifying {
+    job: JobView,
+    paper: String,
+}
+
+/// Classify a paper's mentions that have no sentiment with the server's LLM (SciNet's
+/// Cite-Sentiment), as a job; once it is done, `GET /api/papers/{id}` shows the labels (kept
+/// for the corpus generation, so each mention is classified once).
+pub(super) async fn classify(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Response> {
+    // Refused now, not as a failed job, when the server has no endpoint or no such paper.
+    let client = state.llm()?;
+    let title = {
+        let (state, id) = (state.clone(), id.clone());
+        blocking(move || Ok(state.session()?.require(&id)?.title.clone())).await?
+    };
+    let job_id = digest(&[&state.0.corpus_dir.display().to_string(), "sentiment", &id]);
+    let (job, new) = state.0.jobs.start(&job_id, crate::jobs::SENTIMENT, &title);
+    if new {
+        let (state, job, id) = (state.clone(), Arc::clone(&job), id.clone());
+        tokio::task::spawn_blocking(move || {
+            job.running();
+            let outcome = state.session().and_then(|session| {
+                session.citers(&id, None, Some(&client), &*job)?;
+                Ok(id.clone())
+            });
+            job.finish(outcome);
+        });
+    }
+    Ok(super::jobs::accepted(&job, Classifying { job: job.view(), paper: id }))
 }
 
 #[derive(Deserialize)]

@@ -19,6 +19,8 @@ pub(super) struct Health {
     generation: u64,
     papers: usize,
     jobs_running: usize,
+    /// Whether the server has an LLM endpoint (for jobs that ask for one).
+    llm: bool,
 }
 
 pub(super) async fn health(State(state): State<AppState>) -> ApiResult<Json<Health>> {
@@ -34,6 +36,7 @@ pub(super) async fn health(State(state): State<AppState>) -> ApiResult<Json<Heal
         generation: session.corpus().manifest().generation,
         papers: session.papers().len(),
         jobs_running: state.0.jobs.running(),
+        llm: state.0.llm.is_some(),
     }))
 }
 
