@@ -204,6 +204,13 @@ impl CorpusSession {
         Ok(self.dense.get_or_init(|| retriever))
     }
 
+    /// Make dense search ready: every paper's vector, and — when this session's scan searches
+    /// approximately — the IVF index, built and saved now if missing; its file then.
+    pub fn prepare_dense(&self, encoder: &Encoder, progress: &dyn Progress) -> Result<Option<PathBuf>> {
+        let retriever = self.dense(encoder, progress)?;
+        Ok(retriever.approximate().then(|| ivf_path(&self.dir, self.corpus.manifest().generation)))
+    }
+
     /// The papers with these ids as documents to organize, with their vectors (in this order;
     /// unknown ids skipped).
     pub fn docs(&self, ids: &[String], encoder: &Encoder, progress: &dyn Progress) -> Result<Vec<Doc>> {

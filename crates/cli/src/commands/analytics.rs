@@ -76,8 +76,9 @@ pub struct CdArgs {
     /// (default: no limit).
     #[arg(long, value_name = "YEARS")]
     window: Option<u32>,
-    /// Ranges of publication time the focal papers are cut into (default: four per core). More
-    /// ranges: less memory per task, more citations shipped between tasks.
+    /// Ranges of publication time the focal papers are cut into (default: four per core of this
+    /// machine; on a cluster, give about four per executor task slot). More ranges: less memory
+    /// per task, more citations shipped between tasks.
     #[arg(long, value_name = "N")]
     ranges: Option<u32>,
     #[command(flatten)]
@@ -121,8 +122,9 @@ pub struct RelatedArgs {
     /// How many related papers each paper keeps.
     #[arg(long, default_value_t = 10)]
     top: u32,
-    /// Groups the focal papers are cut into (default: four per core). More groups: less memory
-    /// per task, more links shipped between tasks.
+    /// Groups the focal papers are cut into (default: four per core of this machine; on a
+    /// cluster, give about four per executor task slot). More groups: less memory per task, more
+    /// links shipped between tasks.
     #[arg(long, value_name = "N")]
     groups: Option<u32>,
     #[command(flatten)]

@@ -18,6 +18,11 @@ pub struct Args {
     /// Compute and store vectors for every paper of this corpus (title + abstract); resumable.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["text", "file"])]
     corpus: Option<PathBuf>,
+    /// With --corpus: how dense search will scan the vectors; `approximate` (or `auto` above
+    /// 250,000 papers) also builds the IVF index now and saves it beside the vectors, so the
+    /// first search does not wait for it.
+    #[arg(long, value_enum, default_value_t = super::ScanArg::Auto)]
+    scan: super::ScanArg,
     #[command(flatten)]
     model: ModelArgs,
     /// Print results as JSON: `[{"text": ..., "vector": [...]}]`, or the corpus report.
@@ -57,8 +62,10 @@ fn embed_corpus(dir: &std::path::Path, args: &Args) -> Result<()> {
     workspace.encoder(&progress)?;
     let started = Instant::now();
     let fill = workspace.ensure_vectors(dir, &progress)?;
-    progress.finish();
     let seconds = started.elapsed().as_secs_f64();
+    let session = workspace.open(Some(dir), &progress)?.with_scan(args.scan.scan());
+    let ivf = session.prepare_dense(workspace.encoder(&progress)?, &progress)?;
+    progress.finish();
     let path = corpus_cache_path(dir);
     let per_second = if seconds > 0.0 { fill.encoded as f64 / seconds } else { 0.0 };
     let report = serde_json::json!({
@@ -69,6 +76,7 @@ fn embed_corpus(dir: &std::path::Path, args: &Args) -> Result<()> {
         "encoded": fill.encoded,
         "seconds": seconds,
         "papers_per_second": per_second,
+        "ivf": ivf,
     });
     if args.json {
         return super::print_json(&report);
@@ -80,5 +88,8 @@ fn embed_corpus(dir: &std::path::Path, args: &Args) -> Result<()> {
         fill.encoded,
         path.display()
     );
+    if let Some(ivf) = ivf {
+        println!("approximate index (IVF) in {}", ivf.display());
+    }
     Ok(())
 }

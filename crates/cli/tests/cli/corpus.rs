@@ -215,6 +215,13 @@ fn dense_and_hybrid_search_embed_the_corpus_on_first_use() {
     let out = litnav(&["embed", "--corpus", path(&corpus), "--model", &model, "--json"]);
     let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!((report["papers"].as_u64(), report["encoded"].as_u64()), (Some(5), Some(0)), "vectors are reused");
+    assert!(report["ivf"].is_null(), "five papers are scanned exactly: no IVF index by default");
+    // `embed --scan approximate` builds the IVF index ahead of the first search.
+    let out = litnav(&["embed", "--corpus", path(&corpus), "--model", &model, "--scan", "approximate", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let ivf = PathBuf::from(report["ivf"].as_str().unwrap());
+    assert!(ivf.is_file() && ivf.starts_with(corpus.join("vectors")), "{report}");
     // --scan approximate searches through the IVF index, saved beside the vectors; with five
     // papers every list is probed, so it finds what the exact scan finds.
     let search = |scan: &str| {

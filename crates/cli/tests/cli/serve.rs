@@ -141,9 +141,12 @@ fn a_reader_maps_expands_reads_and_exports_in_a_browser() {
     if llm.is_some() {
         // The surveys' mentions carry no sentiment: the LLM labels them, and the panel shows it.
         browser.wait_for("document.querySelector('#classify')", 30);
+        browser.script("document.querySelector('#classify').scrollIntoView();", serde_json::json!([]));
+        browser.screenshot(&shots.join("4a-paper-unlabelled.png"));
         browser.click("#classify");
         browser.wait_for("document.querySelector('#sentiment-note') && document.querySelector('#sentiment-note').innerText.includes('labelled by the LLM')", 300);
         browser.wait_for("document.querySelector('#citers li .sent-positive, #citers li .sent-neutral, #citers li .sent-negative, #citers-positive li')", 30);
+        browser.script("document.querySelector('#sentiment-note').scrollIntoView();", serde_json::json!([]));
         browser.screenshot(&shots.join("4b-paper-labelled.png"));
     }
     let title = browser.script("return document.querySelector('#paper-title').innerText;", serde_json::json!([]));
