@@ -160,7 +160,8 @@ impl Csr {
         }
         let n = offsets.len() - 1;
         for row in offsets.windows(2) {
-            if row[0] > row[1] {
+            // A later offset may still decrease below the edge count: bound each row by it too.
+            if row[0] > row[1] || row[1] > targets.len() as u64 {
                 return Err("row offsets decrease".into());
             }
             let slice = &targets[row[0] as usize..row[1] as usize];
@@ -449,6 +450,13 @@ mod tests {
 
     pub(crate) fn node(id: &str, year: i32) -> NodeInfo {
         NodeInfo { id: id.into(), year: Some(year), ..NodeInfo::default() }
+    }
+
+    #[test]
+    fn row_offsets_beyond_the_edges_are_refused_not_sliced() {
+        // Found by the fuzzer: a middle offset past the edge count, the last one back on it.
+        assert!(Csr::from_parts(vec![0, 5, 1], vec![0]).is_err());
+        assert!(Csr::from_parts(vec![0, 1, 1], vec![0]).is_ok());
     }
 
     #[test]
