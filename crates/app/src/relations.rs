@@ -654,16 +654,20 @@ impl CorpusSession {
             .filter(|(_, c)| c.cited_id == id)
             .map(|(i, c)| (i, c.clone()))
             .unzip();
-        let mut judged = self.judged_sentiments.lock().map_err(|_| Error::internal("poisoned"))?;
+        // The lock is held only to read or add labels, never across an LLM call: a paper's other
+        // readers (the server's paper requests) must not wait for a classification job.
+        let judged = || self.judged_sentiments.lock().map_err(|_| Error::internal("poisoned"));
+        let earlier = judged()?;
         let mut llm_labelled = 0;
         for (mention, place) in mentions.iter_mut().zip(&places) {
             if mention.sentiment.is_none()
-                && let Some(&sentiment) = judged.get(place)
+                && let Some(&sentiment) = earlier.get(place)
             {
                 mention.sentiment = Some(sentiment);
                 llm_labelled += 1;
             }
         }
+        drop(earlier);
         let (mut classified, mut unlabelled) = (0, Vec::new());
         if let Some(client) = llm {
             let pending = mentions.iter().filter(|m| m.sentiment.is_none()).count();
@@ -675,7 +679,7 @@ impl CorpusSession {
                 match litnav_llm::judges::citation_sentiment(client, &cited_title, &mention.text) {
                     Ok(verdict) => {
                         mention.sentiment = Some(verdict.sentiment);
-                        judged.insert(*place, verdict.sentiment);
+                        judged()?.insert(*place, verdict.sentiment);
                         classified += 1;
                     }
                     Err(e @ litnav_llm::Error::Invalid { .. }) => {
@@ -686,7 +690,6 @@ impl CorpusSession {
                 progress.advance(classified + unlabelled.len(), pending);
             }
         }
-        drop(judged);
         let without_sentiment = mentions.iter().filter(|m| m.sentiment.is_none()).count();
         let labels = contexts::sentiment_of_citers(&mentions, id);
         let mut citing: Vec<String> =
