@@ -29,7 +29,7 @@ pub const DEFAULT_EXPANSION_PAPERS: usize = 100;
 /// Where a map's papers come from.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PaperSource {
-    /// The top `k` papers of hybrid retrieval for the topic, filtered.
+    /// The top `k` papers of the default retrieval (expanded) for the topic, filtered.
     Retrieve {
         /// How many.
         k: usize,
@@ -131,7 +131,7 @@ pub fn build_map(
         PaperSource::Retrieve { k, filter } => {
             let session = session.ok_or_else(|| Error::internal("a map retrieved from a corpus needs its session"))?;
             progress.check("retrieving papers")?;
-            let ids = session.hybrid_ids(&request.topic, *k, *filter, encoder, progress)?;
+            let ids = session.retrieve_ids(&request.topic, *k, *filter, encoder, progress)?;
             (session.docs(&ids, encoder, progress)?, RELEVANCE_FLOOR)
         }
         PaperSource::File { path, instance } => (docs_from_file(workspace, path, instance.as_deref(), progress)?, 0.0),
@@ -370,7 +370,7 @@ pub fn expand(
     }
     progress.check("retrieving papers for the expansion")?;
     let retrieved: Vec<String> = session
-        .hybrid_ids(&query, request.k, Filter::default(), encoder, progress)?
+        .retrieve_ids(&query, request.k, Filter::default(), encoder, progress)?
         .into_iter()
         .filter(|id| !inside_set.contains(id.as_str()))
         .collect();

@@ -11,8 +11,9 @@ use litnav_embed::cache::{VectorCache, corpus_cache_path};
 use litnav_graph::contexts::CitationContext;
 use litnav_graph::{Graph, Node, store as graph_store};
 use litnav_organize::Doc;
-use litnav_search::hybrid::Fusion;
-use litnav_search::{DenseIndex, DenseScan, Filter, Hit, LexicalIndex, Mode, Retriever, SearchQuery, lexical};
+use litnav_search::{
+    DenseIndex, DenseScan, Expansion, Filter, Hit, LexicalIndex, Mode, Retriever, SearchQuery, lexical,
+};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
@@ -32,18 +33,22 @@ pub struct SearchRequest {
     pub title_boost: f32,
     /// Weight of abstract matches (BM25).
     pub abstract_boost: f32,
+    /// How the dense side scans the vectors (default: as the session was opened to).
+    pub scan: Option<DenseScan>,
 }
 
 impl SearchRequest {
-    /// A search for `query` with the defaults: k = 10, hybrid reciprocal-rank fusion, no filters.
+    /// A search for `query` with the defaults: k = 10, the expanded search (the best measured:
+    /// hybrid with feedback, widened by the neighbours of its best hits), no filters.
     pub fn new(query: impl Into<String>) -> SearchRequest {
         SearchRequest {
             query: query.into(),
             k: 10,
-            mode: Mode::Hybrid(Fusion::default()),
+            mode: Mode::Expanded(Expansion::default()),
             filter: Filter::default(),
             title_boost: 1.0,
             abstract_boost: 1.0,
+            scan: None,
         }
     }
 
@@ -54,6 +59,7 @@ impl SearchRequest {
             exclude_surveys: self.filter.exclude_surveys,
             title_boost: self.title_boost,
             abstract_boost: self.abstract_boost,
+            scan: self.scan,
             ..SearchQuery::new(self.query.clone())
         }
     }
@@ -171,7 +177,20 @@ impl CorpusSession {
             Mode::Bm25 => &self.lexical,
             _ => self.dense(encoder, progress)?,
         };
+        if let Mode::Expanded(expansion) = request.mode {
+            let text_of = |hit: &Hit| self.seed_text(hit);
+            return Ok(retriever.search_expanded(&request.to_query(), expansion, &text_of)?);
+        }
         Ok(retriever.search(&request.to_query(), request.mode)?)
+    }
+
+    /// The text an expanded search queries a seed with on the lexical side: the paper's title and
+    /// abstract (the lexical index keeps only titles).
+    pub fn seed_text(&self, hit: &Hit) -> String {
+        match self.paper(&hit.id) {
+            Some(paper) => format!("{} {}", paper.title, paper.abstract_text.as_deref().unwrap_or_default()),
+            None => hit.title.clone(),
+        }
     }
 
     /// Lexical search only (no encoder needed).
@@ -224,8 +243,8 @@ impl CorpusSession {
             .collect())
     }
 
-    /// The ids of a query's top-k papers by hybrid retrieval (reciprocal rank fusion).
-    pub fn hybrid_ids(
+    /// The ids of a query's top-k papers by the default retrieval ([`SearchRequest::new`]).
+    pub fn retrieve_ids(
         &self,
         query: &str,
         k: usize,

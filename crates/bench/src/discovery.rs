@@ -10,7 +10,7 @@
 use crate::Result;
 use litnav_corpus::Topic;
 use litnav_eval::retrieval::{ndcg_at, precision_at, recall_at, reciprocal_rank};
-use litnav_search::{Mode, Retriever, SearchQuery};
+use litnav_search::{Expansion, Filter, Hit, Mode, SearchQuery};
 use serde::Serialize;
 use std::collections::HashSet;
 
@@ -92,24 +92,22 @@ pub struct Report {
     pub topics: Vec<TopicResult>,
     /// Macro averages per mode.
     pub mean: Vec<Scores>,
+    /// The expanded mode's settings chosen by leave-one-out, when measured.
+    pub leave_one_out: Option<LeaveOneOut>,
 }
 
-/// Score every topic with references under every mode.
-pub fn run(retriever: &Retriever, topics: &[Topic], modes: &[(String, Mode)]) -> Result<Report> {
+/// Score every topic with references under every mode; `rank` answers one query in one mode.
+pub fn run(
+    rank: &dyn Fn(&SearchQuery, Mode) -> Result<Vec<Hit>>,
+    topics: &[Topic],
+    modes: &[(String, Mode)],
+) -> Result<Report> {
     let mut results = Vec::new();
     for topic in topics.iter().filter(|t| !t.reference_ids.is_empty()) {
         let relevant: HashSet<&str> = topic.reference_ids.iter().map(String::as_str).collect();
-        let query = SearchQuery {
-            k: DEPTH,
-            before: topic.year,
-            exclude_surveys: true,
-            ..SearchQuery::new(topic.title.clone())
-        };
         let mut scores = Vec::new();
         for (_, mode) in modes {
-            let hits = retriever.search(&query, *mode)?;
-            let ranking: Vec<&str> = hits.iter().map(|h| h.id.as_str()).collect();
-            scores.push(Scores::of(&ranking, &relevant));
+            scores.push(score_topic(rank, topic, &relevant, *mode)?);
         }
         results.push(TopicResult {
             topic: topic.id.clone(),
@@ -121,7 +119,95 @@ pub fn run(retriever: &Retriever, topics: &[Topic], modes: &[(String, Mode)]) ->
     }
     let mean =
         (0..modes.len()).map(|m| Scores::mean(&results.iter().map(|r| r.scores[m]).collect::<Vec<_>>())).collect();
-    Ok(Report { modes: modes.iter().map(|(n, _)| n.clone()).collect(), topics: results, mean })
+    Ok(Report { modes: modes.iter().map(|(n, _)| n.clone()).collect(), topics: results, mean, leave_one_out: None })
+}
+
+/// One topic's scores in one mode: the survey's title as the query, the leakage filters on.
+fn score_topic(
+    rank: &dyn Fn(&SearchQuery, Mode) -> Result<Vec<Hit>>,
+    topic: &Topic,
+    relevant: &HashSet<&str>,
+    mode: Mode,
+) -> Result<Scores> {
+    let query =
+        SearchQuery { k: DEPTH, before: topic.year, exclude_surveys: true, ..SearchQuery::new(topic.title.clone()) };
+    let hits = rank(&query, mode)?;
+    let ranking: Vec<&str> = hits.iter().map(|h| h.id.as_str()).collect();
+    Ok(Scores::of(&ranking, relevant))
+}
+
+/// The expansion settings leave-one-out chooses among.
+pub fn expansion_grid() -> Vec<Expansion> {
+    let mut grid = Vec::new();
+    for seeds in [5, 10, 15, 20] {
+        for decay in [0.3, 0.5, 1.0] {
+            for first_weight in [0.2, 0.4] {
+                for rrf_k in [10.0, 30.0] {
+                    grid.push(Expansion { seeds, decay, first_weight, rrf_k });
+                }
+            }
+        }
+    }
+    grid
+}
+
+/// Leave-one-out over the topics: for each topic, the setting of `grid` with the best mean
+/// Recall@100 on the *other* topics is chosen (ties: the first in grid order) and scored on it.
+#[derive(Debug, Clone, Serialize)]
+pub struct LeaveOneOut {
+    /// Settings tried.
+    pub settings: usize,
+    /// Per topic: the setting chosen without it (seeds, decay, first weight, rrf k) and its scores there.
+    pub topics: Vec<(String, [f32; 4], Scores)>,
+    /// Macro average of the held-out scores.
+    pub mean: Scores,
+    /// The setting with the best mean Recall@100 over all topics, and that mean (optimistic: fitted
+    /// on the topics it is scored on).
+    pub best_in_sample: ([f32; 4], f64),
+}
+
+/// Score every setting of `grid` on every topic, then hold each topic out in turn.
+pub fn leave_one_out(
+    rank: &dyn Fn(&SearchQuery, Mode) -> Result<Vec<Hit>>,
+    topics: &[Topic],
+    grid: &[Expansion],
+) -> Result<LeaveOneOut> {
+    let topics: Vec<&Topic> = topics.iter().filter(|t| !t.reference_ids.is_empty()).collect();
+    // table[setting][topic]
+    let mut table = Vec::with_capacity(grid.len());
+    for expansion in grid {
+        let mut row = Vec::with_capacity(topics.len());
+        for topic in &topics {
+            let relevant: HashSet<&str> = topic.reference_ids.iter().map(String::as_str).collect();
+            row.push(score_topic(rank, topic, &relevant, Mode::Expanded(*expansion))?);
+        }
+        table.push(row);
+    }
+    let mean_recall = |row: &[Scores], skip: Option<usize>| {
+        let kept: Vec<f64> =
+            row.iter().enumerate().filter(|(t, _)| Some(*t) != skip).map(|(_, s)| s.recall_100).collect();
+        kept.iter().sum::<f64>() / kept.len().max(1) as f64
+    };
+    let best = |skip: Option<usize>| {
+        (0..grid.len())
+            .fold(0, |best, s| if mean_recall(&table[s], skip) > mean_recall(&table[best], skip) { s } else { best })
+    };
+    let settings = |e: &Expansion| [e.seeds as f32, e.decay, e.first_weight, e.rrf_k];
+    let held_out: Vec<(String, [f32; 4], Scores)> = topics
+        .iter()
+        .enumerate()
+        .map(|(t, topic)| {
+            let chosen = best(Some(t));
+            (topic.id.clone(), settings(&grid[chosen]), table[chosen][t])
+        })
+        .collect();
+    let overall = best(None);
+    Ok(LeaveOneOut {
+        settings: grid.len(),
+        mean: Scores::mean(&held_out.iter().map(|(_, _, s)| *s).collect::<Vec<_>>()),
+        topics: held_out,
+        best_in_sample: (settings(&grid[overall]), mean_recall(&table[overall], None)),
+    })
 }
 
 impl std::fmt::Display for Report {
@@ -136,20 +222,8 @@ impl std::fmt::Display for Report {
             "{:<16} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}",
             "mode (mean)", "R@10", "R@100", "P@10", "P@100", "nDCG@10", "nDCG@30", "nDCG@100", "MRR"
         )?;
-        for (name, s) in self.modes.iter().zip(&self.mean) {
-            writeln!(
-                f,
-                "{:<16} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3}",
-                name,
-                s.recall_10,
-                s.recall_100,
-                s.precision_10,
-                s.precision_100,
-                s.ndcg_10,
-                s.ndcg_30,
-                s.ndcg_100,
-                s.mrr
-            )?;
+        for (name, scores) in self.modes.iter().zip(&self.mean) {
+            score_row(f, name, scores)?;
         }
         writeln!(f)?;
         writeln!(f, "per topic: R@100 / nDCG@10")?;
@@ -159,6 +233,46 @@ impl std::fmt::Display for Report {
             let cells: Vec<String> =
                 t.scores.iter().map(|s| format!("{:>17}", format!("{:.3} / {:.3}", s.recall_100, s.ndcg_10))).collect();
             writeln!(f, "{:<13} {:>5}{}", t.topic, t.relevant, cells.join(""))?;
+        }
+        if let Some(loo) = &self.leave_one_out {
+            writeln!(f)?;
+            write!(f, "{loo}")?;
+        }
+        Ok(())
+    }
+}
+
+/// One line of the eight numbers under a name.
+fn score_row(f: &mut std::fmt::Formatter<'_>, name: &str, s: &Scores) -> std::fmt::Result {
+    writeln!(
+        f,
+        "{:<16} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3}",
+        name, s.recall_10, s.recall_100, s.precision_10, s.precision_100, s.ndcg_10, s.ndcg_30, s.ndcg_100, s.mrr
+    )
+}
+
+impl std::fmt::Display for LeaveOneOut {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "expanded, leave-one-out over {} settings (each topic scored with the setting best on the others):",
+            self.settings
+        )?;
+        score_row(f, "held out (mean)", &self.mean)?;
+        let ([seeds, decay, weight, k], recall) = self.best_in_sample;
+        writeln!(
+            f,
+            "best on all topics (in-sample): seeds {seeds}, decay {decay}, first weight {weight}, rrf k {k}: R@100 {recall:.3}"
+        )?;
+        writeln!(f, "{:<13} {:>17} {:>7} {:>7}", "topic", "seeds/decay/w/k", "R@100", "nDCG@10")?;
+        for (topic, [seeds, decay, weight, k], scores) in &self.topics {
+            writeln!(
+                f,
+                "{topic:<13} {:>17} {:>7.3} {:>7.3}",
+                format!("{seeds}/{decay}/{weight}/{k}"),
+                scores.recall_100,
+                scores.ndcg_10
+            )?;
         }
         Ok(())
     }
@@ -172,12 +286,27 @@ pub fn default_modes() -> Vec<(String, Mode)> {
         ("dense".to_string(), Mode::Dense),
         ("hybrid-rrf".to_string(), Mode::Hybrid(Fusion::Rrf(60.0))),
         ("hybrid-weighted".to_string(), Mode::Hybrid(Fusion::Weighted(0.5))),
+        // An expansion without seeds is the feedback search alone.
+        ("hybrid-feedback".to_string(), Mode::Expanded(Expansion { seeds: 0, ..Expansion::default() })),
+        ("expanded".to_string(), Mode::Expanded(Expansion::default())),
     ]
 }
 
-/// The scoreboard over a session's topics, every default mode (paper vectors computed if missing).
+/// The scoreboard over a session's topics, every default mode (paper vectors computed if missing),
+/// and the expanded mode's leave-one-out.
 pub fn run_session(workspace: &litnav_app::Workspace, session: &litnav_app::CorpusSession) -> Result<Report> {
     let encoder = workspace.encoder(&litnav_app::Quiet)?;
-    let retriever = session.dense(encoder, &litnav_app::Quiet)?;
-    run(retriever, session.topics(), &default_modes())
+    let rank = |query: &SearchQuery, mode: Mode| -> Result<Vec<Hit>> {
+        let request = litnav_app::SearchRequest {
+            query: query.text.clone(),
+            k: query.k,
+            mode,
+            filter: Filter { before: query.before, exclude_surveys: query.exclude_surveys },
+            ..litnav_app::SearchRequest::new("")
+        };
+        session.search(&request, encoder, &litnav_app::Quiet)
+    };
+    let mut report = run(&rank, session.topics(), &default_modes())?;
+    report.leave_one_out = Some(leave_one_out(&rank, session.topics(), &expansion_grid())?);
+    Ok(report)
 }

@@ -160,7 +160,7 @@ pub fn run(
     let embed = |texts: &[String]| encoder.embed(texts);
     let mut cells = Vec::new();
     for topic in &survey_topics(litbench)? {
-        let ids = session.hybrid_ids(&topic.title, k, litnav_search::Filter::default(), encoder, &progress)?;
+        let ids = session.retrieve_ids(&topic.title, k, litnav_search::Filter::default(), encoder, &progress)?;
         let docs = session.docs(&ids, encoder, &progress)?;
         let topic_vector = encoder.embed(&[topic.title.as_str()]).pop().unwrap_or_default();
         let options = Options { seed: workspace.settings().seed, ..Options::default() };

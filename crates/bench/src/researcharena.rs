@@ -13,8 +13,8 @@
 //! - **Baselines** (§6.1): *Title* (the lower-cased title as the query), *Zero-shot* (the LLM
 //!   writes the query), *Decomposer* (the LLM writes one query per sub-question; the rankings are
 //!   fused by reciprocal rank fusion, k = 60, as the paper says — its public code merges by raw
-//!   score instead, offered as [`Merge::Score`]), each with BM25, dense and hybrid retrieval; and *litnav*: hybrid retrieval
-//!   with pseudo-relevance feedback on the dense side ([`litnav_search::Feedback`]).
+//!   score instead, offered as [`Merge::Score`]), each with BM25, dense and hybrid retrieval; and *litnav*: its default, expanded
+//!   search ([`litnav_search::Expansion`]).
 //! - **Organization** (bonus task): the references given (*oracle*) or litnav's own top 100
 //!   (*end to end*) organized into a mind-map, scored against the survey's heading tree (its
 //!   outline, or its expert taxonomy) with Heading Soft Recall, Heading Entity Recall (offline
@@ -37,7 +37,7 @@ use litnav_eval::tree::Tree;
 use litnav_llm::Client;
 use litnav_organize::typology::ward_typology;
 use litnav_search::hybrid::{Fusion, reciprocal_rank_fusion};
-use litnav_search::{Feedback, Hit, Mode, Retriever, SearchQuery};
+use litnav_search::{Expansion, Hit, Mode, Retriever, SearchQuery};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -62,7 +62,8 @@ pub enum Baseline {
     ZeroShot,
     /// LLM-written sub-queries fused by RRF.
     Decomposer,
-    /// litnav's best: hybrid retrieval with pseudo-relevance feedback.
+    /// litnav's best: the expanded search (hybrid with feedback, widened by the neighbours of
+    /// its best hits).
     Litnav,
 }
 
@@ -264,12 +265,12 @@ pub fn run(workspace: &Workspace, session: &CorpusSession, options: &Options<'_>
             _ => options.retrievals.iter().copied().map(Some).collect(),
         };
         for retrieval in retrievals {
-            let name = retrieval.map_or("hybrid + feedback", Retrieval::name);
+            let name = retrieval.map_or("expanded", Retrieval::name);
             let started = Instant::now();
             let mut run = Run::new();
             for topic in &topics {
                 let Some(texts) = queries.get(topic.id.as_str()) else { continue };
-                let hits = rank(retriever, topic, texts, retrieval, options.merge)?;
+                let hits = rank(session, retriever, topic, texts, retrieval, options.merge)?;
                 if hits.is_empty() {
                     report.problems.push(format!(
                         "{} / {name} on topic {}: nothing retrieved",
@@ -361,8 +362,9 @@ fn baseline_queries(
 }
 
 /// A topic's top `DEPTH` under the leakage filters: one query searched, several fused by RRF;
-/// `None` is litnav's hybrid search with feedback.
+/// `None` is litnav's expanded search.
 fn rank(
+    session: &CorpusSession,
     retriever: &Retriever,
     topic: &Topic,
     texts: &[String],
@@ -373,7 +375,8 @@ fn rank(
         |text: &str| SearchQuery { k: DEPTH, before: topic.year, exclude_surveys: true, ..SearchQuery::new(text) };
     let Some(retrieval) = retrieval else {
         let title = texts.first().map(String::as_str).unwrap_or(&topic.title);
-        return Ok(retriever.search_with_feedback(&query(title), Fusion::Rrf(RRF_K), Feedback::default())?);
+        let text_of = |hit: &Hit| session.seed_text(hit);
+        return Ok(retriever.search_expanded(&query(title), Expansion::default(), &text_of)?);
     };
     let mut rankings = Vec::new();
     for text in texts {
@@ -516,7 +519,7 @@ fn organize_topics(
             report.problems.push(format!("organization on topic {}: no outline or taxonomy to compare with", topic.id));
             continue;
         };
-        let retrieved = rank(retriever, topic, std::slice::from_ref(&topic.title), None, Merge::Rrf)?;
+        let retrieved = rank(session, retriever, topic, std::slice::from_ref(&topic.title), None, Merge::Rrf)?;
         let retrieved_ids: Vec<String> = retrieved.into_iter().map(|h| h.id).collect();
         let settings = [
             ("oracle", session.docs(&topic.reference_ids, encoder, &Quiet)?),

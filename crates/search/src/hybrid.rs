@@ -57,10 +57,17 @@ fn ranked(fused: HashMap<&str, (f32, &Hit)>, k: usize) -> Vec<Hit> {
 /// `score(d) = Σ_r 1 / (k_rrf + rank_r(d))`, ranks from 1, ties by id. Each fused hit keeps the
 /// title and year of its first occurrence.
 pub fn reciprocal_rank_fusion(rankings: &[&[Hit]], k_rrf: f32, k: usize) -> Vec<Hit> {
+    let weighted: Vec<(f32, &[Hit])> = rankings.iter().map(|hits| (1.0, *hits)).collect();
+    weighted_reciprocal_rank_fusion(&weighted, k_rrf, k)
+}
+
+/// Reciprocal rank fusion with a weight per ranking: `score(d) = Σ_r w_r / (k_rrf + rank_r(d))`
+/// (a weight of 1 everywhere is [`reciprocal_rank_fusion`], bit for bit).
+pub fn weighted_reciprocal_rank_fusion(rankings: &[(f32, &[Hit])], k_rrf: f32, k: usize) -> Vec<Hit> {
     let mut fused: HashMap<&str, (f32, &Hit)> = HashMap::new();
-    for hits in rankings {
+    for (weight, hits) in rankings {
         for (rank, hit) in hits.iter().enumerate() {
-            fused.entry(hit.id.as_str()).or_insert((0.0, hit)).0 += 1.0 / (k_rrf + rank as f32 + 1.0);
+            fused.entry(hit.id.as_str()).or_insert((0.0, hit)).0 += weight / (k_rrf + rank as f32 + 1.0);
         }
     }
     ranked(fused, k)

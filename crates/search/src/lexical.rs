@@ -78,6 +78,9 @@ pub struct SearchQuery {
     pub title_boost: f32,
     /// Weight of abstract matches.
     pub abstract_boost: f32,
+    /// How the dense side scans the paper vectors for this query (default: as the retriever
+    /// was opened to; the lexical side ignores it).
+    pub scan: Option<crate::DenseScan>,
 }
 
 impl SearchQuery {
@@ -90,6 +93,7 @@ impl SearchQuery {
             exclude_surveys: false,
             title_boost: 1.0,
             abstract_boost: 1.0,
+            scan: None,
         }
     }
 }

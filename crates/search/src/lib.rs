@@ -14,7 +14,7 @@ pub mod retriever;
 pub use dense::DenseIndex;
 pub use ivf::IvfIndex;
 pub use lexical::{BuildOptions, BuildStats, LexicalIndex, SearchQuery};
-pub use retriever::{Feedback, Mode, Retriever};
+pub use retriever::{Expansion, Feedback, Mode, Retriever};
 
 use std::path::PathBuf;
 

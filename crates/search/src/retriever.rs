@@ -1,6 +1,6 @@
 //! One entry point for the three retrieval modes over a corpus directory.
 
-use crate::hybrid::{Fusion, fuse};
+use crate::hybrid::{Fusion, fuse, weighted_reciprocal_rank_fusion};
 use crate::ivf::{IvfIndex, IvfOptions};
 use crate::queries::QueryEncoder;
 use crate::{DenseIndex, DenseScan, Filter, Hit, LexicalIndex, Result, SearchQuery};
@@ -21,6 +21,8 @@ pub enum Mode {
     Dense,
     /// Fusion of the two.
     Hybrid(Fusion),
+    /// A hybrid search with feedback, widened by the neighbours of its best hits ([`Expansion`]).
+    Expanded(Expansion),
 }
 
 /// Candidates each side contributes to a hybrid ranking (at least k).
@@ -42,6 +44,43 @@ impl Default for Feedback {
         Feedback { documents: 10, weight: 1.0 }
     }
 }
+
+/// Neighbour expansion ("more like these"): the best `seeds` hits of a hybrid search with
+/// [`Feedback`] each become a query of their own — their vector on the dense side, their text on
+/// the lexical side — and every ranking is fused by weighted reciprocal rank fusion. Seed `i`
+/// (from 0) weighs `1 / (1 + decay · i)` in each of its two rankings; the first ranking weighs
+/// `first_weight` times the seeds' weights together. Without seeds it is the feedback search.
+///
+/// Why: an expert's references span the topic's subtopics, while a title query finds the papers
+/// nearest its own words; papers near any of the best hits cover the subtopics those hits open.
+/// Measured on the litbench surveys (`litnav bench discovery`), with the defaults chosen by
+/// leave-one-out over the topics.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Expansion {
+    /// Best hits of the first ranking searched again.
+    pub seeds: usize,
+    /// How fast a seed's weight falls with its rank.
+    pub decay: f32,
+    /// Weight of the first ranking relative to all seeds' weights together.
+    pub first_weight: f32,
+    /// The k of the reciprocal rank fusion.
+    pub rrf_k: f32,
+}
+
+impl Default for Expansion {
+    fn default() -> Self {
+        Expansion { seeds: 15, decay: 0.3, first_weight: 0.2, rrf_k: 10.0 }
+    }
+}
+
+impl Expansion {
+    fn seed_weight(&self, rank: usize) -> f32 {
+        1.0 / (1.0 + self.decay * rank as f32)
+    }
+}
+
+/// Depth of every ranking an expanded search fuses (at least k).
+pub const EXPANSION_DEPTH: usize = 200;
 
 /// Lexical and (when dense parts are given) dense retrieval over one corpus.
 pub struct Retriever {
@@ -124,34 +163,64 @@ impl Retriever {
 
     /// Rank papers for `query` in `mode`.
     pub fn search(&self, query: &SearchQuery, mode: Mode) -> Result<Vec<Hit>> {
-        let filter = Filter { before: query.before, exclude_surveys: query.exclude_surveys };
         match mode {
             Mode::Bm25 => self.lexical.search(query),
-            Mode::Dense => Ok(self.dense_search(&query.text, query.k, filter)?),
+            Mode::Dense => Ok(self.dense_search(query, query.k)?),
             Mode::Hybrid(fusion) => {
                 let depth = query.k.max(HYBRID_CANDIDATES);
                 let lexical = self.lexical_candidates(query, depth)?;
-                let dense = self.dense_search(&query.text, depth, filter)?;
+                let dense = self.dense_search(query, depth)?;
                 Ok(fuse(&lexical, &dense, fusion, query.k))
             }
+            Mode::Expanded(expansion) => self.search_expanded(query, expansion, &|hit: &Hit| hit.title.clone()),
         }
+    }
+
+    /// A search expanded by the neighbours of its best hits ([`Expansion`]); `text_of` gives the
+    /// text a seed is searched with on the lexical side (its title and abstract where the caller
+    /// has them; [`Retriever::search`] uses the title, the only text the index keeps).
+    pub fn search_expanded(
+        &self,
+        query: &SearchQuery,
+        expansion: Expansion,
+        text_of: &dyn Fn(&Hit) -> String,
+    ) -> Result<Vec<Hit>> {
+        if expansion.seeds == 0 {
+            return self.search_with_feedback(query, Fusion::default(), Feedback::default());
+        }
+        let depth = query.k.max(EXPANSION_DEPTH);
+        let deep = SearchQuery { k: depth, ..query.clone() };
+        let first = self.search_with_feedback(&deep, Fusion::default(), Feedback::default())?;
+        let (index, _) = self.dense_parts()?;
+        let seeds: Vec<&Hit> = first.iter().take(expansion.seeds).collect();
+        let seed_weights: f32 = (0..seeds.len()).map(|i| expansion.seed_weight(i)).sum();
+        let mut rankings = vec![(expansion.first_weight * seed_weights, first.clone())];
+        for (rank, seed) in seeds.iter().enumerate() {
+            let weight = expansion.seed_weight(rank);
+            if let Some(vector) = index.vector_of(&seed.id) {
+                rankings.push((weight, self.scan_vectors(query, index, vector, depth)));
+            }
+            let text = SearchQuery { text: text_of(seed), ..deep.clone() };
+            rankings.push((weight, self.lexical_candidates(&text, depth)?));
+        }
+        let weighted: Vec<(f32, &[Hit])> = rankings.iter().map(|(w, hits)| (*w, hits.as_slice())).collect();
+        Ok(weighted_reciprocal_rank_fusion(&weighted, expansion.rrf_k, query.k))
     }
 
     /// A hybrid search with pseudo-relevance feedback on its dense side ([`Feedback`]).
     pub fn search_with_feedback(&self, query: &SearchQuery, fusion: Fusion, feedback: Feedback) -> Result<Vec<Hit>> {
-        let filter = Filter { before: query.before, exclude_surveys: query.exclude_surveys };
         let depth = query.k.max(HYBRID_CANDIDATES);
         let lexical = self.lexical_candidates(query, depth)?;
         let (index, queries) = self.dense_parts()?;
         let mut vector = queries.vector(&query.text).to_vec();
-        let first = fuse(&lexical, &self.scan_vectors(index, &vector, depth, filter), fusion, feedback.documents);
+        let first = fuse(&lexical, &self.scan_vectors(query, index, &vector, depth), fusion, feedback.documents);
         let top: Vec<&[f32]> = first.iter().filter_map(|h| index.vector_of(&h.id)).collect();
         if !top.is_empty() {
             let centroid = litnav_core::vector::unit_mean(&top);
             vector.iter_mut().zip(&centroid).for_each(|(q, c)| *q += feedback.weight * c);
             litnav_core::vector::normalize(&mut vector);
         }
-        Ok(fuse(&lexical, &self.scan_vectors(index, &vector, depth, filter), fusion, query.k))
+        Ok(fuse(&lexical, &self.scan_vectors(query, index, &vector, depth), fusion, query.k))
     }
 
     /// The lexical side of a hybrid search, `depth` deep; a query of only stop words finds
@@ -173,14 +242,16 @@ impl Retriever {
         })
     }
 
-    fn dense_search(&self, text: &str, k: usize, filter: Filter) -> Result<Vec<Hit>> {
+    fn dense_search(&self, query: &SearchQuery, k: usize) -> Result<Vec<Hit>> {
         let (index, queries) = self.dense_parts()?;
-        Ok(self.scan_vectors(index, &queries.vector(text), k, filter))
+        Ok(self.scan_vectors(query, index, &queries.vector(&query.text), k))
     }
 
-    /// The top k of the dense vectors for a query vector, exact or through the IVF index.
-    fn scan_vectors(&self, index: &DenseIndex, vector: &[f32], k: usize, filter: Filter) -> Vec<Hit> {
-        if self.approximate()
+    /// The top k of the dense vectors for a query vector under `query`'s filters, exact or
+    /// through the IVF index as `query.scan` (or else the retriever's scan) says.
+    fn scan_vectors(&self, query: &SearchQuery, index: &DenseIndex, vector: &[f32], k: usize) -> Vec<Hit> {
+        let filter = Filter { before: query.before, exclude_surveys: query.exclude_surveys };
+        if query.scan.unwrap_or(self.scan).approximate(index.len())
             && let Some(ivf) = self.ivf()
         {
             return ivf.search(index, vector, k, filter);

@@ -154,6 +154,7 @@ async fn health_search_and_errors_are_json() {
         ("/api/search?q=x&k=0", StatusCode::BAD_REQUEST, "input"),
         ("/api/search?q=x&k=many", StatusCode::BAD_REQUEST, "input"),
         ("/api/search?q=x&mode=fuzzy", StatusCode::BAD_REQUEST, "input"),
+        ("/api/search?q=x&scan=sometimes", StatusCode::BAD_REQUEST, "input"),
         ("/api/papers/nope", StatusCode::NOT_FOUND, "not_found"),
         ("/api/maps/0123456789abcdef", StatusCode::NOT_FOUND, "not_found"),
         ("/api/maps/..%2F..%2Fetc%2Fpasswd", StatusCode::NOT_FOUND, "not_found"),
@@ -554,6 +555,30 @@ async fn maps_and_expansions_run_as_jobs_on_litbench() {
     let job = wait(&state, &id).await;
     assert_eq!(job["state"], "done", "{job}");
     assert!(job["steps"].as_array().unwrap().iter().any(|s| s["name"] == "retrieving papers"), "{job}");
+
+    // The CLI's default search, by name: 20 hits, best first.
+    let expanded = get(&state, "/api/search?q=uncertainty+quantification+of+language+models&k=20&mode=expanded").await;
+    assert_eq!(expanded.status, StatusCode::OK, "{}", expanded.text());
+    let scores: Vec<f64> = expanded.json().as_array().unwrap().iter().map(|h| h["score"].as_f64().unwrap()).collect();
+    assert_eq!(scores.len(), 20);
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "best first: {scores:?}");
+
+    // `scan` forces the dense side's scan per request: approximate builds (and saves) the IVF
+    // index on first use, which litbench's size alone would never do.
+    let ivf_files = || {
+        std::fs::read_dir(home.path().join("litbench/vectors"))
+            .unwrap()
+            .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().starts_with("ivf-"))
+            .count()
+    };
+    let dense = |scan: &str| format!("/api/search?q=calibration+of+language+models&k=10&mode=dense&scan={scan}");
+    let exact = get(&state, &dense("exact")).await;
+    assert_eq!(exact.status, StatusCode::OK, "{}", exact.text());
+    assert_eq!(ivf_files(), 0, "an exact scan needs no index");
+    let approximate = get(&state, &dense("approximate")).await;
+    assert_eq!(approximate.status, StatusCode::OK, "{}", approximate.text());
+    assert_eq!(approximate.json().as_array().unwrap().len(), 10);
+    assert_eq!(ivf_files(), 1, "the approximate scan went through the IVF index");
 
     // The same request is the same map: no second job.
     let again = post(&state, "/api/maps", serde_json::json!({"topic": topic, "k": 120})).await.json();

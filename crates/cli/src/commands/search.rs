@@ -4,8 +4,8 @@ use super::ModelArgs;
 use crate::progress::Terminal;
 use anyhow::Result;
 use litnav_app::SearchRequest;
-use litnav_search::Mode;
 use litnav_search::hybrid::Fusion;
+use litnav_search::{Expansion, Mode};
 use std::path::PathBuf;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -16,6 +16,9 @@ pub enum ModeArg {
     Dense,
     /// BM25 and dense fused (reciprocal rank fusion by default).
     Hybrid,
+    /// Hybrid with feedback, widened by the neighbours of its best hits (the best measured on
+    /// the litbench surveys; BENCHMARKS.md).
+    Expanded,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -49,8 +52,11 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = super::ScanArg::Auto)]
     scan: super::ScanArg,
     /// Retrieval mode.
-    #[arg(long, value_enum, default_value_t = ModeArg::Bm25)]
+    #[arg(long, value_enum, default_value_t = ModeArg::Expanded)]
     mode: ModeArg,
+    /// Best hits the expanded mode searches again.
+    #[arg(long, default_value_t = Expansion::default().seeds)]
+    seeds: usize,
     /// How hybrid mode fuses.
     #[arg(long, value_enum, default_value_t = FusionArg::Rrf)]
     fusion: FusionArg,
@@ -76,6 +82,7 @@ impl Args {
                 FusionArg::Rrf => Fusion::Rrf(self.rrf_k),
                 FusionArg::Weighted => Fusion::Weighted(self.alpha),
             }),
+            ModeArg::Expanded => Mode::Expanded(Expansion { seeds: self.seeds, ..Expansion::default() }),
         }
     }
 }
@@ -91,6 +98,7 @@ pub fn run(args: Args) -> Result<()> {
         filter: args.filter.filter(),
         title_boost: args.title_boost,
         abstract_boost: args.abstract_boost,
+        scan: None,
     };
     let hits = match request.mode {
         Mode::Bm25 => session.search_lexical(&request)?,

@@ -60,7 +60,7 @@ fn a_damaged_default_corpus_is_reported_and_left_alone() {
     std::fs::write(builtin.join("manifest.json"), "{ not json").unwrap();
     std::fs::write(builtin.join("gen-000001/papers.jsonl"), "{\"id\": \"kept\"}\n").unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_litnav"))
-        .args(["search", "-q", "anything"])
+        .args(["search", "--mode", "bm25", "-q", "anything"])
         .env("LITNAV_HOME", home.path())
         .env_remove("LITNAV_CORPUS")
         .output()

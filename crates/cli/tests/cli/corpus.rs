@@ -33,6 +33,8 @@ fn ingest_info_and_search_on_litbench() {
 
     let out = litnav(&[
         "search",
+        "--mode",
+        "bm25",
         "--corpus",
         path(&corpus),
         "--query",
@@ -54,7 +56,7 @@ fn ingest_info_and_search_on_litbench() {
     }
     assert!(hits[0]["title"].as_str().unwrap().to_lowercase().contains("hepcidin"));
 
-    let out = litnav(&["search", "--corpus", path(&corpus), "-q", "hepcidin", "-k", "3"]);
+    let out = litnav(&["search", "--mode", "bm25", "--corpus", path(&corpus), "-q", "hepcidin", "-k", "3"]);
     assert!(out.status.success());
     assert_eq!(stdout(&out).lines().count(), 3, "human output: one line per hit");
 }
@@ -77,11 +79,11 @@ fn errors_are_one_clear_message_and_exit_code_1() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("skipped 1 malformed record(s)"), "{}", stdout(&out));
 
-    let out = litnav(&["search", "--corpus", path(&dir.path().join("missing")), "-q", "x"]);
+    let out = litnav(&["search", "--mode", "bm25", "--corpus", path(&dir.path().join("missing")), "-q", "x"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("does not exist; create a corpus with `litnav ingest"), "{}", stderr(&out));
 
-    let out = litnav(&["search", "--corpus", path(&corpus), "-q", "the of"]);
+    let out = litnav(&["search", "--mode", "bm25", "--corpus", path(&corpus), "-q", "the of"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("has no searchable words"), "{}", stderr(&out));
 
@@ -126,7 +128,8 @@ fn kill_during_ingest_leaves_the_previous_corpus_readable() {
         if papers > 3967 {
             assert_eq!(info["edges"], 82_898);
         }
-        let out = litnav(&["search", "--corpus", path(&corpus), "-q", "vision transformer", "--json"]);
+        let out =
+            litnav(&["search", "--mode", "bm25", "--corpus", path(&corpus), "-q", "vision transformer", "--json"]);
         assert!(out.status.success(), "after kill at {delay_ms} ms search must work: {}", stderr(&out));
         outcomes.push((delay_ms, killed, papers));
     }
@@ -195,7 +198,7 @@ fn dense_and_hybrid_search_embed_the_corpus_on_first_use() {
         path(&fixtures.join("references.bib")),
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
-    for mode in ["dense", "hybrid"] {
+    for mode in ["dense", "hybrid", "expanded"] {
         let out = litnav(&[
             "search",
             "--corpus",

@@ -110,7 +110,7 @@ fn a_disk_that_fills_during_ingest_leaves_the_previous_corpus_readable() {
     assert!(message.contains("No space left on device"), "{message}");
     assert!(message.contains(path(&corpus)), "the error names where it wrote: {message}");
     assert_eq!(papers_in(&corpus), 12, "the previous corpus is still the corpus");
-    let out = litnav(&["search", "--corpus", path(&corpus), "-q", "graph", "--json"]);
+    let out = litnav(&["search", "--mode", "bm25", "--corpus", path(&corpus), "-q", "graph", "--json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     // The failed generation's files were removed: a small ingest fits again.
     let out = litnav(&["ingest", "--corpus", path(&corpus), path(&mini.join("citations.csv"))]);
@@ -209,7 +209,16 @@ fn searches_during_an_ingest_each_see_one_whole_generation() {
     loop {
         let finished = ingest.try_wait().unwrap().is_some();
         // "statistical machine translation" matches AAN papers only once AAN is in.
-        let out = litnav(&["search", "--corpus", path(&corpus), "-q", "statistical machine translation", "--json"]);
+        let out = litnav(&[
+            "search",
+            "--mode",
+            "bm25",
+            "--corpus",
+            path(&corpus),
+            "-q",
+            "statistical machine translation",
+            "--json",
+        ]);
         assert!(out.status.success(), "a search during the ingest failed: {}", stderr(&out));
         let papers = papers_in(&corpus);
         assert!(papers == 3_967 || papers == 3_967 + 18_041, "a half-written generation: {papers} papers");
@@ -282,7 +291,7 @@ fn damaged_artifacts_are_errors_that_name_the_file_and_how_to_rebuild_it() {
         (
             "the search index's meta.json",
             |g| std::fs::write(g.join("lexical/meta.json"), "{").unwrap(),
-            &["search", "-q", "graph"],
+            &["search", "--mode", "bm25", "-q", "graph"],
             "lexical",
         ),
         (
@@ -295,13 +304,13 @@ fn damaged_artifacts_are_errors_that_name_the_file_and_how_to_rebuild_it() {
                     .unwrap();
                 truncate_to_half(&segment);
             },
-            &["search", "-q", "graph"],
+            &["search", "--mode", "bm25", "-q", "graph"],
             "lexical",
         ),
         (
             "the search index, deleted",
             |g| std::fs::remove_dir_all(g.join("lexical")).unwrap(),
-            &["search", "-q", "graph"],
+            &["search", "--mode", "bm25", "-q", "graph"],
             "lexical",
         ),
     ];

@@ -33,7 +33,7 @@ fn rankings_are_scored_graded_and_written_as_rescorable_trec_files() {
     ]);
     assert_eq!(report["topics"], 3);
     let title = row(&report, "title", "bm25");
-    let litnav_row = row(&report, "litnav", "hybrid + feedback");
+    let litnav_row = row(&report, "litnav", "expanded");
     assert_eq!(title["scores"]["queries"], 3);
     for r in [title, litnav_row] {
         let recall = r["scores"]["mean"]["recall@100"].as_f64().unwrap();

@@ -127,7 +127,12 @@ pub fn endpoints() -> Vec<Endpoint> {
             params: vec![
                 Param { name: "q", location: In::Query, kind: "string", required: true, about: "plain words" },
                 query("k", "integer", "how many papers (default 10, at most 1000)"),
-                query("mode", "string", "bm25, dense or hybrid (default: hybrid, reciprocal rank fusion)"),
+                query("mode", "string", "bm25, dense, hybrid or expanded (default: hybrid, reciprocal rank fusion)"),
+                query(
+                    "scan",
+                    "string",
+                    "auto, exact or approximate: how the dense side scans the vectors (default: as the server was started; approximate = the IVF index)",
+                ),
                 query("before", "integer", "only papers published strictly before this year"),
                 query("exclude_surveys", "boolean", "leave surveys out (default false)"),
             ],

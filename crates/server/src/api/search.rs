@@ -8,7 +8,7 @@ use axum::Json;
 use axum::extract::State;
 use litnav_app::{Quiet, SearchRequest};
 use litnav_search::hybrid::Fusion;
-use litnav_search::{Filter, Hit, Mode};
+use litnav_search::{DenseScan, Expansion, Filter, Hit, Mode};
 use serde::{Deserialize, Serialize};
 
 #[derive(Serialize)]
@@ -84,6 +84,7 @@ pub(super) struct SearchParams {
     q: Option<String>,
     k: Option<usize>,
     mode: Option<String>,
+    scan: Option<String>,
     before: Option<i32>,
     exclude_surveys: Option<bool>,
 }
@@ -107,10 +108,22 @@ pub(super) async fn search(
         "bm25" => Mode::Bm25,
         "dense" => Mode::Dense,
         "hybrid" => Mode::Hybrid(Fusion::default()),
-        other => return Err(ApiError::input(format!("unknown mode {other:?} (one of bm25, dense, hybrid)"))),
+        "expanded" => Mode::Expanded(Expansion::default()),
+        other => {
+            return Err(ApiError::input(format!("unknown mode {other:?} (one of bm25, dense, hybrid, expanded)")));
+        }
+    };
+    let scan = match params.scan.as_deref() {
+        None => None,
+        Some("auto") => Some(DenseScan::Auto),
+        Some("exact") => Some(DenseScan::Exact),
+        Some("approximate") => Some(DenseScan::Approximate),
+        Some(other) => {
+            return Err(ApiError::input(format!("unknown scan {other:?} (one of auto, exact, approximate)")));
+        }
     };
     let filter = Filter { before: params.before, exclude_surveys: params.exclude_surveys.unwrap_or(false) };
-    let request = SearchRequest { k, mode, filter, ..SearchRequest::new(words) };
+    let request = SearchRequest { k, mode, filter, scan, ..SearchRequest::new(words) };
     let hits = blocking(move || {
         let session = state.session()?;
         Ok(match mode {
