@@ -1,4 +1,4 @@
-//! One entry point for the three retrieval modes over a corpus directory.
+//! One entry point for the four retrieval modes over a corpus directory.
 
 use crate::hybrid::{Fusion, fuse, weighted_reciprocal_rank_fusion};
 use crate::ivf::{IvfIndex, IvfOptions};
@@ -53,8 +53,8 @@ impl Default for Feedback {
 ///
 /// Why: an expert's references span the topic's subtopics, while a title query finds the papers
 /// nearest its own words; papers near any of the best hits cover the subtopics those hits open.
-/// Measured on the litbench surveys (`litnav bench discovery`), with the defaults chosen by
-/// leave-one-out over the topics.
+/// The defaults are the best of a 48-setting grid on the litbench surveys, which `litnav bench
+/// discovery` also scores held out (leave-one-out over the topics).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Expansion {
     /// Best hits of the first ranking searched again.
