@@ -187,10 +187,7 @@ impl CorpusSession {
     /// The text an expanded search queries a seed with on the lexical side: the paper's title and
     /// abstract (the lexical index keeps only titles).
     pub fn seed_text(&self, hit: &Hit) -> String {
-        match self.paper(&hit.id) {
-            Some(paper) => format!("{} {}", paper.title, paper.abstract_text.as_deref().unwrap_or_default()),
-            None => hit.title.clone(),
-        }
+        self.paper(&hit.id).map_or_else(|| hit.title.clone(), Paper::text)
     }
 
     /// Lexical search only (no encoder needed).
@@ -226,6 +223,10 @@ impl CorpusSession {
     /// Make dense search ready: every paper's vector, and — when this session's scan searches
     /// approximately — the IVF index, built and saved now if missing; its file then.
     pub fn prepare_dense(&self, encoder: &Encoder, progress: &dyn Progress) -> Result<Option<PathBuf>> {
+        // Every paper has a vector, so the paper count decides the scan without reading them.
+        if !self.scan.approximate(self.papers().len()) {
+            return Ok(None);
+        }
         let retriever = self.dense(encoder, progress)?;
         Ok(retriever.approximate().then(|| ivf_path(&self.dir, self.corpus.manifest().generation)))
     }

@@ -192,9 +192,9 @@ impl Retriever {
         let deep = SearchQuery { k: depth, ..query.clone() };
         let first = self.search_with_feedback(&deep, Fusion::default(), Feedback::default())?;
         let (index, _) = self.dense_parts()?;
-        let seeds: Vec<&Hit> = first.iter().take(expansion.seeds).collect();
+        let seeds: Vec<Hit> = first.iter().take(expansion.seeds).cloned().collect();
         let seed_weights: f32 = (0..seeds.len()).map(|i| expansion.seed_weight(i)).sum();
-        let mut rankings = vec![(expansion.first_weight * seed_weights, first.clone())];
+        let mut rankings = vec![(expansion.first_weight * seed_weights, first)];
         for (rank, seed) in seeds.iter().enumerate() {
             let weight = expansion.seed_weight(rank);
             if let Some(vector) = index.vector_of(&seed.id) {

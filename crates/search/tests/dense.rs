@@ -48,10 +48,7 @@ fn discovery(mode: Mode) -> (f64, f64) {
     discovery_with(|query| match mode {
         // Seeds searched with their title and abstract, as a corpus session does.
         Mode::Expanded(expansion) => {
-            let text_of = |hit: &Hit| {
-                let paper = fixture.corpus.papers().iter().find(|p| p.id == hit.id).unwrap();
-                format!("{} {}", paper.title, paper.abstract_text.as_deref().unwrap_or_default())
-            };
+            let text_of = |hit: &Hit| fixture.corpus.papers().iter().find(|p| p.id == hit.id).unwrap().text();
             fixture.retriever.search_expanded(query, expansion, &text_of).unwrap()
         }
         _ => fixture.retriever.search(query, mode).unwrap(),
