@@ -184,6 +184,22 @@ impl CorpusSession {
         Ok(retriever.search(&request.to_query(), request.mode)?)
     }
 
+    /// Whether a search would start without waiting for the encoder: BM25, or its query vector is
+    /// among the recent ones (false before the dense index is loaded).
+    pub fn query_is_encoded(&self, request: &SearchRequest) -> bool {
+        matches!(request.mode, Mode::Bm25)
+            || self.dense.get().is_some_and(|retriever| retriever.query_is_encoded(&request.to_query().text))
+    }
+
+    /// Encode a search's words as a query vector now (dense, hybrid and expanded searches find it
+    /// ready); nothing for BM25.
+    pub fn encode_query(&self, request: &SearchRequest, encoder: &Encoder, progress: &dyn Progress) -> Result<()> {
+        if matches!(request.mode, Mode::Bm25) {
+            return Ok(());
+        }
+        Ok(self.dense(encoder, progress)?.encode_query(&request.to_query().text)?)
+    }
+
     /// The text an expanded search queries a seed with on the lexical side: the paper's title and
     /// abstract (the lexical index keeps only titles).
     pub fn seed_text(&self, hit: &Hit) -> String {

@@ -83,6 +83,10 @@ pub struct Options {
     pub seconds: f64,
     /// The topic of the map the reading requests read.
     pub topic: String,
+    /// New queries per second in all, sent on a fixed schedule (open loop: a late answer does
+    /// not delay the next query, and latency counts from the time a query was due); `None`: the
+    /// new-query clients run in a closed loop like the others.
+    pub new_query_rate: Option<f64>,
 }
 
 /// One endpoint under load.
@@ -163,10 +167,14 @@ fn resident_mib() -> f64 {
     litnav_core::memory::resident_mib().unwrap_or(0.0)
 }
 
-/// A search URL with a query never sent before: a paper's title (words joined by `+`) and the
-/// request's number.
+/// A search URL with a query never sent before: a paper's title and the request's number.
 fn new_query(base: &str, titles: &[String], i: usize) -> String {
-    format!("{base}/api/search?q={}+{i}&k=10", titles[i % titles.len()])
+    format!("{base}/api/search?q={}&k=10", query_text(&format!("{} {i}", titles[i % titles.len()])))
+}
+
+/// Words as a query string's value (a title may hold `&`, `#`, `%` or `+`).
+fn query_text(words: &str) -> String {
+    form_urlencoded::byte_serialize(words.as_bytes()).collect()
 }
 
 fn agent() -> ureq::Agent {
@@ -246,16 +254,11 @@ fn load(base: &str, options: &Options) -> Result<Report> {
     // answers), and a new query every time (a paper's title and the request's number: the encoder
     // runs for each).
     let kinds = ["search (hybrid)", "search (bm25)", "paper", "map", "node papers", "search (hybrid, new query)"];
-    let titles: Vec<String> = litnav_eval::tree::Tree::from(&tree)
-        .listed_titles()
-        .iter()
-        .map(|t| t.split_whitespace().collect::<Vec<_>>().join("+"))
-        .collect();
+    let titles: Vec<String> = litnav_eval::tree::Tree::from(&tree).listed_titles();
     let url = |kind: usize, i: usize| -> String {
-        let q = |s: &str| s.split_whitespace().collect::<Vec<_>>().join("+");
         match kind {
-            0 => format!("{base}/api/search?q={}&k=10", q(&queries[i % queries.len()])),
-            1 => format!("{base}/api/search?q={}&k=10&mode=bm25", q(&queries[i % queries.len()])),
+            0 => format!("{base}/api/search?q={}&k=10", query_text(&queries[i % queries.len()])),
+            1 => format!("{base}/api/search?q={}&k=10&mode=bm25", query_text(&queries[i % queries.len()])),
             2 => format!("{base}/api/papers/{}", papers[i % papers.len()]),
             3 => format!("{base}/api/maps/{map}"),
             4 => format!("{base}/api/maps/{map}/nodes/{}/papers?sort=citations", nodes[i % nodes.len()]),
@@ -279,6 +282,9 @@ fn load(base: &str, options: &Options) -> Result<Report> {
             }
         })
     };
+    // Paced new-query clients each send every `interval`, staggered over it.
+    let new_query_clients = (0..options.clients).filter(|c| c % kinds.len() == NEW_QUERY).count().max(1);
+    let pace = options.new_query_rate.map(|rate| Duration::from_secs_f64(new_query_clients as f64 / rate));
     let deadline = Instant::now() + Duration::from_secs_f64(options.seconds);
     let load_started = Instant::now();
     let workers: Vec<_> = (0..options.clients)
@@ -294,6 +300,10 @@ fn load(base: &str, options: &Options) -> Result<Report> {
                 let kind = c % urls.len();
                 // Request numbers are unique across clients (new queries are never repeated).
                 let mut i = c;
+                let stagger = pace.map_or(Duration::ZERO, |interval| {
+                    interval.mul_f64((c / urls.len()) as f64 / new_query_clients as f64)
+                });
+                let mut due = Instant::now() + stagger;
                 while Instant::now() < deadline {
                     let fresh;
                     let target = if kind == NEW_QUERY {
@@ -302,7 +312,15 @@ fn load(base: &str, options: &Options) -> Result<Report> {
                     } else {
                         &urls[kind][(i / clients) % urls[kind].len()]
                     };
-                    let sent = Instant::now();
+                    let sent = match pace.filter(|_| kind == NEW_QUERY) {
+                        Some(interval) => {
+                            std::thread::sleep(due.saturating_duration_since(Instant::now()));
+                            let sent = due;
+                            due += interval;
+                            sent
+                        }
+                        None => Instant::now(),
+                    };
                     let ok = match agent.get(target).call() {
                         Ok(mut response) => {
                             let good = response.status() == 200;
@@ -330,7 +348,10 @@ fn load(base: &str, options: &Options) -> Result<Report> {
         .iter()
         .zip(&by_kind)
         .map(|(name, seen)| EndpointLoad {
-            endpoint: name.to_string(),
+            endpoint: match options.new_query_rate.filter(|_| name == &kinds[NEW_QUERY]) {
+                Some(rate) => format!("{name}, {rate}/s"),
+                None => name.to_string(),
+            },
             requests: seen.requests(),
             errors: seen.errors,
             p50_ms: seen.percentile(50.0),
@@ -356,6 +377,11 @@ fn load(base: &str, options: &Options) -> Result<Report> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn query_words_are_escaped_for_a_url() {
+        assert_eq!(query_text("Q&A: 100% #1 a+b"), "Q%26A%3A+100%25+%231+a%2Bb");
+    }
 
     #[test]
     fn histogram_percentiles_are_within_one_percent_of_the_exact_ones() {

@@ -140,6 +140,11 @@ impl QueryEncoder {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// Whether `query`'s vector is cached now (so [`QueryEncoder::vector`] would not wait).
+    pub fn is_cached(&self, query: &str) -> bool {
+        self.lock().recent.vectors.contains_key(query)
+    }
+
     /// Queries cached now.
     pub fn cached(&self) -> usize {
         self.lock().recent.vectors.len()

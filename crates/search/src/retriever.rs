@@ -233,6 +233,19 @@ impl Retriever {
         }
     }
 
+    /// Whether a search for `text` would find its query vector ready (false without dense parts).
+    pub fn query_is_encoded(&self, text: &str) -> bool {
+        self.dense.as_ref().is_some_and(|(_, queries)| queries.is_cached(text))
+    }
+
+    /// Encode `text` as a query now (or find it among the recent ones), so that a search for it
+    /// that follows does not wait for the encoder.
+    pub fn encode_query(&self, text: &str) -> Result<()> {
+        let (_, queries) = self.dense_parts()?;
+        queries.vector(text);
+        Ok(())
+    }
+
     fn dense_parts(&self) -> Result<(&DenseIndex, &QueryEncoder)> {
         self.dense.as_ref().map(|(index, queries)| (index, queries)).ok_or_else(|| {
             crate::Error::Embed(litnav_embed::Error::Model {

@@ -241,7 +241,9 @@ fn query_vectors_are_the_encoders_and_repeats_come_from_a_bounded_cache() {
     let encoder = litnav_testkit::encoder().clone();
     let queries = litnav_search::queries::QueryEncoder::with_slots(encoder.clone(), 1);
     let text = "uncertainty quantification of large language models";
+    assert!(!queries.is_cached(text));
     let first = queries.vector(text);
+    assert!(queries.is_cached(text));
     assert_eq!(&first[..], &encoder.embed(&[text]).pop().unwrap()[..], "the encoder's vector, exactly");
     let again = queries.vector(text);
     assert!(std::sync::Arc::ptr_eq(&first, &again), "a repeat is answered from the cache");

@@ -294,6 +294,10 @@ pub struct ServeArgs {
     /// Corpus to serve (default: the built-in litbench corpus).
     #[arg(long, value_name = "DIR")]
     corpus: Option<std::path::PathBuf>,
+    /// Send the new queries on a fixed schedule, this many per second in all (open loop; latency
+    /// from the time each was due) instead of in a closed loop.
+    #[arg(long, value_name = "PER_SECOND")]
+    new_query_rate: Option<f64>,
     #[command(flatten)]
     model: ModelArgs,
     /// Print the report as JSON.
@@ -628,11 +632,18 @@ pub fn run(suite: Suite) -> Result<()> {
             if args.clients == 0 || args.clients > 500 || !(args.seconds > 0.0 && args.seconds <= 600.0) {
                 anyhow::bail!("--clients must be 1 to 500 and --seconds at most 600 (load stays bounded)");
             }
+            if args.new_query_rate.is_some_and(|rate| !(rate > 0.0 && rate <= 1000.0)) {
+                anyhow::bail!("--new-query-rate must be above 0 and at most 1000 per second");
+            }
             let workspace = args.model.workspace()?;
             let corpus = workspace.corpus_dir(args.corpus.as_deref(), &Terminal::new())?;
             let progress = Terminal::start("building a map, then loading the server");
-            let options =
-                litnav_bench::serve::Options { clients: args.clients, seconds: args.seconds, topic: args.topic };
+            let options = litnav_bench::serve::Options {
+                clients: args.clients,
+                seconds: args.seconds,
+                topic: args.topic,
+                new_query_rate: args.new_query_rate,
+            };
             show(&litnav_bench::serve::run(workspace, corpus, &options)?, args.json, progress)
         }
         Suite::MapFilter(args) => {

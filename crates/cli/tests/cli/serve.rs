@@ -258,4 +258,12 @@ fn bench_serve_loads_the_server_without_errors() {
         assert!(endpoint["p99_ms"].as_f64().unwrap() >= endpoint["p50_ms"].as_f64().unwrap());
     }
     assert!(report["rss_max_mib"].as_f64().unwrap() > 0.0);
+    // New queries on a schedule: 4 a second for 3 s, whatever the server's speed.
+    let paced = bench_report(&["serve", "--clients", "8", "--seconds", "3", "--new-query-rate", "4"]);
+    let new =
+        paced["endpoints"].as_array().unwrap().iter().find(|e| e["endpoint"] == "search (hybrid, new query), 4/s");
+    let new = new.expect("the paced endpoint is named with its rate");
+    let sent = new["requests"].as_u64().unwrap();
+    assert!((10..=14).contains(&sent), "{sent} new queries in 3 s at 4 a second");
+    assert_eq!(new["errors"], 0);
 }

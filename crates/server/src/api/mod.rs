@@ -8,7 +8,7 @@ mod maps;
 mod papers;
 mod search;
 
-pub(crate) use extract::blocking;
+pub(crate) use extract::{blocking, blocking_with_turn};
 
 use crate::state::AppState;
 use axum::routing::{MethodRouter, delete, get, post};

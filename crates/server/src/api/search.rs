@@ -1,7 +1,7 @@
 //! The corpus: health, what it holds, its stored surveys, and search.
 
-use super::blocking;
 use super::extract::Query;
+use super::{blocking, blocking_with_turn};
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
 use axum::Json;
@@ -124,12 +124,18 @@ pub(super) async fn search(
     };
     let filter = Filter { before: params.before, exclude_surveys: params.exclude_surveys.unwrap_or(false) };
     let request = SearchRequest { k, mode, filter, scan, ..SearchRequest::new(words) };
-    let hits = blocking(move || {
+    let hits = blocking_with_turn(move |turn| {
         let session = state.session()?;
-        Ok(match mode {
-            Mode::Bm25 => session.search_lexical(&request)?,
-            _ => session.search(&request, state.workspace().encoder(&Quiet)?, &Quiet)?,
-        })
+        if matches!(mode, Mode::Bm25) {
+            return Ok(session.search_lexical(&request)?);
+        }
+        let encoder = state.workspace().encoder(&Quiet)?;
+        if !session.query_is_encoded(&request) {
+            // A new query waits for the encoder without keeping other requests from the cores.
+            drop(turn);
+            session.encode_query(&request, encoder, &Quiet)?;
+        }
+        Ok(session.search(&request, encoder, &Quiet)?)
     })
     .await?;
     Ok(Json(hits))
