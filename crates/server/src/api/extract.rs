@@ -87,8 +87,9 @@ pub struct Turn {
 
 /// The turns of [`blocking`]: one per core and one more, so that the cores stay busy while a
 /// turn's holder briefly waits (a lock, a page fault). Measured under `litnav bench serve` (50
-/// clients): unbounded, the cheap requests' p99 was 52–60 ms and new queries' 256 ms; with
-/// cores + 1 turns 41–54 ms and 214–220 ms at the same load.
+/// clients, three alternating 40 s runs each): unbounded, the cheap requests' p99 was 60–63 ms,
+/// repeated hybrid searches' 66–70 and new queries' 266–291; with cores + 1 turns 50–54, 54–57
+/// and 229–248 ms, for 7% fewer requests a second. Cores alone: 53–59 ms and 202–206 ms.
 fn cpu_turns() -> &'static Arc<Semaphore> {
     static TURNS: OnceLock<Arc<Semaphore>> = OnceLock::new();
     TURNS.get_or_init(|| Arc::new(Semaphore::new(turns())))
