@@ -264,6 +264,8 @@ fn bench_serve_loads_the_server_without_errors() {
         paced["endpoints"].as_array().unwrap().iter().find(|e| e["endpoint"] == "search (hybrid, new query), 4/s");
     let new = new.expect("the paced endpoint is named with its rate");
     let sent = new["requests"].as_u64().unwrap();
-    assert!((10..=14).contains(&sent), "{sent} new queries in 3 s at 4 a second");
+    // Never more than the schedule (12 due in 3 s), whatever the server's speed; fewer only if
+    // answers are slower than the schedule (a busy test machine).
+    assert!((3..=13).contains(&sent), "{sent} new queries in 3 s at 4 a second");
     assert_eq!(new["errors"], 0);
 }
