@@ -55,17 +55,19 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Json<T> {
     }
 }
 
-/// Run litnav's blocking work off the async threads, at most one request's work per core at a
-/// time; the others wait their turn here, in arrival order. Without the bound, every request in
-/// flight is a runnable thread and the scheduler shares the cores among all of them: fifty cheap
-/// requests then slow each other down and starve the thread that encodes new queries.
+/// Run litnav's blocking work off the async threads, at most `turns()` requests' work at a time
+/// (one per core and one more); the others wait their turn here, in arrival order. Without the
+/// bound, every request in flight is a runnable thread and the scheduler shares the cores among
+/// all of them: fifty cheap requests then slow each other down and starve the thread that
+/// encodes new queries.
 pub async fn blocking<T: Send + 'static>(work: impl FnOnce() -> ApiResult<T> + Send + 'static) -> ApiResult<T> {
     blocking_with_turn(|_turn| work()).await
 }
 
 /// [`blocking`] for work that may have to wait for something else on the way (the query
-/// encoder, which bounds its own threads): it gets its turn on the cores and gives it back by
-/// dropping it, so that waiting does not keep other requests from the cores.
+/// encoder, which bounds its own threads): it gets its turn on the cores and may give it back by
+/// dropping it, so that waiting does not keep other requests from the cores; what it does after
+/// that runs without a turn.
 pub async fn blocking_with_turn<T: Send + 'static>(
     work: impl FnOnce(Turn) -> ApiResult<T> + Send + 'static,
 ) -> ApiResult<T> {
@@ -116,7 +118,7 @@ mod tests {
                 tokio::spawn(blocking(move || {
                     let now = running.fetch_add(1, Ordering::SeqCst) + 1;
                     most.fetch_max(now, Ordering::SeqCst);
-                    std::thread::sleep(Duration::from_millis(20));
+                    std::thread::sleep(Duration::from_millis(50));
                     running.fetch_sub(1, Ordering::SeqCst);
                     Ok(())
                 }))
@@ -125,7 +127,10 @@ mod tests {
         for work in works {
             work.await.expect("joined").expect("ran");
         }
-        assert_eq!(most.load(Ordering::SeqCst), turns());
+        // Never more than the turns (unbounded, the twelve-odd sleepers would overlap); more than
+        // one, so the turns do run side by side.
+        let most = most.load(Ordering::SeqCst);
+        assert!((2..=turns()).contains(&most), "{most} ran at once with {} turns", turns());
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
