@@ -188,7 +188,7 @@ impl CorpusSession {
     /// among the recent ones (false before the dense index is loaded).
     pub fn query_is_encoded(&self, request: &SearchRequest) -> bool {
         matches!(request.mode, Mode::Bm25)
-            || self.dense.get().is_some_and(|retriever| retriever.query_is_encoded(&request.to_query().text))
+            || self.dense.get().is_some_and(|retriever| retriever.query_is_encoded(&request.query))
     }
 
     /// Encode a search's words as a query vector now (dense, hybrid and expanded searches find it
@@ -197,7 +197,7 @@ impl CorpusSession {
         if matches!(request.mode, Mode::Bm25) {
             return Ok(());
         }
-        Ok(self.dense(encoder, progress)?.encode_query(&request.to_query().text)?)
+        Ok(self.dense(encoder, progress)?.encode_query(&request.query)?)
     }
 
     /// The text an expanded search queries a seed with on the lexical side: the paper's title and
