@@ -10,7 +10,7 @@
 use crate::Result;
 use litnav_corpus::Topic;
 use litnav_eval::retrieval::{ndcg_at, precision_at, recall_at, reciprocal_rank};
-use litnav_search::{Expansion, Filter, Hit, Mode, SearchQuery};
+use litnav_search::{Expansion, Filter, Hit, Mode, SearchQuery, Smoothing};
 use serde::Serialize;
 use std::collections::HashSet;
 
@@ -136,15 +136,26 @@ fn score_topic(
     Ok(Scores::of(&ranking, relevant))
 }
 
-/// The expansion settings leave-one-out chooses among.
+/// The expansion settings leave-one-out chooses among: the fusion's settings (seeds, decay, first
+/// weight, RRF k) with the default smoothing, and the smoothing's (neighbours, own weight) with the
+/// default fusion.
 pub fn expansion_grid() -> Vec<Expansion> {
     let mut grid = Vec::new();
     for seeds in [5, 10, 15, 20] {
         for decay in [0.3, 0.5, 1.0] {
             for first_weight in [0.2, 0.4] {
                 for rrf_k in [10.0, 30.0] {
-                    grid.push(Expansion { seeds, decay, first_weight, rrf_k });
+                    grid.push(Expansion { seeds, decay, first_weight, rrf_k, ..Expansion::default() });
                 }
+            }
+        }
+    }
+    grid.push(Expansion { smoothing: Smoothing { neighbours: 0, own_weight: 1.0 }, ..Expansion::default() });
+    for neighbours in [5, 10, 20, 30] {
+        for own_weight in [0.3, 0.5, 0.7] {
+            let smoothing = Smoothing { neighbours, own_weight };
+            if smoothing != Smoothing::default() {
+                grid.push(Expansion { smoothing, ..Expansion::default() });
             }
         }
     }
@@ -157,13 +168,13 @@ pub fn expansion_grid() -> Vec<Expansion> {
 pub struct LeaveOneOut {
     /// Settings tried.
     pub settings: usize,
-    /// Per topic: the setting chosen without it (seeds, decay, first weight, rrf k) and its scores there.
-    pub topics: Vec<(String, [f32; 4], Scores)>,
+    /// Per topic: the setting chosen without it ([`settings_of`]) and its scores there.
+    pub topics: Vec<(String, [f32; 6], Scores)>,
     /// Macro average of the held-out scores.
     pub mean: Scores,
     /// The setting with the best mean Recall@100 over all topics, and that mean (optimistic: fitted
     /// on the topics it is scored on).
-    pub best_in_sample: ([f32; 4], f64),
+    pub best_in_sample: ([f32; 6], f64),
 }
 
 /// Score every setting of `grid` on every topic, then hold each topic out in turn.
@@ -192,13 +203,12 @@ pub fn leave_one_out(
         (0..grid.len())
             .fold(0, |best, s| if mean_recall(&table[s], skip) > mean_recall(&table[best], skip) { s } else { best })
     };
-    let settings = |e: &Expansion| [e.seeds as f32, e.decay, e.first_weight, e.rrf_k];
-    let held_out: Vec<(String, [f32; 4], Scores)> = topics
+    let held_out: Vec<(String, [f32; 6], Scores)> = topics
         .iter()
         .enumerate()
         .map(|(t, topic)| {
             let chosen = best(Some(t));
-            (topic.id.clone(), settings(&grid[chosen]), table[chosen][t])
+            (topic.id.clone(), settings_of(&grid[chosen]), table[chosen][t])
         })
         .collect();
     let overall = best(None);
@@ -206,8 +216,14 @@ pub fn leave_one_out(
         settings: grid.len(),
         mean: Scores::mean(&held_out.iter().map(|(_, _, s)| *s).collect::<Vec<_>>()),
         topics: held_out,
-        best_in_sample: (settings(&grid[overall]), mean_recall(&table[overall], None)),
+        best_in_sample: (settings_of(&grid[overall]), mean_recall(&table[overall], None)),
     })
+}
+
+/// An expansion's settings as numbers: seeds, decay, first weight, RRF k, smoothing neighbours and
+/// the smoothing's own weight.
+pub fn settings_of(e: &Expansion) -> [f32; 6] {
+    [e.seeds as f32, e.decay, e.first_weight, e.rrf_k, e.smoothing.neighbours as f32, e.smoothing.own_weight]
 }
 
 impl std::fmt::Display for Report {
@@ -219,7 +235,7 @@ impl std::fmt::Display for Report {
         )?;
         writeln!(
             f,
-            "{:<16} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}",
+            "{:<20} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}",
             "mode (mean)", "R@10", "R@100", "P@10", "P@100", "nDCG@10", "nDCG@30", "nDCG@100", "MRR"
         )?;
         for (name, scores) in self.modes.iter().zip(&self.mean) {
@@ -227,11 +243,11 @@ impl std::fmt::Display for Report {
         }
         writeln!(f)?;
         writeln!(f, "per topic: R@100 / nDCG@10")?;
-        let header: Vec<String> = self.modes.iter().map(|m| format!("{m:>17}")).collect();
+        let header: Vec<String> = self.modes.iter().map(|m| format!("{m:>20}")).collect();
         writeln!(f, "{:<13} {:>5}{}", "topic", "refs", header.join(""))?;
         for t in &self.topics {
             let cells: Vec<String> =
-                t.scores.iter().map(|s| format!("{:>17}", format!("{:.3} / {:.3}", s.recall_100, s.ndcg_10))).collect();
+                t.scores.iter().map(|s| format!("{:>20}", format!("{:.3} / {:.3}", s.recall_100, s.ndcg_10))).collect();
             writeln!(f, "{:<13} {:>5}{}", t.topic, t.relevant, cells.join(""))?;
         }
         if let Some(loo) = &self.leave_one_out {
@@ -246,7 +262,7 @@ impl std::fmt::Display for Report {
 fn score_row(f: &mut std::fmt::Formatter<'_>, name: &str, s: &Scores) -> std::fmt::Result {
     writeln!(
         f,
-        "{:<16} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3}",
+        "{:<20} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3}",
         name, s.recall_10, s.recall_100, s.precision_10, s.precision_100, s.ndcg_10, s.ndcg_30, s.ndcg_100, s.mrr
     )
 }
@@ -259,17 +275,18 @@ impl std::fmt::Display for LeaveOneOut {
             self.settings
         )?;
         score_row(f, "held out (mean)", &self.mean)?;
-        let ([seeds, decay, weight, k], recall) = self.best_in_sample;
+        let ([seeds, decay, weight, k, neighbours, own], recall) = self.best_in_sample;
         writeln!(
             f,
-            "best on all topics (in-sample): seeds {seeds}, decay {decay}, first weight {weight}, rrf k {k}: R@100 {recall:.3}"
+            "best on all topics (in-sample): seeds {seeds}, decay {decay}, first weight {weight}, rrf k {k}, \
+             smoothing over {neighbours} neighbours with own weight {own}: R@100 {recall:.3}"
         )?;
-        writeln!(f, "{:<13} {:>17} {:>7} {:>7}", "topic", "seeds/decay/w/k", "R@100", "nDCG@10")?;
-        for (topic, [seeds, decay, weight, k], scores) in &self.topics {
+        writeln!(f, "{:<13} {:>24} {:>7} {:>7}", "topic", "seeds/decay/w/k/nbrs/own", "R@100", "nDCG@10")?;
+        for (topic, [seeds, decay, weight, k, neighbours, own], scores) in &self.topics {
             writeln!(
                 f,
-                "{topic:<13} {:>17} {:>7.3} {:>7.3}",
-                format!("{seeds}/{decay}/{weight}/{k}"),
+                "{topic:<13} {:>24} {:>7.3} {:>7.3}",
+                format!("{seeds}/{decay}/{weight}/{k}/{neighbours}/{own}"),
                 scores.recall_100,
                 scores.ndcg_10
             )?;
@@ -288,6 +305,13 @@ pub fn default_modes() -> Vec<(String, Mode)> {
         ("hybrid-weighted".to_string(), Mode::Hybrid(Fusion::Weighted(0.5))),
         // An expansion without seeds is the feedback search alone.
         ("hybrid-feedback".to_string(), Mode::Expanded(Expansion { seeds: 0, ..Expansion::default() })),
+        (
+            "expanded-unsmoothed".to_string(),
+            Mode::Expanded(Expansion {
+                smoothing: Smoothing { neighbours: 0, own_weight: 1.0 },
+                ..Expansion::default()
+            }),
+        ),
         ("expanded".to_string(), Mode::Expanded(Expansion::default())),
     ]
 }

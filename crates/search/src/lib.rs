@@ -10,11 +10,13 @@ pub mod ivf;
 pub mod lexical;
 pub mod queries;
 pub mod retriever;
+pub mod smoothing;
 
 pub use dense::DenseIndex;
 pub use ivf::IvfIndex;
 pub use lexical::{BuildOptions, BuildStats, LexicalIndex, SearchQuery};
 pub use retriever::{Expansion, Feedback, Mode, Retriever};
+pub use smoothing::Smoothing;
 
 use std::path::PathBuf;
 

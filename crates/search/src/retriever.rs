@@ -3,6 +3,7 @@
 use crate::hybrid::{Fusion, fuse, weighted_reciprocal_rank_fusion};
 use crate::ivf::{IvfIndex, IvfOptions};
 use crate::queries::QueryEncoder;
+use crate::smoothing::{Smoothing, smooth_by_neighbours};
 use crate::{DenseIndex, DenseScan, Filter, Hit, LexicalIndex, Result, SearchQuery};
 use litnav_corpus::Corpus;
 use litnav_embed::Encoder;
@@ -49,7 +50,9 @@ impl Default for Feedback {
 /// [`Feedback`] each become a query of their own — their vector on the dense side, their text on
 /// the lexical side — and every ranking is fused by weighted reciprocal rank fusion. Seed `i`
 /// (from 0) weighs `1 / (1 + decay · i)` in each of its two rankings; the first ranking weighs
-/// `first_weight` times the seeds' weights together. Without seeds it is the feedback search.
+/// `first_weight` times the seeds' weights together. The fused ranking's scores are then smoothed
+/// over its own nearest neighbours ([`Smoothing`]), the best [`EXPANSION_DEPTH`] (or k) of it. Without seeds it is the
+/// feedback search.
 ///
 /// Why: an expert's references span the topic's subtopics, while a title query finds the papers
 /// nearest its own words; papers near any of the best hits cover the subtopics those hits open.
@@ -65,11 +68,13 @@ pub struct Expansion {
     pub first_weight: f32,
     /// The k of the reciprocal rank fusion.
     pub rrf_k: f32,
+    /// How the fused scores are smoothed over the ranking's own neighbours.
+    pub smoothing: Smoothing,
 }
 
 impl Default for Expansion {
     fn default() -> Self {
-        Expansion { seeds: 15, decay: 0.3, first_weight: 0.2, rrf_k: 10.0 }
+        Expansion { seeds: 15, decay: 0.3, first_weight: 0.2, rrf_k: 10.0, smoothing: Smoothing::default() }
     }
 }
 
@@ -204,7 +209,10 @@ impl Retriever {
             rankings.push((weight, self.lexical_candidates(&text, depth)?));
         }
         let weighted: Vec<(f32, &[Hit])> = rankings.iter().map(|(w, hits)| (*w, hits.as_slice())).collect();
-        Ok(weighted_reciprocal_rank_fusion(&weighted, expansion.rrf_k, query.k))
+        let fused = weighted_reciprocal_rank_fusion(&weighted, expansion.rrf_k, depth);
+        let mut smoothed = smooth_by_neighbours(fused, |id| index.vector_of(id), expansion.smoothing);
+        smoothed.truncate(query.k);
+        Ok(smoothed)
     }
 
     /// A hybrid search with pseudo-relevance feedback on its dense side ([`Feedback`]).

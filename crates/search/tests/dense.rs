@@ -9,7 +9,8 @@ use litnav_eval::retrieval::{ndcg_at, recall_at};
 use litnav_search::hybrid::Fusion;
 use litnav_search::ivf::{IvfIndex, IvfOptions};
 use litnav_search::{
-    BuildOptions, DenseIndex, DenseScan, Expansion, Filter, Hit, LexicalIndex, Mode, Retriever, SearchQuery, lexical,
+    BuildOptions, DenseIndex, DenseScan, Expansion, Filter, Hit, LexicalIndex, Mode, Retriever, SearchQuery, Smoothing,
+    lexical,
 };
 use std::collections::HashSet;
 use std::sync::OnceLock;
@@ -92,15 +93,27 @@ fn dense_and_hybrid_beat_their_measured_floors() {
 fn expansion_beats_feedback_and_hybrid() {
     let (rrf_recall, rrf_ndcg) = discovery(Mode::Hybrid(Fusion::Rrf(60.0)));
     let (feedback_recall, _) = discovery(Mode::Expanded(Expansion { seeds: 0, ..Expansion::default() }));
+    let unsmoothed = Expansion { smoothing: Smoothing { neighbours: 0, own_weight: 1.0 }, ..Expansion::default() };
+    let (unsmoothed_recall, unsmoothed_ndcg) = discovery(Mode::Expanded(unsmoothed));
     let (recall, ndcg) = discovery(Mode::Expanded(Expansion::default()));
     let (titles_recall, _) = discovery_with(|query| fixture_search(query, Mode::Expanded(Expansion::default())));
     eprintln!(
-        "mean R@100 / nDCG@10 — rrf {rrf_recall:.3}/{rrf_ndcg:.3}, feedback {feedback_recall:.3}, expanded {recall:.3}/{ndcg:.3}, expanded by titles {titles_recall:.3}"
+        "mean R@100 / nDCG@10 — rrf {rrf_recall:.3}/{rrf_ndcg:.3}, feedback {feedback_recall:.3}, expanded unsmoothed \
+         {unsmoothed_recall:.3}/{unsmoothed_ndcg:.3}, expanded {recall:.3}/{ndcg:.3}, expanded by titles {titles_recall:.3}"
     );
-    // Measured (BENCHMARKS.md): hybrid 0.453, feedback 0.479, expanded 0.534 (leave-one-out 0.525).
-    assert!(recall >= 0.52, "expanded fell below its floor: {recall:.3}");
-    assert!(recall > feedback_recall + 0.03 && feedback_recall > rrf_recall, "each stage must add recall");
-    assert!(ndcg >= rrf_ndcg - 0.02, "expansion must not cost the top of the ranking: {ndcg:.3} against {rrf_ndcg:.3}");
+    // Measured (BENCHMARKS.md): hybrid 0.453 / 0.810, feedback 0.479, expanded before smoothing
+    // 0.534 / 0.822, expanded 0.561 / 0.834 (leave-one-out 0.554).
+    assert!(recall >= 0.55, "expanded fell below its floor: {recall:.3}");
+    assert!(
+        recall > unsmoothed_recall + 0.015
+            && unsmoothed_recall > feedback_recall + 0.03
+            && feedback_recall > rrf_recall,
+        "each stage must add recall"
+    );
+    assert!(
+        ndcg >= rrf_ndcg && ndcg >= unsmoothed_ndcg,
+        "the top of the ranking must not suffer: {ndcg:.3} against {rrf_ndcg:.3}"
+    );
     assert!(titles_recall > feedback_recall, "seeds searched by their titles alone still help");
 }
 

@@ -1,0 +1,127 @@
+//! Score smoothing over a ranking's own nearest neighbours.
+//!
+//! Papers on a topic lie close together, and a single paper's fused score is noisy: two papers
+//! with nearly the same vector should be about equally relevant. Mixing each hit's score with the
+//! mean score of its nearest hits (by cosine, within the same ranking) lifts a relevant paper that
+//! one ranking missed but its neighbours did not, and lowers an outlier that one lucky ranking
+//! pushed up. On the litbench surveys this adds recall at 100 and nDCG@10 alike
+//! (`litnav bench discovery`).
+
+use crate::Hit;
+use litnav_core::vector::dot;
+
+/// How a ranking's scores are smoothed over its own hits ([`smooth_by_neighbours`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Smoothing {
+    /// Nearest hits whose scores are averaged (0: no smoothing).
+    pub neighbours: usize,
+    /// Weight of a hit's own score; its neighbours' mean weighs the rest.
+    pub own_weight: f32,
+}
+
+impl Default for Smoothing {
+    fn default() -> Self {
+        Smoothing { neighbours: 20, own_weight: 0.5 }
+    }
+}
+
+/// Re-score `hits` (best first) by their neighbours among themselves and sort them again. Scores
+/// are first divided by the best one; a hit's new score is `own_weight` × its own plus the rest
+/// × the mean of its `neighbours` most similar hits' (unit vectors from `vector_of`). A hit without
+/// a vector keeps its own score and is no one's neighbour; with fewer than two vectors, or
+/// `neighbours` 0, the ranking is returned as it is. Ties keep the original order.
+pub fn smooth_by_neighbours<'v>(
+    mut hits: Vec<Hit>,
+    vector_of: impl Fn(&str) -> Option<&'v [f32]>,
+    smoothing: Smoothing,
+) -> Vec<Hit> {
+    let best = hits.first().map_or(0.0, |h| h.score);
+    if smoothing.neighbours == 0 || best <= 0.0 || !best.is_finite() {
+        return hits;
+    }
+    let vectors: Vec<Option<&[f32]>> = hits.iter().map(|h| vector_of(&h.id)).collect();
+    let with_vectors: Vec<usize> = (0..hits.len()).filter(|&i| vectors[i].is_some()).collect();
+    if with_vectors.len() < 2 {
+        return hits;
+    }
+    let own: Vec<f32> = hits.iter().map(|h| h.score / best).collect();
+    let similarity = pairwise_similarity(&with_vectors, &vectors);
+    let mut smoothed = own.clone();
+    for (row, &i) in with_vectors.iter().enumerate() {
+        let n = with_vectors.len();
+        let mean = neighbour_mean(row, &similarity[row * n..(row + 1) * n], &with_vectors, &own, smoothing.neighbours);
+        smoothed[i] = smoothing.own_weight * own[i] + (1.0 - smoothing.own_weight) * mean;
+    }
+    let mut order: Vec<usize> = (0..hits.len()).collect();
+    order.sort_by(|&a, &b| smoothed[b].total_cmp(&smoothed[a]).then(a.cmp(&b)));
+    for (hit, score) in hits.iter_mut().zip(&smoothed) {
+        hit.score = *score;
+    }
+    let mut slots: Vec<Option<Hit>> = hits.into_iter().map(Some).collect();
+    order.into_iter().filter_map(|i| slots[i].take()).collect()
+}
+
+/// The cosine of every pair of the hits that have vectors, as a square row-major matrix (each
+/// pair computed once).
+fn pairwise_similarity(with_vectors: &[usize], vectors: &[Option<&[f32]>]) -> Vec<f32> {
+    let n = with_vectors.len();
+    let mut similarity = vec![0.0; n * n];
+    for a in 0..n {
+        for b in a + 1..n {
+            if let (Some(x), Some(y)) = (vectors[with_vectors[a]], vectors[with_vectors[b]]) {
+                let cosine = dot(x, y);
+                similarity[a * n + b] = cosine;
+                similarity[b * n + a] = cosine;
+            }
+        }
+    }
+    similarity
+}
+
+/// The mean own score of the `count` hits most similar to the hit in `row` (not itself), given
+/// that row of [`pairwise_similarity`]; there are at least two hits with vectors.
+fn neighbour_mean(row: usize, similarity: &[f32], with_vectors: &[usize], own: &[f32], count: usize) -> f32 {
+    let mut similar: Vec<(f32, usize)> =
+        similarity.iter().enumerate().filter(|&(other, _)| other != row).map(|(other, &s)| (s, other)).collect();
+    let count = count.min(similar.len());
+    // Most similar first; equal similarities go to the better-ranked hit, so the choice is stable.
+    let by_similarity = |a: &(f32, usize), b: &(f32, usize)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
+    if count < similar.len() {
+        similar.select_nth_unstable_by(count - 1, by_similarity);
+    }
+    similar[..count].iter().map(|&(_, other)| own[with_vectors[other]]).sum::<f32>() / count as f32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hit(id: &str, score: f32) -> Hit {
+        Hit { id: id.to_string(), title: id.to_string(), year: None, score }
+    }
+
+    #[test]
+    fn a_hit_near_strong_hits_rises_above_an_isolated_one() {
+        // a, b, c sit together; d is alone on another axis and ranked second.
+        let vectors: Vec<(&str, Vec<f32>)> =
+            vec![("a", vec![1.0, 0.0]), ("d", vec![0.0, 1.0]), ("b", vec![0.995, 0.0998]), ("c", vec![0.98, 0.199])];
+        let hits = vec![hit("a", 1.0), hit("d", 0.8), hit("b", 0.7), hit("c", 0.6)];
+        let vector_of = |id: &str| vectors.iter().find(|(v, _)| *v == id).map(|(_, v)| v.as_slice());
+        let smoothed = smooth_by_neighbours(hits, vector_of, Smoothing { neighbours: 1, own_weight: 0.5 });
+        let order: Vec<&str> = smoothed.iter().map(|h| h.id.as_str()).collect();
+        // a: (1 + 0.7) / 2; b: (0.7 + 1) / 2; c: (0.6 + 0.7) / 2; d's nearest is c: (0.8 + 0.6) / 2.
+        assert_eq!(order, ["a", "b", "d", "c"]);
+        assert!((smoothed[0].score - 0.85).abs() < 1e-6 && (smoothed[2].score - 0.7).abs() < 1e-6);
+    }
+
+    #[test]
+    fn without_neighbours_or_vectors_the_ranking_is_unchanged() {
+        let hits = vec![hit("a", 2.0), hit("b", 1.0)];
+        let none = |_: &str| -> Option<&[f32]> { None };
+        assert_eq!(smooth_by_neighbours(hits.clone(), none, Smoothing::default()), hits);
+        let vector = [1.0, 0.0];
+        let same = |_: &str| Some(vector.as_slice());
+        assert_eq!(smooth_by_neighbours(hits.clone(), same, Smoothing { neighbours: 0, own_weight: 0.5 }), hits);
+        assert!(smooth_by_neighbours(Vec::new(), none, Smoothing::default()).is_empty());
+    }
+}
