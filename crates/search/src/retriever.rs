@@ -50,9 +50,9 @@ impl Default for Feedback {
 /// [`Feedback`] each become a query of their own — their vector on the dense side, their text on
 /// the lexical side — and every ranking is fused by weighted reciprocal rank fusion. Seed `i`
 /// (from 0) weighs `1 / (1 + decay · i)` in each of its two rankings; the first ranking weighs
-/// `first_weight` times the seeds' weights together. The fused ranking's scores are then smoothed
-/// over its own nearest neighbours ([`Smoothing`]), the best [`EXPANSION_DEPTH`] (or k) of it. Without seeds it is the
-/// feedback search.
+/// `first_weight` times the seeds' weights together. The best [`EXPANSION_DEPTH`] (or k) of the
+/// fused ranking are then smoothed over their own nearest neighbours ([`Smoothing`]). Without
+/// seeds it is the feedback search.
 ///
 /// Why: an expert's references span the topic's subtopics, while a title query finds the papers
 /// nearest its own words; papers near any of the best hits cover the subtopics those hits open.
