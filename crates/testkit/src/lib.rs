@@ -104,7 +104,15 @@ pub fn litbench_vectors() -> &'static Path {
 pub fn seed_litbench_vectors(corpus: &Path) {
     let target = litnav_embed::cache::corpus_cache_path(corpus);
     std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-    std::fs::copy(litbench_vectors(), target).unwrap();
+    std::fs::copy(litbench_vectors(), &target).unwrap();
+    // A corpus's papers can read differently from the raw records (ingest merges what topics.jsonl
+    // adds), so encode whatever the copy lacks; on a warm machine nothing is left to encode.
+    if let Ok(opened) = litnav_corpus::Corpus::open(corpus) {
+        let texts: Vec<String> = opened.papers().iter().map(litnav_corpus::Paper::text).collect();
+        let encoder = encoder();
+        let mut cache = litnav_embed::cache::VectorCache::open(&target, encoder.dim()).unwrap();
+        litnav_embed::embed_into_cache(encoder, &mut cache, &texts, |_, _| {}).unwrap();
+    }
 }
 
 /// The encoder, loaded once per test binary.
