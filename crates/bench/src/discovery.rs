@@ -150,7 +150,7 @@ pub fn expansion_grid() -> Vec<Expansion> {
             }
         }
     }
-    grid.push(Expansion { smoothing: Smoothing { neighbours: 0, own_weight: 1.0 }, ..Expansion::default() });
+    grid.push(Expansion { smoothing: Smoothing::NONE, ..Expansion::default() });
     for neighbours in [5, 10, 20, 30] {
         for own_weight in [0.3, 0.5, 0.7] {
             let smoothing = Smoothing { neighbours, own_weight };
@@ -307,10 +307,7 @@ pub fn default_modes() -> Vec<(String, Mode)> {
         ("hybrid-feedback".to_string(), Mode::Expanded(Expansion { seeds: 0, ..Expansion::default() })),
         (
             "expanded-unsmoothed".to_string(),
-            Mode::Expanded(Expansion {
-                smoothing: Smoothing { neighbours: 0, own_weight: 1.0 },
-                ..Expansion::default()
-            }),
+            Mode::Expanded(Expansion { smoothing: Smoothing::NONE, ..Expansion::default() }),
         ),
         ("expanded".to_string(), Mode::Expanded(Expansion::default())),
     ]

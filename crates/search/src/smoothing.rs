@@ -25,6 +25,11 @@ impl Default for Smoothing {
     }
 }
 
+impl Smoothing {
+    /// No smoothing: the ranking is returned as it is.
+    pub const NONE: Smoothing = Smoothing { neighbours: 0, own_weight: 1.0 };
+}
+
 /// Re-score `hits` (best first) by their neighbours among themselves and sort them again. Scores
 /// are first divided by the best one; a hit's new score is `own_weight` × its own plus the rest
 /// × the mean of its `neighbours` most similar hits' (unit vectors from `vector_of`). A hit without
@@ -39,48 +44,45 @@ pub fn smooth_by_neighbours<'v>(
     if smoothing.neighbours == 0 || best <= 0.0 || !best.is_finite() {
         return hits;
     }
-    let vectors: Vec<Option<&[f32]>> = hits.iter().map(|h| vector_of(&h.id)).collect();
-    let with_vectors: Vec<usize> = (0..hits.len()).filter(|&i| vectors[i].is_some()).collect();
-    if with_vectors.len() < 2 {
+    // (position in `hits`, vector) of every hit that has a vector.
+    let present: Vec<(usize, &[f32])> =
+        hits.iter().enumerate().filter_map(|(i, h)| vector_of(&h.id).map(|v| (i, v))).collect();
+    if present.len() < 2 {
         return hits;
     }
     let own: Vec<f32> = hits.iter().map(|h| h.score / best).collect();
-    let similarity = pairwise_similarity(&with_vectors, &vectors);
-    let mut smoothed = own.clone();
-    for (row, &i) in with_vectors.iter().enumerate() {
-        let n = with_vectors.len();
-        let mean = neighbour_mean(row, &similarity[row * n..(row + 1) * n], &with_vectors, &own, smoothing.neighbours);
-        smoothed[i] = smoothing.own_weight * own[i] + (1.0 - smoothing.own_weight) * mean;
+    let n = present.len();
+    for (hit, &score) in hits.iter_mut().zip(&own) {
+        hit.score = score;
     }
-    let mut order: Vec<usize> = (0..hits.len()).collect();
-    order.sort_by(|&a, &b| smoothed[b].total_cmp(&smoothed[a]).then(a.cmp(&b)));
-    for (hit, score) in hits.iter_mut().zip(&smoothed) {
-        hit.score = *score;
+    let similarity = pairwise_similarity(&present);
+    for (row, &(i, _)) in present.iter().enumerate() {
+        let neighbours = neighbour_mean(row, &similarity[row * n..(row + 1) * n], &present, &own, smoothing.neighbours);
+        hits[i].score = smoothing.own_weight * own[i] + (1.0 - smoothing.own_weight) * neighbours;
     }
-    let mut slots: Vec<Option<Hit>> = hits.into_iter().map(Some).collect();
-    order.into_iter().filter_map(|i| slots[i].take()).collect()
+    // A stable sort: equal scores keep the original order.
+    hits.sort_by(|a, b| b.score.total_cmp(&a.score));
+    hits
 }
 
-/// The cosine of every pair of the hits that have vectors, as a square row-major matrix (each
-/// pair computed once).
-fn pairwise_similarity(with_vectors: &[usize], vectors: &[Option<&[f32]>]) -> Vec<f32> {
-    let n = with_vectors.len();
+/// The cosine of every pair of `present`'s vectors, as a square row-major matrix (each pair
+/// computed once).
+fn pairwise_similarity(present: &[(usize, &[f32])]) -> Vec<f32> {
+    let n = present.len();
     let mut similarity = vec![0.0; n * n];
     for a in 0..n {
         for b in a + 1..n {
-            if let (Some(x), Some(y)) = (vectors[with_vectors[a]], vectors[with_vectors[b]]) {
-                let cosine = dot(x, y);
-                similarity[a * n + b] = cosine;
-                similarity[b * n + a] = cosine;
-            }
+            let cosine = dot(present[a].1, present[b].1);
+            similarity[a * n + b] = cosine;
+            similarity[b * n + a] = cosine;
         }
     }
     similarity
 }
 
-/// The mean own score of the `count` hits most similar to the hit in `row` (not itself), given
-/// that row of [`pairwise_similarity`]; there are at least two hits with vectors.
-fn neighbour_mean(row: usize, similarity: &[f32], with_vectors: &[usize], own: &[f32], count: usize) -> f32 {
+/// The mean own score of the `count` hits most similar to `present[row]` (not itself), given that
+/// row of [`pairwise_similarity`]; `present` holds at least two hits.
+fn neighbour_mean(row: usize, similarity: &[f32], present: &[(usize, &[f32])], own: &[f32], count: usize) -> f32 {
     let mut similar: Vec<(f32, usize)> =
         similarity.iter().enumerate().filter(|&(other, _)| other != row).map(|(other, &s)| (s, other)).collect();
     let count = count.min(similar.len());
@@ -89,7 +91,7 @@ fn neighbour_mean(row: usize, similarity: &[f32], with_vectors: &[usize], own: &
     if count < similar.len() {
         similar.select_nth_unstable_by(count - 1, by_similarity);
     }
-    similar[..count].iter().map(|&(_, other)| own[with_vectors[other]]).sum::<f32>() / count as f32
+    similar[..count].iter().map(|&(_, other)| own[present[other].0]).sum::<f32>() / count as f32
 }
 
 #[cfg(test)]

@@ -93,7 +93,7 @@ fn dense_and_hybrid_beat_their_measured_floors() {
 fn expansion_beats_feedback_and_hybrid() {
     let (rrf_recall, rrf_ndcg) = discovery(Mode::Hybrid(Fusion::Rrf(60.0)));
     let (feedback_recall, _) = discovery(Mode::Expanded(Expansion { seeds: 0, ..Expansion::default() }));
-    let unsmoothed = Expansion { smoothing: Smoothing { neighbours: 0, own_weight: 1.0 }, ..Expansion::default() };
+    let unsmoothed = Expansion { smoothing: Smoothing::NONE, ..Expansion::default() };
     let (unsmoothed_recall, unsmoothed_ndcg) = discovery(Mode::Expanded(unsmoothed));
     let (recall, ndcg) = discovery(Mode::Expanded(Expansion::default()));
     let (titles_recall, _) = discovery_with(|query| fixture_search(query, Mode::Expanded(Expansion::default())));
