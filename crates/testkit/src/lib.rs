@@ -102,17 +102,19 @@ pub fn litbench_vectors() -> &'static Path {
 /// test corpus of litbench papers is not encoded again: vectors are content-addressed, so any
 /// litbench cache serves another corpus of the same papers.
 pub fn seed_litbench_vectors(corpus: &Path) {
+    // An ingested corpus's papers can read differently from the raw records the shared cache was
+    // filled from (254 of litbench's do), so the shared cache first gets whatever this corpus
+    // lacks: encoded once per machine, and nothing at all once it is there.
+    let shared = litbench_vectors();
+    let papers = litnav_corpus::Corpus::open(corpus).unwrap();
+    let texts: Vec<String> = papers.papers().iter().map(litnav_corpus::Paper::text).collect();
+    let encoder = encoder();
+    let mut cache = litnav_embed::cache::VectorCache::open(shared, encoder.dim()).unwrap();
+    litnav_embed::embed_into_cache(encoder, &mut cache, &texts, |_, _| {}).unwrap();
+    drop(cache);
     let target = litnav_embed::cache::corpus_cache_path(corpus);
     std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-    std::fs::copy(litbench_vectors(), &target).unwrap();
-    // A corpus's papers can read differently from the raw records (ingest merges what topics.jsonl
-    // adds), so encode whatever the copy lacks; on a warm machine nothing is left to encode.
-    if let Ok(opened) = litnav_corpus::Corpus::open(corpus) {
-        let texts: Vec<String> = opened.papers().iter().map(litnav_corpus::Paper::text).collect();
-        let encoder = encoder();
-        let mut cache = litnav_embed::cache::VectorCache::open(&target, encoder.dim()).unwrap();
-        litnav_embed::embed_into_cache(encoder, &mut cache, &texts, |_, _| {}).unwrap();
-    }
+    std::fs::copy(shared, target).unwrap();
 }
 
 /// The encoder, loaded once per test binary.
