@@ -10,18 +10,28 @@ use litnav_llm::extract::{self, Input};
 use litnav_llm::{Client, navigator};
 use litnav_organize::bottom_up::{BottomUpOptions, BottomUpTrace, bottom_up_map};
 use litnav_organize::{Doc, MapNode, Options, label, organize};
-use litnav_search::Filter;
+use litnav_search::{Filter, ScoreFloor};
 use serde::Serialize;
 use std::collections::HashSet;
 use std::path::Path;
 
-/// The relevance floor of maps built from retrieval: subtopics whose centroid's cosine to the
-/// topic is below it go under the map's "Filtered" node (`litnav bench map-filter` measures it).
-/// Maps of a paper set the user chose keep every subtopic.
+/// The relevance floor of maps built from retrieval without a score floor: subtopics whose centroid's cosine to the topic is below it go under the map's "Filtered" node
+/// (`litnav bench map-filter` measures it). With a score floor the default is 0 — the floor has
+/// already left out what this would, and filtering on top of it only costs recall. Maps of a
+/// paper set the user chose keep every subtopic.
 pub const RELEVANCE_FLOOR: f64 = 0.35;
 
-/// Papers retrieved for a topic when a map is built from a corpus.
+/// The relevance floor of an expansion's sub-map: 0, none. Its topic is the subtopic's name, a
+/// word or two whose vector lies far from any cluster of papers (in the browser test's
+/// expansion the 0.35 of maps filtered 98 of 100 papers); the expansion's query chose the papers.
+pub const EXPANSION_RELEVANCE_FLOOR: f64 = 0.0;
+
+/// Papers retrieved for a topic when a map is built from a corpus (the most it keeps).
 pub const DEFAULT_MAP_PAPERS: usize = 200;
+
+/// How many of the retrieved papers a map keeps: those whose neighbourhood relevance reaches
+/// 0.34 of the best, and at least 20 (`litnav bench map-filter` measures it).
+pub const MAP_FLOOR: ScoreFloor = ScoreFloor { share: 0.34, at_least: 20 };
 
 /// Papers retrieved for an expansion.
 pub const DEFAULT_EXPANSION_PAPERS: usize = 100;
@@ -29,12 +39,15 @@ pub const DEFAULT_EXPANSION_PAPERS: usize = 100;
 /// Where a map's papers come from.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PaperSource {
-    /// The top `k` papers of the default retrieval (expanded) for the topic, filtered.
+    /// The top `k` papers of the default retrieval (expanded) for the topic, filtered, and of
+    /// those the ones that reach `floor`.
     Retrieve {
-        /// How many.
+        /// How many at most.
         k: usize,
         /// Leakage filters.
         filter: Filter,
+        /// How many of the `k` the topic keeps ([`MAP_FLOOR`] by default).
+        floor: ScoreFloor,
     },
     /// Every paper of this file (any format litnav ingests), or those of one topic or TaxoBench
     /// instance it defines.
@@ -56,7 +69,8 @@ pub struct MapRequest {
     /// The organizer's settings. Its `min_relevance` is replaced by [`MapRequest::min_relevance`]
     /// or the source's default.
     pub options: Options,
-    /// The relevance floor (default: [`RELEVANCE_FLOOR`] when retrieving, 0 for a file).
+    /// The relevance floor (default: 0 for a file or when retrieving with a score floor,
+    /// [`RELEVANCE_FLOOR`] when retrieving without one).
     pub min_relevance: Option<f64>,
     /// Papers the LLM stage shows per subtopic.
     pub llm_papers: usize,
@@ -128,11 +142,12 @@ pub fn build_map(
 ) -> Result<MapOutcome> {
     let encoder = workspace.encoder(progress)?;
     let (docs, floor) = match &request.source {
-        PaperSource::Retrieve { k, filter } => {
+        PaperSource::Retrieve { k, filter, floor } => {
             let session = session.ok_or_else(|| Error::internal("a map retrieved from a corpus needs its session"))?;
             progress.check("retrieving papers")?;
-            let ids = session.retrieve_ids(&request.topic, *k, *filter, encoder, progress)?;
-            (session.docs(&ids, encoder, progress)?, RELEVANCE_FLOOR)
+            let ids = session.retrieve_ids(&request.topic, *k, *filter, *floor, encoder, progress)?;
+            let subtopic_floor = if floor.share <= 0.0 { RELEVANCE_FLOOR } else { 0.0 };
+            (session.docs(&ids, encoder, progress)?, subtopic_floor)
         }
         PaperSource::File { path, instance } => (docs_from_file(workspace, path, instance.as_deref(), progress)?, 0.0),
     };
@@ -288,7 +303,7 @@ pub fn docs_from_file(
 pub struct ExpandRequest {
     /// Id of the subtopic or theme (`t2.s1`).
     pub subtopic: String,
-    /// Papers to retrieve for the expansion query.
+    /// New papers to retrieve for the expansion query (papers already in the map are skipped).
     pub k: usize,
     /// The organizer's settings for the sub-map (its `min_relevance` is used as given).
     pub options: Options,
@@ -369,10 +384,13 @@ pub fn expand(
         }
     }
     progress.check("retrieving papers for the expansion")?;
+    // New papers only: a paper the map already holds elsewhere stays where it is.
+    let in_map: HashSet<&str> = inside_set.iter().copied().chain(outside.iter().map(String::as_str)).collect();
     let retrieved: Vec<String> = session
-        .retrieve_ids(&query, request.k, Filter::default(), encoder, progress)?
+        .retrieve_ids(&query, request.k + in_map.len(), Filter::default(), ScoreFloor::NONE, encoder, progress)?
         .into_iter()
-        .filter(|id| !inside_set.contains(id.as_str()))
+        .filter(|id| !in_map.contains(id.as_str()))
+        .take(request.k)
         .collect();
     let mut docs = inside_docs;
     docs.extend(session.docs(&retrieved, encoder, progress)?);

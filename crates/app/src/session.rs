@@ -12,7 +12,7 @@ use litnav_graph::contexts::CitationContext;
 use litnav_graph::{Graph, Node, store as graph_store};
 use litnav_organize::Doc;
 use litnav_search::{
-    DenseIndex, DenseScan, Expansion, Filter, Hit, LexicalIndex, Mode, Retriever, SearchQuery, lexical,
+    DenseIndex, DenseScan, Expansion, Filter, Hit, LexicalIndex, Mode, Retriever, ScoreFloor, SearchQuery, lexical,
 };
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -260,17 +260,34 @@ impl CorpusSession {
             .collect())
     }
 
-    /// The ids of a query's top-k papers by the default retrieval ([`SearchRequest::new`]).
+    /// The ids of a query's top-k papers by the default retrieval ([`SearchRequest::new`]), those
+    /// below `floor` left out ([`ScoreFloor::NONE`] keeps all k).
     pub fn retrieve_ids(
         &self,
         query: &str,
         k: usize,
         filter: Filter,
+        floor: ScoreFloor,
         encoder: &Encoder,
         progress: &dyn Progress,
     ) -> Result<Vec<String>> {
         let request = SearchRequest { k, filter, ..SearchRequest::new(query) };
-        Ok(self.search(&request, encoder, progress)?.into_iter().map(|hit| hit.id).collect())
+        let hits = self.above_floor(self.search(&request, encoder, progress)?, floor, encoder, progress)?;
+        Ok(hits.into_iter().map(|hit| hit.id).collect())
+    }
+
+    /// The hits of a ranking (best first) that reach `floor` ([`litnav_search::smoothing::above_floor`]).
+    pub fn above_floor(
+        &self,
+        hits: Vec<Hit>,
+        floor: ScoreFloor,
+        encoder: &Encoder,
+        progress: &dyn Progress,
+    ) -> Result<Vec<Hit>> {
+        if floor == ScoreFloor::NONE {
+            return Ok(hits);
+        }
+        Ok(self.dense(encoder, progress)?.above_floor(hits, floor)?)
     }
 
     /// The citation graph and contexts of the session's generation, loaded on first use.

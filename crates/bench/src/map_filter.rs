@@ -1,13 +1,18 @@
-//! The map's relevance filter, measured against expert reference lists. For every litbench topic
-//! the survey's title is the topic: its top-k papers are retrieved as `litnav map` retrieves them,
-//! organized, and the subtopics below a relevance threshold are filtered. A survey's references
-//! are the relevant papers; at each threshold the benchmark reports how many papers the map keeps,
-//! what share of them are relevant (precision) and what share of the relevant papers retrieval
-//! brought in the map keeps (recall). Threshold 0 keeps everything: retrieval alone.
+//! How many of a topic's papers a map keeps, measured against expert reference lists. For every
+//! litbench topic the survey's title is the topic: its top-k papers are retrieved as `litnav map`
+//! retrieves them, the score floor keeps those whose neighbourhood relevance reaches a share of
+//! the best, the kept papers are organized, and the subtopics below a relevance threshold are
+//! filtered. A survey's references are the relevant papers; for each floor and threshold the
+//! benchmark reports how many papers the map keeps, what share of them are relevant (precision)
+//! and what share of the relevant papers retrieval brought in the map keeps (recall). Floor 0 and
+//! threshold 0 keep everything: retrieval alone. A leave-one-out row chooses the setting on 18
+//! topics and scores it on the 19th.
 
 use crate::Result;
 use crate::organize::{read_json_lines, strings};
+use litnav_app::maps::MAP_FLOOR;
 use litnav_organize::{Doc, MapNode, Options, organize};
+use litnav_search::ScoreFloor;
 use serde::Serialize;
 use std::collections::HashSet;
 use std::path::Path;
@@ -35,11 +40,13 @@ pub fn survey_topics(litbench: &Path) -> Result<Vec<SurveyTopic>> {
         .collect())
 }
 
-/// One topic at one threshold.
+/// One topic at one floor and threshold.
 #[derive(Debug, Clone, Serialize)]
 pub struct Cell {
     /// litbench topic id.
     pub topic: String,
+    /// The score floor's share of the best (0: every retrieved paper).
+    pub floor: f32,
     /// Minimum subtopic relevance.
     pub threshold: f64,
     /// Papers retrieved.
@@ -68,17 +75,19 @@ fn ratio(part: usize, whole: usize) -> f64 {
     if whole == 0 { 0.0 } else { part as f64 / whole as f64 }
 }
 
-/// Organize one topic's retrieved papers at each threshold and count what is kept.
+/// Organize one topic's papers that passed a floor (`docs`, of the `retrieved` ids) at each
+/// threshold and count what is kept.
 pub fn measure(
     topic: &SurveyTopic,
     topic_vector: &[f32],
-    docs: &[Doc],
+    retrieved: &[String],
+    (floor, docs): (f32, &[Doc]),
     embed: &dyn Fn(&[String]) -> Vec<Vec<f32>>,
     thresholds: &[f64],
     options: Options,
 ) -> Vec<Cell> {
     let relevant = |id: &String| topic.references.contains(id);
-    let retrieved_relevant = docs.iter().filter(|d| relevant(&d.id)).count();
+    let retrieved_relevant = retrieved.iter().filter(|id| relevant(id)).count();
     thresholds
         .iter()
         .map(|&threshold| {
@@ -87,8 +96,9 @@ pub fn measure(
             let kept = kept_paper_ids(&map);
             Cell {
                 topic: topic.id.clone(),
+                floor,
                 threshold,
-                retrieved: docs.len(),
+                retrieved: retrieved.len(),
                 retrieved_relevant,
                 kept: kept.len(),
                 kept_relevant: kept.iter().filter(|id| relevant(id)).count(),
@@ -102,9 +112,11 @@ fn kept_paper_ids(map: &MapNode) -> Vec<String> {
     map.subtopics.iter().filter(|node| !node.filtered).flat_map(MapNode::all_paper_ids).collect()
 }
 
-/// Means over topics at one threshold.
+/// Means over topics at one floor and threshold.
 #[derive(Debug, Clone, Serialize)]
 pub struct Summary {
+    /// The score floor's share of the best.
+    pub floor: f32,
     /// Minimum subtopic relevance.
     pub threshold: f64,
     /// Mean papers kept per topic.
@@ -115,22 +127,67 @@ pub struct Summary {
     pub recall: f64,
 }
 
-/// Mean kept count, precision and recall per threshold (macro-averaged over topics), in the order
-/// of `thresholds`.
-pub fn summarize(cells: &[Cell], thresholds: &[f64]) -> Vec<Summary> {
-    thresholds
+/// Mean kept count, precision and recall of `cells` (macro-averaged over topics).
+fn mean_of(floor: f32, threshold: f64, cells: &[&Cell]) -> Summary {
+    let mean = |f: &dyn Fn(&Cell) -> f64| {
+        if cells.is_empty() { 0.0 } else { cells.iter().map(|c| f(c)).sum::<f64>() / cells.len() as f64 }
+    };
+    Summary {
+        floor,
+        threshold,
+        kept: mean(&|c| c.kept as f64),
+        precision: mean(&Cell::precision),
+        recall: mean(&Cell::recall),
+    }
+}
+
+/// Every (floor, threshold) setting, floors outermost, in the order given.
+fn settings(floors: &[f32], thresholds: &[f64]) -> Vec<(f32, f64)> {
+    floors.iter().flat_map(|&floor| thresholds.iter().map(move |&threshold| (floor, threshold))).collect()
+}
+
+/// Means per setting: each floor in turn, with each threshold.
+pub fn summarize(cells: &[Cell], floors: &[f32], thresholds: &[f64]) -> Vec<Summary> {
+    settings(floors, thresholds)
+        .into_iter()
+        .map(|(floor, threshold)| {
+            let at: Vec<&Cell> = cells.iter().filter(|c| c.floor == floor && c.threshold == threshold).collect();
+            mean_of(floor, threshold, &at)
+        })
+        .collect()
+}
+
+/// Recall the leave-one-out choice must keep on the other topics: the goal's.
+pub const TARGET_RECALL: f64 = 0.85;
+
+/// For each topic, the setting with the best mean precision on the other topics among those
+/// whose mean recall there is at least [`TARGET_RECALL`] (the best recall when none is), scored
+/// on the topic itself.
+pub fn leave_one_out(cells: &[Cell], floors: &[f32], thresholds: &[f64]) -> Vec<Cell> {
+    let mut topics: Vec<&str> = Vec::new();
+    for cell in cells {
+        if !topics.contains(&cell.topic.as_str()) {
+            topics.push(&cell.topic);
+        }
+    }
+    let settings = settings(floors, thresholds);
+    topics
         .iter()
-        .map(|&threshold| {
-            let at: Vec<&Cell> = cells.iter().filter(|c| c.threshold == threshold).collect();
-            let mean = |f: &dyn Fn(&Cell) -> f64| {
-                if at.is_empty() { 0.0 } else { at.iter().map(|c| f(c)).sum::<f64>() / at.len() as f64 }
+        .filter_map(|&held| {
+            let on_others = |&(floor, threshold): &(f32, f64)| {
+                let at: Vec<&Cell> =
+                    cells.iter().filter(|c| c.topic != held && c.floor == floor && c.threshold == threshold).collect();
+                mean_of(floor, threshold, &at)
             };
-            Summary {
-                threshold,
-                kept: mean(&|c| c.kept as f64),
-                precision: mean(&Cell::precision),
-                recall: mean(&Cell::recall),
-            }
+            let scored: Vec<Summary> = settings.iter().map(on_others).collect();
+            let reaching = scored.iter().filter(|s| s.recall >= TARGET_RECALL);
+            let chosen = reaching
+                .max_by(|a, b| a.precision.total_cmp(&b.precision))
+                .or_else(|| scored.iter().max_by(|a, b| a.recall.total_cmp(&b.recall)))?;
+            cells
+                .iter()
+                .find(|c| c.topic == held && c.floor == chosen.floor && c.threshold == chosen.threshold)
+                .cloned()
         })
         .collect()
 }
@@ -140,44 +197,80 @@ pub fn summarize(cells: &[Cell], thresholds: &[f64]) -> Vec<Summary> {
 pub struct Report {
     /// Papers retrieved per topic.
     pub k: usize,
-    /// Means per threshold.
+    /// Papers every floor keeps at least.
+    pub at_least: usize,
+    /// Means per floor and threshold.
     pub summary: Vec<Summary>,
-    /// Every topic at every threshold.
+    /// Means of the leave-one-out choices (floor and threshold NaN: each topic has its own).
+    pub held_out: Summary,
+    /// Each topic's leave-one-out choice and result.
+    pub held_out_topics: Vec<Cell>,
+    /// Every topic at every setting.
     pub topics: Vec<Cell>,
 }
 
-/// Retrieve each survey topic's top `k` papers from the session's corpus, organize them as
-/// `litnav map` does, and measure the filter at every threshold.
+/// Retrieve each survey topic's top `k` papers from the session's corpus, keep those above each
+/// floor (each keeping at least [`MAP_FLOOR`]'s count), organize them as `litnav map` does, and
+/// measure the subtopic filter at every threshold.
 pub fn run(
     workspace: &litnav_app::Workspace,
     session: &litnav_app::CorpusSession,
     litbench: &Path,
     k: usize,
+    floors: &[f32],
     thresholds: &[f64],
 ) -> Result<Report> {
     let progress = litnav_app::Quiet;
     let encoder = workspace.encoder(&progress)?;
     let embed = |texts: &[String]| encoder.embed(texts);
+    let options = Options { seed: workspace.settings().seed, ..Options::default() };
     let mut cells = Vec::new();
     for topic in &survey_topics(litbench)? {
-        let ids = session.retrieve_ids(&topic.title, k, litnav_search::Filter::default(), encoder, &progress)?;
-        let docs = session.docs(&ids, encoder, &progress)?;
+        let request = litnav_app::SearchRequest { k, ..litnav_app::SearchRequest::new(topic.title.clone()) };
+        let hits = session.search(&request, encoder, &progress)?;
+        let retrieved: Vec<String> = hits.iter().map(|hit| hit.id.clone()).collect();
         let topic_vector = encoder.embed(&[topic.title.as_str()]).pop().unwrap_or_default();
-        let options = Options { seed: workspace.settings().seed, ..Options::default() };
-        cells.extend(measure(topic, &topic_vector, &docs, &embed, thresholds, options));
+        for &share in floors {
+            let floor = ScoreFloor { share, ..MAP_FLOOR };
+            let kept = session.above_floor(hits.clone(), floor, encoder, &progress)?;
+            let ids: Vec<String> = kept.into_iter().map(|hit| hit.id).collect();
+            let docs = session.docs(&ids, encoder, &progress)?;
+            cells.extend(measure(topic, &topic_vector, &retrieved, (share, &docs), &embed, thresholds, options));
+        }
     }
-    Ok(Report { k, summary: summarize(&cells, thresholds), topics: cells })
+    let held_out_topics = leave_one_out(&cells, floors, thresholds);
+    let held_out = mean_of(f32::NAN, f64::NAN, &held_out_topics.iter().collect::<Vec<_>>());
+    Ok(Report {
+        k,
+        at_least: MAP_FLOOR.at_least,
+        summary: summarize(&cells, floors, thresholds),
+        held_out,
+        held_out_topics,
+        topics: cells,
+    })
 }
 
 impl std::fmt::Display for Report {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let topics = self.topics.iter().map(|c| c.topic.as_str()).collect::<std::collections::HashSet<_>>().len();
+        let topics = self.topics.iter().map(|c| c.topic.as_str()).collect::<HashSet<_>>().len();
         writeln!(f, "{topics} litbench topics, top {} papers each; relevant = the survey's references", self.k)?;
-        writeln!(f, "{:>9}  {:>11}  {:>9}  {:>6}", "threshold", "kept papers", "precision", "recall")?;
+        writeln!(f, "floor: share of the best neighbourhood relevance (at least {} papers kept)", self.at_least)?;
+        writeln!(f, "{:>5}  {:>9}  {:>11}  {:>9}  {:>6}", "floor", "threshold", "kept papers", "precision", "recall")?;
         for row in &self.summary {
-            writeln!(f, "{:>9.2}  {:>11.1}  {:>9.3}  {:>6.3}", row.threshold, row.kept, row.precision, row.recall)?;
+            writeln!(
+                f,
+                "{:>5.2}  {:>9.2}  {:>11.1}  {:>9.3}  {:>6.3}",
+                row.floor, row.threshold, row.kept, row.precision, row.recall
+            )?;
         }
-        Ok(())
+        let chosen: Vec<String> =
+            self.held_out_topics.iter().map(|c| format!("{}: {:.2}/{:.2}", c.topic, c.floor, c.threshold)).collect();
+        writeln!(
+            f,
+            "leave-one-out (best precision at recall >= {TARGET_RECALL} on the other topics): kept {:.1}, precision {:.3}, recall {:.3}",
+            self.held_out.kept, self.held_out.precision, self.held_out.recall
+        )?;
+        writeln!(f, "  chosen floor/threshold per topic: {}", chosen.join(", "))
     }
 }
 
@@ -206,13 +299,38 @@ mod tests {
         };
         let embed = |texts: &[String]| texts.iter().map(|_| unit([1.0, 0.0])).collect::<Vec<_>>();
         let options = Options { themes: false, ..Options::default() };
-        let cells = measure(&topic, &unit([1.0, 0.0]), &docs, &embed, &[0.0, 0.5], options);
+        let retrieved: Vec<String> = docs.iter().map(|d| d.id.clone()).collect();
+        let cells = measure(&topic, &unit([1.0, 0.0]), &retrieved, (0.0, &docs), &embed, &[0.0, 0.5], options);
         assert_eq!((cells[0].kept, cells[0].kept_relevant, cells[0].retrieved_relevant), (12, 5, 5));
         assert_eq!((cells[0].precision(), cells[0].recall()), (5.0 / 12.0, 1.0));
         assert_eq!((cells[1].kept, cells[1].kept_relevant), (6, 4));
         assert_eq!((cells[1].precision(), cells[1].recall()), (4.0 / 6.0, 0.8));
-        let summary = summarize(&cells, &[0.0, 0.5]);
+        let summary = summarize(&cells, &[0.0], &[0.0, 0.5]);
         assert_eq!(summary[1].kept, 6.0);
         assert!(summary.iter().all(|s| (0.0..=1.0).contains(&s.precision) && (0.0..=1.0).contains(&s.recall)));
+    }
+
+    fn cell(topic: &str, floor: f32, kept: usize, kept_relevant: usize) -> Cell {
+        Cell { topic: topic.into(), floor, threshold: 0.0, retrieved: 10, retrieved_relevant: 4, kept, kept_relevant }
+    }
+
+    #[test]
+    fn leave_one_out_picks_the_most_precise_setting_that_keeps_recall_on_the_others() {
+        // Floor 0.5 is precise everywhere but loses recall on b and c; floor 0.3 keeps it.
+        let cells = vec![
+            cell("a", 0.3, 6, 4),
+            cell("a", 0.5, 4, 4),
+            cell("b", 0.3, 6, 4),
+            cell("b", 0.5, 2, 2),
+            cell("c", 0.3, 5, 4),
+            cell("c", 0.5, 2, 2),
+        ];
+        let chosen = leave_one_out(&cells, &[0.3, 0.5], &[0.0]);
+        let floors: Vec<(&str, f32)> = chosen.iter().map(|c| (c.topic.as_str(), c.floor)).collect();
+        // Held out a: b and c at 0.5 keep half their relevant papers, so 0.3 is chosen, and so on.
+        assert_eq!(floors, [("a", 0.3), ("b", 0.3), ("c", 0.3)]);
+        let lenient = vec![cell("a", 0.3, 6, 4), cell("a", 0.5, 4, 4), cell("b", 0.3, 6, 4), cell("b", 0.5, 4, 4)];
+        let chosen = leave_one_out(&lenient, &[0.3, 0.5], &[0.0]);
+        assert!(chosen.iter().all(|c| c.floor == 0.5));
     }
 }

@@ -193,7 +193,12 @@ fn answer(
 ) -> Result<litnav_organize::MapNode> {
     let source = match options.mode {
         Mode::DeepResearch => {
-            PaperSource::Retrieve { k: options.k, filter: Filter { before: None, exclude_surveys: true } }
+            // Every one of the k: the deep-research setting scores retrieval's recall too.
+            PaperSource::Retrieve {
+                k: options.k,
+                filter: Filter { before: None, exclude_surveys: true },
+                floor: litnav_search::ScoreFloor::NONE,
+            }
         }
         Mode::BottomUp => PaperSource::File { path: options.data.clone(), instance: Some(id.to_string()) },
     };

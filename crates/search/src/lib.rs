@@ -16,7 +16,7 @@ pub use dense::DenseIndex;
 pub use ivf::IvfIndex;
 pub use lexical::{BuildOptions, BuildStats, LexicalIndex, SearchQuery};
 pub use retriever::{Expansion, Feedback, Mode, Retriever};
-pub use smoothing::Smoothing;
+pub use smoothing::{ScoreFloor, Smoothing};
 
 use std::path::PathBuf;
 

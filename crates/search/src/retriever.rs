@@ -3,7 +3,7 @@
 use crate::hybrid::{Fusion, fuse, weighted_reciprocal_rank_fusion};
 use crate::ivf::{IvfIndex, IvfOptions};
 use crate::queries::QueryEncoder;
-use crate::smoothing::{Smoothing, smooth_by_neighbours};
+use crate::smoothing::{ScoreFloor, Smoothing, above_floor, smooth_by_neighbours};
 use crate::{DenseIndex, DenseScan, Filter, Hit, LexicalIndex, Result, SearchQuery};
 use litnav_corpus::Corpus;
 use litnav_embed::Encoder;
@@ -213,6 +213,16 @@ impl Retriever {
         let mut smoothed = smooth_by_neighbours(fused, |id| index.vector_of(id), expansion.smoothing);
         smoothed.truncate(query.k);
         Ok(smoothed)
+    }
+
+    /// The hits of a ranking (best first) that reach `floor`, judged with their vectors
+    /// ([`above_floor`]).
+    pub fn above_floor(&self, hits: Vec<Hit>, floor: ScoreFloor) -> Result<Vec<Hit>> {
+        if floor == ScoreFloor::NONE {
+            return Ok(hits);
+        }
+        let (index, _) = self.dense_parts()?;
+        Ok(above_floor(hits, |id| index.vector_of(id), floor))
     }
 
     /// A hybrid search with pseudo-relevance feedback on its dense side ([`Feedback`]).

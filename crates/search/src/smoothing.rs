@@ -94,6 +94,47 @@ fn neighbour_mean(row: usize, similarity: &[f32], present: &[(usize, &[f32])], o
     similar[..count].iter().map(|&(_, other)| own[present[other].0]).sum::<f32>() / count as f32
 }
 
+/// How many of a ranking's hits a map keeps ([`above_floor`]): the papers whose neighbourhood
+/// relevance — the ranking's scores smoothed once more over its own nearest hits, the best
+/// scaled to 1 — is at least `share`, and never fewer than the best `at_least`.
+///
+/// A topic gets as many papers as the corpus holds on it instead of a fixed k: a narrow topic
+/// keeps its dense core and drops the tail that surrounds every ranking. On the litbench
+/// surveys this keeps experts' references at higher precision than filtering subtopics after
+/// organizing (`litnav bench map-filter`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ScoreFloor {
+    /// Least neighbourhood relevance kept, as a share of the best (0: keep every hit).
+    pub share: f32,
+    /// Hits always kept, best first, whatever their relevance.
+    pub at_least: usize,
+}
+
+impl ScoreFloor {
+    /// No floor: every hit is kept.
+    pub const NONE: ScoreFloor = ScoreFloor { share: 0.0, at_least: 0 };
+}
+
+/// The hits of `hits` (best first) that reach `floor`, in their original order and with their
+/// original scores. Relevance is [`smooth_by_neighbours`] with the default smoothing, applied to
+/// `hits` as given (for the expanded search, a second pass: the first ranks, the second judges
+/// how far from the topic's core a hit lies). Hits without a vector are judged by their own
+/// score.
+pub fn above_floor<'v>(hits: Vec<Hit>, vector_of: impl Fn(&str) -> Option<&'v [f32]>, floor: ScoreFloor) -> Vec<Hit> {
+    if floor.share <= 0.0 || hits.len() <= floor.at_least {
+        return hits;
+    }
+    let relevance = smooth_by_neighbours(hits.clone(), vector_of, Smoothing::default());
+    let best = relevance.first().map_or(0.0, |h| h.score);
+    let kept: std::collections::HashSet<&str> = relevance
+        .iter()
+        .enumerate()
+        .filter(|(rank, hit)| *rank < floor.at_least || hit.score >= floor.share * best)
+        .map(|(_, hit)| hit.id.as_str())
+        .collect();
+    hits.iter().filter(|hit| kept.contains(hit.id.as_str())).cloned().collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -125,5 +166,25 @@ mod tests {
         let same = |_: &str| Some(vector.as_slice());
         assert_eq!(smooth_by_neighbours(hits.clone(), same, Smoothing { neighbours: 0, own_weight: 0.5 }), hits);
         assert!(smooth_by_neighbours(Vec::new(), none, Smoothing::default()).is_empty());
+    }
+
+    #[test]
+    fn the_floor_keeps_the_hits_whose_neighbourhood_relevance_reaches_it() {
+        // Five hits, so each one's 20 nearest are the four others: relevance = own / 2 + (the
+        // others' sum) / 8 — a 0.7375, b 0.70, d 0.55, c 0.5125, e 0.40.
+        let vector = [1.0, 0.0];
+        let vector_of = |_: &str| Some(vector.as_slice());
+        let hits = vec![hit("a", 1.0), hit("b", 0.9), hit("d", 0.5), hit("c", 0.4), hit("e", 0.1)];
+        let ids = |share, at_least| -> Vec<String> {
+            above_floor(hits.clone(), vector_of, ScoreFloor { share, at_least }).into_iter().map(|h| h.id).collect()
+        };
+        assert_eq!(ids(0.8, 1), ["a", "b"]);
+        assert_eq!(ids(0.7, 1), ["a", "b", "d"]);
+        assert_eq!(ids(0.99, 3), ["a", "b", "d"]);
+        assert_eq!(ids(0.99, 5).len(), 5);
+        assert_eq!(ids(0.0, 0).len(), 5);
+        // The hits come back with their own scores, not their relevance.
+        let kept = above_floor(hits.clone(), vector_of, ScoreFloor { share: 0.7, at_least: 1 });
+        assert_eq!(kept.iter().map(|h| h.score).collect::<Vec<_>>(), [1.0, 0.9, 0.5]);
     }
 }

@@ -9,8 +9,8 @@ use litnav_eval::retrieval::{ndcg_at, recall_at};
 use litnav_search::hybrid::Fusion;
 use litnav_search::ivf::{IvfIndex, IvfOptions};
 use litnav_search::{
-    BuildOptions, DenseIndex, DenseScan, Expansion, Filter, Hit, LexicalIndex, Mode, Retriever, SearchQuery, Smoothing,
-    lexical,
+    BuildOptions, DenseIndex, DenseScan, Expansion, Filter, Hit, LexicalIndex, Mode, Retriever, ScoreFloor,
+    SearchQuery, Smoothing, lexical,
 };
 use std::collections::HashSet;
 use std::sync::OnceLock;
@@ -115,6 +115,33 @@ fn expansion_beats_feedback_and_hybrid() {
         "the top of the ranking must not suffer: {ndcg:.3} against {rrf_ndcg:.3}"
     );
     assert!(titles_recall > feedback_recall, "seeds searched by their titles alone still help");
+}
+
+#[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
+fn the_map_floor_keeps_the_surveys_core() {
+    // As `litnav map` and `bench map-filter`: each survey's title, the expanded search's best
+    // 200 (no leakage filters), then the score floor of maps (`MAP_FLOOR`: 0.34, at least 20).
+    let fixture = litbench();
+    let text_of = |hit: &Hit| fixture.corpus.papers().iter().find(|p| p.id == hit.id).unwrap().text();
+    let floor = ScoreFloor { share: 0.34, at_least: 20 };
+    let (mut precision_all, mut precision, mut recall) = (0.0, 0.0, 0.0);
+    for topic in fixture.corpus.topics() {
+        let query = SearchQuery { k: 200, ..SearchQuery::new(topic.title.clone()) };
+        let hits = fixture.retriever.search_expanded(&query, Expansion::default(), &text_of).unwrap();
+        let relevant = |hits: &[Hit]| hits.iter().filter(|h| topic.reference_ids.contains(&h.id)).count() as f64;
+        let kept = fixture.retriever.above_floor(hits.clone(), floor).unwrap();
+        assert!(kept.len() >= 20 && kept.iter().all(|h| hits.contains(h)), "{}: {} kept", topic.id, kept.len());
+        precision_all += relevant(&hits) / hits.len() as f64;
+        precision += relevant(&kept) / kept.len() as f64;
+        recall += relevant(&kept) / relevant(&hits).max(1.0);
+    }
+    let n = fixture.corpus.topics().len() as f64;
+    let (precision_all, precision, recall) = (precision_all / n, precision / n, recall / n);
+    eprintln!("map floor: precision {precision:.3} at recall {recall:.3} (all 200: {precision_all:.3})");
+    // Measured (BENCHMARKS.md, map-filter): all 200 0.425; floor 0.34 0.689 at recall 0.855.
+    assert!(precision >= 0.675 && recall >= 0.84, "the floor fell below its measured level");
+    assert!(precision > precision_all + 0.2, "the floor must leave out mostly unrelated papers");
 }
 
 fn fixture_search(query: &SearchQuery, mode: Mode) -> Vec<Hit> {

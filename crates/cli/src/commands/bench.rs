@@ -310,8 +310,11 @@ pub struct MapFilterArgs {
     /// Papers retrieved per topic (as `litnav map --k`).
     #[arg(long, short, default_value_t = 200)]
     k: usize,
+    /// Score floors to compare: shares of the best neighbourhood relevance (0 = every paper).
+    #[arg(long, value_delimiter = ',', default_value = "0,0.28,0.3,0.32,0.34,0.36")]
+    floors: Vec<f32>,
     /// Minimum subtopic relevance values to compare (0 = no filter).
-    #[arg(long, value_delimiter = ',', default_value = "0,0.3,0.35,0.4,0.45,0.5")]
+    #[arg(long, value_delimiter = ',', default_value = "0,0.35")]
     thresholds: Vec<f64>,
     #[command(flatten)]
     model: ModelArgs,
@@ -650,7 +653,8 @@ pub fn run(suite: Suite) -> Result<()> {
             let (workspace, session) = open(&args.model, None)?;
             let litbench = workspace.settings().datasets()?.join("litbench");
             let progress = Terminal::start("retrieving and organizing every litbench topic");
-            let report = litnav_bench::map_filter::run(&workspace, &session, &litbench, args.k, &args.thresholds)?;
+            let report =
+                litnav_bench::map_filter::run(&workspace, &session, &litbench, args.k, &args.floors, &args.thresholds)?;
             show(&report, args.json, progress)
         }
     }

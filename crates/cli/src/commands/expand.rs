@@ -3,7 +3,7 @@
 use super::{LlmArgs, ModelArgs, write_file};
 use crate::progress::Terminal;
 use anyhow::{Context, Result};
-use litnav_app::maps::{self, DEFAULT_EXPANSION_PAPERS, ExpandRequest, RELEVANCE_FLOOR};
+use litnav_app::maps::{self, DEFAULT_EXPANSION_PAPERS, EXPANSION_RELEVANCE_FLOOR, ExpandRequest};
 use litnav_organize::{MapNode, Options, render};
 use std::path::PathBuf;
 
@@ -30,9 +30,9 @@ pub struct Args {
     /// Seed of every stochastic step (default: the settings' seed, 42).
     #[arg(long)]
     seed: Option<u64>,
-    /// Move sub-map subtopics whose cosine to the subtopic is below this under a final
-    /// "Filtered" node, as `litnav map` does when it retrieves (0 keeps all).
-    #[arg(long, value_name = "COSINE", default_value_t = RELEVANCE_FLOOR)]
+    /// Move sub-map subtopics whose cosine to the subtopic's name is below this under a final
+    /// "Filtered" node (default 0: keep all).
+    #[arg(long, value_name = "COSINE", default_value_t = EXPANSION_RELEVANCE_FLOOR)]
     min_relevance: f64,
     #[command(flatten)]
     model: ModelArgs,

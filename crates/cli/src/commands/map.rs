@@ -4,9 +4,12 @@ use super::{LlmArgs, ModelArgs, write_file};
 use crate::progress::Terminal;
 use anyhow::Result;
 use litnav_app::Workspace;
-use litnav_app::maps::{self, BottomUpReport, BottomUpSettings, DEFAULT_MAP_PAPERS, MapRequest, PaperSource};
+use litnav_app::maps::{
+    self, BottomUpReport, BottomUpSettings, DEFAULT_MAP_PAPERS, MAP_FLOOR, MapRequest, PaperSource,
+};
 use litnav_llm::extract::Input;
 use litnav_organize::{MapNode, Method, Options, render};
+use litnav_search::ScoreFloor;
 use std::path::PathBuf;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -101,9 +104,16 @@ pub struct Args {
     /// Corpus to retrieve the topic's papers from (default: the built-in litbench corpus).
     #[arg(long, value_name = "DIR", conflicts_with = "papers")]
     corpus: Option<PathBuf>,
-    /// How many papers to retrieve for the topic (hybrid BM25 + dense search).
+    /// How many papers to retrieve for the topic at most (the expanded search).
     #[arg(long, short, default_value_t = DEFAULT_MAP_PAPERS)]
     k: usize,
+    /// Keep the retrieved papers whose neighbourhood relevance (their search scores smoothed over
+    /// their nearest hits) is at least this share of the best; 0 keeps all k.
+    #[arg(long, value_name = "SHARE", default_value_t = MAP_FLOOR.share, value_parser = share)]
+    min_score: f32,
+    /// Papers a map keeps whatever their relevance (the best ones).
+    #[arg(long, value_name = "PAPERS", default_value_t = MAP_FLOOR.at_least)]
+    min_papers: usize,
     /// Leakage filters on the retrieved papers (with a corpus; a --papers file is organized whole).
     #[command(flatten)]
     filter: super::FilterArgs,
@@ -136,7 +146,7 @@ pub struct Args {
     #[arg(long)]
     seed: Option<u64>,
     /// Move subtopics whose cosine to the topic is below this under a final "Filtered" node
-    /// (default 0.35 when retrieving from a corpus, 0 — keep all — with --papers).
+    /// (default 0 — keep all — with --papers or a score floor; 0.35 with --min-score 0).
     #[arg(long, value_name = "COSINE")]
     min_relevance: Option<f64>,
     /// Subtopic clustering: average-linkage agglomerative (the most even on litnav's organizer
@@ -162,6 +172,14 @@ pub struct Args {
     json: bool,
 }
 
+/// A share of the best score: a number from 0 to 1.
+fn share(text: &str) -> std::result::Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(share) if (0.0..=1.0).contains(&share) => Ok(share),
+        _ => Err(format!("expected a share of the best score between 0 and 1, not {text:?}")),
+    }
+}
+
 pub fn run(args: Args) -> Result<()> {
     let workspace = args.model.workspace()?;
     let bottom_up = args.bottom_up.settings(args.method)?;
@@ -174,7 +192,11 @@ pub fn run(args: Args) -> Result<()> {
     }
     let source = match &args.papers {
         Some(path) => PaperSource::File { path: path.clone(), instance: args.instance.clone() },
-        None => PaperSource::Retrieve { k: args.k, filter: args.filter.filter() },
+        None => PaperSource::Retrieve {
+            k: args.k,
+            filter: args.filter.filter(),
+            floor: ScoreFloor { share: args.min_score, at_least: args.min_papers },
+        },
     };
     let session = match source {
         PaperSource::Retrieve { .. } => {

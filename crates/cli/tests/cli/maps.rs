@@ -268,16 +268,25 @@ fn map_takes_one_taxobench_instance_by_id() {
 #[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn a_corpus_map_applies_the_leakage_filters() {
     // The built-in litbench corpus of the benchmarks' home (vectors cached there).
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_litnav"))
-        .args(["map", "--topic", "vision transformers", "--k", "60", "--before", "2021", "--exclude-surveys", "--json"])
-        .env("LITNAV_HOME", litnav_testkit::home().join("test-cache").join("bench-home"))
-        .env("LITNAV_MODEL", litnav_embed_model())
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
-    let map: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let map_of = |min_score: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_litnav"))
+            .args(["map", "--topic", "vision transformers", "--k", "60", "--before", "2021", "--exclude-surveys"])
+            .args(["--min-score", min_score, "--json"])
+            .env("LITNAV_HOME", litnav_testkit::home().join("test-cache").join("bench-home"))
+            .env("LITNAV_MODEL", litnav_embed_model())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        serde_json::from_str::<serde_json::Value>(&stdout(&out)).unwrap()
+    };
+    // --min-score 0 keeps every one of the k; a floor keeps the papers near the topic's core, and at
+    // least 20 (over 60 hits the relevance is flat: the default 0.3 keeps all 60).
+    let map = map_of("0");
     let ids = all_paper_ids(&map);
     assert_eq!(ids.len(), 60);
+    let core = all_paper_ids(&map_of("0.8"));
+    assert!((20..60).contains(&core.len()), "{} papers above the floor", core.len());
+    assert!(core.iter().all(|id| ids.contains(id)), "the floor only leaves papers out");
     let corpus = std::fs::read_to_string(datasets().join("litbench/corpus.jsonl")).unwrap();
     let years: std::collections::HashMap<String, Option<i64>> = corpus
         .lines()
@@ -297,6 +306,8 @@ fn a_corpus_map_applies_the_leakage_filters() {
     let mut listed = Vec::new();
     titles(&map, &mut listed);
     assert!(listed.iter().all(|t| !t.contains("a survey")), "surveys left out: {listed:?}");
+    let out = litnav(&["map", "--topic", "x", "--min-score", "1.5"]);
+    assert!(stderr(&out).contains("between 0 and 1"), "{}", stderr(&out));
     // On a paper file the filters have nothing to filter: refused, not ignored.
     let out = litnav(&["map", "--topic", "x", "--papers", "x.jsonl", "--before", "2020"]);
     assert!(!out.status.success());

@@ -17,7 +17,7 @@ use litnav_app::maps::{
 use litnav_app::score::{similarity, tree};
 use litnav_app::{Progress, Quiet};
 use litnav_organize::{Method, Options};
-use litnav_search::Filter;
+use litnav_search::{Filter, ScoreFloor};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -37,6 +37,8 @@ pub(super) struct MapBody {
     seed: Option<u64>,
     #[serde(default)]
     min_relevance: Option<f64>,
+    #[serde(default)]
+    min_score: Option<f32>,
     #[serde(default)]
     before: Option<i32>,
     #[serde(default)]
@@ -84,6 +86,9 @@ pub(super) async fn create(State(state): State<AppState>, Json(body): Json<MapBo
     }
     if body.min_relevance.is_some_and(|r| !(-1.0..=1.0).contains(&r)) {
         return Err(ApiError::input("min_relevance is a cosine, between -1 and 1"));
+    }
+    if body.min_score.is_some_and(|share| !(0.0..=1.0).contains(&share)) {
+        return Err(ApiError::input("min_score is a share of the best score, between 0 and 1"));
     }
     let (_, bottom_up) = method(body.method.as_deref())?;
     if bottom_up || body.llm == Some(true) {
@@ -143,6 +148,7 @@ fn build(state: &AppState, job: &Job, id: &str, body: &MapBody) -> ApiResult<Str
         source: PaperSource::Retrieve {
             k: body.k.unwrap_or(DEFAULT_MAP_PAPERS),
             filter: Filter { before: body.before, exclude_surveys: body.exclude_surveys.unwrap_or(false) },
+            floor: ScoreFloor { share: body.min_score.unwrap_or(maps::MAP_FLOOR.share), ..maps::MAP_FLOOR },
         },
         options: Options {
             seed: body.seed.unwrap_or(state.workspace().settings().seed),
@@ -325,7 +331,7 @@ fn grow(state: &AppState, job: &Job, id: &str, parent: &StoredMap, node: &str, b
         k: body.k.unwrap_or(DEFAULT_EXPANSION_PAPERS),
         options: Options {
             seed: state.workspace().settings().seed,
-            min_relevance: maps::RELEVANCE_FLOOR,
+            min_relevance: maps::EXPANSION_RELEVANCE_FLOOR,
             ..Options::default()
         },
         llm_papers: 12,
