@@ -15,10 +15,11 @@ use serde::Serialize;
 use std::collections::HashSet;
 use std::path::Path;
 
-/// The relevance floor of maps built from retrieval without a score floor: subtopics whose centroid's cosine to the topic is below it go under the map's "Filtered" node
-/// (`litnav bench map-filter` measures it). With a score floor the default is 0 — the floor has
-/// already left out what this would, and filtering on top of it only costs recall. Maps of a
-/// paper set the user chose keep every subtopic.
+/// The relevance floor of maps built from retrieval without a score floor: subtopics whose
+/// centroid's cosine to the topic is below it go under the map's "Filtered" node (`litnav bench
+/// map-filter` measures it). With a score floor the default is 0 — the floor has already left
+/// out what this would, and filtering on top of it only costs recall. Maps of a paper set the
+/// user chose keep every subtopic.
 pub const RELEVANCE_FLOOR: f64 = 0.35;
 
 /// The relevance floor of an expansion's sub-map: 0, none. Its topic is the subtopic's name, a
