@@ -147,7 +147,7 @@ pub fn build_map(
             let session = session.ok_or_else(|| Error::internal("a map retrieved from a corpus needs its session"))?;
             progress.check("retrieving papers")?;
             let ids = session.retrieve_ids(&request.topic, *k, *filter, *floor, encoder, progress)?;
-            let subtopic_floor = if floor.share <= 0.0 { RELEVANCE_FLOOR } else { 0.0 };
+            let subtopic_floor = if floor.keeps_all() { RELEVANCE_FLOOR } else { 0.0 };
             (session.docs(&ids, encoder, progress)?, subtopic_floor)
         }
         PaperSource::File { path, instance } => (docs_from_file(workspace, path, instance.as_deref(), progress)?, 0.0),
@@ -386,7 +386,7 @@ pub fn expand(
     }
     progress.check("retrieving papers for the expansion")?;
     // New papers only: a paper the map already holds elsewhere stays where it is.
-    let in_map: HashSet<&str> = inside_set.iter().copied().chain(outside.iter().map(String::as_str)).collect();
+    let in_map: HashSet<&str> = inside.iter().chain(&outside).map(String::as_str).collect();
     let retrieved: Vec<String> = session
         .retrieve_ids(&query, request.k + in_map.len(), Filter::default(), ScoreFloor::NONE, encoder, progress)?
         .into_iter()

@@ -284,7 +284,7 @@ impl CorpusSession {
         encoder: &Encoder,
         progress: &dyn Progress,
     ) -> Result<Vec<Hit>> {
-        if floor == ScoreFloor::NONE {
+        if floor.keeps_all() {
             return Ok(hits);
         }
         Ok(self.dense(encoder, progress)?.above_floor(hits, floor)?)

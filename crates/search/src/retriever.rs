@@ -218,7 +218,7 @@ impl Retriever {
     /// The hits of a ranking (best first) that reach `floor`, judged with their vectors
     /// ([`above_floor`]).
     pub fn above_floor(&self, hits: Vec<Hit>, floor: ScoreFloor) -> Result<Vec<Hit>> {
-        if floor == ScoreFloor::NONE {
+        if floor.keeps_all() {
             return Ok(hits);
         }
         let (index, _) = self.dense_parts()?;

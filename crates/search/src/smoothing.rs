@@ -113,6 +113,11 @@ pub struct ScoreFloor {
 impl ScoreFloor {
     /// No floor: every hit is kept.
     pub const NONE: ScoreFloor = ScoreFloor { share: 0.0, at_least: 0 };
+
+    /// Whether the floor keeps every hit (a share of 0 or less), so no relevance is computed.
+    pub fn keeps_all(&self) -> bool {
+        self.share <= 0.0
+    }
 }
 
 /// The hits of `hits` (best first) that reach `floor`, in their original order and with their
@@ -121,7 +126,7 @@ impl ScoreFloor {
 /// how far from the topic's core a hit lies). Hits without a vector are judged by their own
 /// score.
 pub fn above_floor<'v>(hits: Vec<Hit>, vector_of: impl Fn(&str) -> Option<&'v [f32]>, floor: ScoreFloor) -> Vec<Hit> {
-    if floor.share <= 0.0 || hits.len() <= floor.at_least {
+    if floor.keeps_all() || hits.len() <= floor.at_least {
         return hits;
     }
     let relevance = smooth_by_neighbours(hits.clone(), vector_of, Smoothing::default());
