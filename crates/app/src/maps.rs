@@ -30,9 +30,10 @@ pub const EXPANSION_RELEVANCE_FLOOR: f64 = 0.0;
 /// Papers retrieved for a topic when a map is built from a corpus (the most it keeps).
 pub const DEFAULT_MAP_PAPERS: usize = 200;
 
-/// How many of the retrieved papers a map keeps: those whose neighbourhood relevance reaches
-/// 0.34 of the best, and at least 20 (`litnav bench map-filter` measures it).
-pub const MAP_FLOOR: ScoreFloor = ScoreFloor { share: 0.34, at_least: 20 };
+/// How many of the retrieved papers a map keeps: those whose neighbourhood relevance over their
+/// 8 nearest hits reaches 0.32 of the best, and at least 20 (`litnav bench map-filter` measures
+/// the floor and the neighbourhood together).
+pub const MAP_FLOOR: ScoreFloor = ScoreFloor { share: 0.32, at_least: 20, neighbours: 8 };
 
 /// Papers retrieved for an expansion.
 pub const DEFAULT_EXPANSION_PAPERS: usize = 100;

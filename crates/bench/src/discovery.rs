@@ -194,29 +194,23 @@ pub fn leave_one_out(
         }
         table.push(row);
     }
-    let mean_recall = |row: &[Scores], skip: Option<usize>| {
-        let kept: Vec<f64> =
-            row.iter().enumerate().filter(|(t, _)| Some(*t) != skip).map(|(_, s)| s.recall_100).collect();
-        kept.iter().sum::<f64>() / kept.len().max(1) as f64
+    let mean_recall = |row: &[&Scores]| row.iter().map(|s| s.recall_100).sum::<f64>() / row.len().max(1) as f64;
+    let best = |rows: &[Vec<&Scores>]| {
+        (0..rows.len()).fold(0, |best, s| if mean_recall(&rows[s]) > mean_recall(&rows[best]) { s } else { best })
     };
-    let best = |skip: Option<usize>| {
-        (0..grid.len())
-            .fold(0, |best, s| if mean_recall(&table[s], skip) > mean_recall(&table[best], skip) { s } else { best })
-    };
-    let held_out: Vec<(String, [f32; 6], Scores)> = topics
-        .iter()
+    let held_out: Vec<(String, [f32; 6], Scores)> = crate::held_out::choices(&table, best)
+        .into_iter()
+        .zip(&topics)
         .enumerate()
-        .map(|(t, topic)| {
-            let chosen = best(Some(t));
-            (topic.id.clone(), settings_of(&grid[chosen]), table[chosen][t])
-        })
+        .map(|(t, (chosen, topic))| (topic.id.clone(), settings_of(&grid[chosen]), table[chosen][t]))
         .collect();
-    let overall = best(None);
+    let whole = crate::held_out::without(&table, None);
+    let overall = best(&whole);
     Ok(LeaveOneOut {
         settings: grid.len(),
         mean: Scores::mean(&held_out.iter().map(|(_, _, s)| *s).collect::<Vec<_>>()),
         topics: held_out,
-        best_in_sample: (settings_of(&grid[overall]), mean_recall(&table[overall], None)),
+        best_in_sample: (settings_of(&grid[overall]), mean_recall(&whole[overall])),
     })
 }
 

@@ -131,6 +131,11 @@ pub fn soft_cardinality(labels: &[&str], sim: &dyn LabelSimilarity) -> f64 {
 /// Soft recall of a generated heading list against a reference list (STORM's and Knowledge
 /// Navigator's Heading Soft Recall): `(c(R) + c(G) − c(R ⊎ G)) / c(R)`, with the same clipped
 /// similarity and soft cardinality as NSR.
+///
+/// It is not bounded by 1. Soft cardinality is not monotone under a similarity that is not a
+/// proper kernel (string ratios are not), so the union can count less than the generated list
+/// alone and a list close to the reference can score a little above 1 (1.007 for a map in the
+/// server's tests). The seeds' formula and STORM's code have no clamp, and neither has this.
 pub fn heading_soft_recall(reference: &[&str], generated: &[&str], sim: &dyn LabelSimilarity) -> f64 {
     let union: Vec<&str> = reference.iter().chain(generated).copied().collect();
     let cr = soft_cardinality(reference, sim);

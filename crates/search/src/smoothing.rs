@@ -95,24 +95,28 @@ fn neighbour_mean(row: usize, similarity: &[f32], present: &[(usize, &[f32])], o
 }
 
 /// How many of a ranking's hits a map keeps ([`above_floor`]): the papers whose neighbourhood
-/// relevance — the ranking's scores smoothed once more over its own nearest hits, the best
-/// scaled to 1 — is at least `share`, and never fewer than the best `at_least`.
+/// relevance — the ranking's scores smoothed once more over each hit's `neighbours` nearest
+/// hits, the best scaled to 1 — is at least `share`, and never fewer than the best `at_least`.
 ///
 /// A topic gets as many papers as the corpus holds on it instead of a fixed k: a narrow topic
 /// keeps its dense core and drops the tail that surrounds every ranking. On the litbench
 /// surveys this keeps experts' references at higher precision than filtering subtopics after
-/// organizing (`litnav bench map-filter`).
+/// organizing (`litnav bench map-filter`). The judging pass looks at fewer neighbours than the
+/// ranking's own smoothing (8 against 20 in maps): a paper at the fringe is judged by the few
+/// papers right beside it, not by a wide neighbourhood that reaches into the core.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ScoreFloor {
     /// Least neighbourhood relevance kept, as a share of the best (0: keep every hit).
     pub share: f32,
     /// Hits always kept, best first, whatever their relevance.
     pub at_least: usize,
+    /// Nearest hits whose scores the judging pass averages with each hit's own (half each).
+    pub neighbours: usize,
 }
 
 impl ScoreFloor {
     /// No floor: every hit is kept.
-    pub const NONE: ScoreFloor = ScoreFloor { share: 0.0, at_least: 0 };
+    pub const NONE: ScoreFloor = ScoreFloor { share: 0.0, at_least: 0, neighbours: 0 };
 
     /// Whether the floor keeps every hit (a share of 0 or less), so no relevance is computed.
     pub fn keeps_all(&self) -> bool {
@@ -121,7 +125,7 @@ impl ScoreFloor {
 }
 
 /// The hits of `hits` (best first) that reach `floor`, in their original order and with their
-/// original scores. Relevance is [`smooth_by_neighbours`] with the default smoothing, applied to
+/// original scores. Relevance is [`smooth_by_neighbours`] over `floor.neighbours`, applied to
 /// `hits` as given (for the expanded search, a second pass: the first ranks, the second judges
 /// how far from the topic's core a hit lies). Hits without a vector are judged by their own
 /// score.
@@ -129,7 +133,8 @@ pub fn above_floor<'v>(hits: Vec<Hit>, vector_of: impl Fn(&str) -> Option<&'v [f
     if floor.keeps_all() || hits.len() <= floor.at_least {
         return hits;
     }
-    let relevance = smooth_by_neighbours(hits.clone(), vector_of, Smoothing::default());
+    let judging = Smoothing { neighbours: floor.neighbours, ..Smoothing::default() };
+    let relevance = smooth_by_neighbours(hits.clone(), vector_of, judging);
     let best = relevance.first().map_or(0.0, |h| h.score);
     let kept: std::collections::HashSet<&str> = relevance
         .iter()
@@ -181,7 +186,10 @@ mod tests {
         let vector_of = |_: &str| Some(vector.as_slice());
         let hits = vec![hit("a", 1.0), hit("b", 0.9), hit("d", 0.5), hit("c", 0.4), hit("e", 0.1)];
         let ids = |share, at_least| -> Vec<String> {
-            above_floor(hits.clone(), vector_of, ScoreFloor { share, at_least }).into_iter().map(|h| h.id).collect()
+            above_floor(hits.clone(), vector_of, ScoreFloor { share, at_least, neighbours: 20 })
+                .into_iter()
+                .map(|h| h.id)
+                .collect()
         };
         assert_eq!(ids(0.8, 1), ["a", "b"]);
         assert_eq!(ids(0.7, 1), ["a", "b", "d"]);
@@ -189,7 +197,29 @@ mod tests {
         assert_eq!(ids(0.99, 5).len(), 5);
         assert_eq!(ids(0.0, 0).len(), 5);
         // The hits come back with their own scores, not their relevance.
-        let kept = above_floor(hits.clone(), vector_of, ScoreFloor { share: 0.7, at_least: 1 });
+        let kept = above_floor(hits.clone(), vector_of, ScoreFloor { share: 0.7, at_least: 1, neighbours: 20 });
         assert_eq!(kept.iter().map(|h| h.score).collect::<Vec<_>>(), [1.0, 0.9, 0.5]);
+    }
+
+    #[test]
+    fn a_narrow_neighbourhood_judges_a_fringe_hit_by_the_hits_beside_it() {
+        // a, b, c form the core; e sits beside the weak d, far from the core, but ranks third.
+        let vectors: Vec<(&str, Vec<f32>)> = vec![
+            ("a", vec![1.0, 0.0]),
+            ("b", vec![0.995, 0.0998]),
+            ("e", vec![0.0, 1.0]),
+            ("c", vec![0.98, 0.199]),
+            ("d", vec![0.0998, 0.995]),
+        ];
+        let vector_of = |id: &str| vectors.iter().find(|(v, _)| *v == id).map(|(_, v)| v.as_slice());
+        let hits = vec![hit("a", 1.0), hit("b", 0.9), hit("e", 0.8), hit("c", 0.7), hit("d", 0.1)];
+        let kept = |neighbours| -> Vec<String> {
+            let floor = ScoreFloor { share: 0.7, at_least: 1, neighbours };
+            above_floor(hits.clone(), vector_of, floor).into_iter().map(|h| h.id).collect()
+        };
+        // Over one neighbour e is (0.8 + 0.1) / 2 = 0.45 against a's 0.95: out. Over all four
+        // others it is (0.8 + 2.7 / 4) / 2 = 0.7375 against a's 0.8125: in.
+        assert_eq!(kept(1), ["a", "b", "c"]);
+        assert_eq!(kept(4), ["a", "b", "e", "c"]);
     }
 }

@@ -121,10 +121,11 @@ fn expansion_beats_feedback_and_hybrid() {
 #[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn the_map_floor_keeps_the_surveys_core() {
     // As `litnav map` and `bench map-filter`: each survey's title, the expanded search's best
-    // 200 (no leakage filters), then the score floor of maps (`MAP_FLOOR`: 0.34, at least 20).
+    // 200 (no leakage filters), then the score floor of maps (`MAP_FLOOR`: 0.32 of the best
+    // relevance over 8 neighbours, at least 20).
     let fixture = litbench();
     let text_of = |hit: &Hit| fixture.corpus.papers().iter().find(|p| p.id == hit.id).unwrap().text();
-    let floor = ScoreFloor { share: 0.34, at_least: 20 };
+    let floor = ScoreFloor { share: 0.32, at_least: 20, neighbours: 8 };
     let (mut precision_all, mut precision, mut recall) = (0.0, 0.0, 0.0);
     for topic in fixture.corpus.topics() {
         let query = SearchQuery { k: 200, ..SearchQuery::new(topic.title.clone()) };
@@ -139,8 +140,9 @@ fn the_map_floor_keeps_the_surveys_core() {
     let n = fixture.corpus.topics().len() as f64;
     let (precision_all, precision, recall) = (precision_all / n, precision / n, recall / n);
     eprintln!("map floor: precision {precision:.3} at recall {recall:.3} (all 200: {precision_all:.3})");
-    // Measured (BENCHMARKS.md, map-filter): all 200 0.425; floor 0.34 0.689 at recall 0.855.
-    assert!(precision >= 0.675 && recall >= 0.84, "the floor fell below its measured level");
+    // Measured (BENCHMARKS.md, map-filter): all 200 0.425; the floor 0.708 at recall 0.855.
+    // The goal: precision 0.70 at recall 0.85.
+    assert!(precision >= 0.70 && recall >= 0.85, "the floor fell below its measured level");
     assert!(precision > precision_all + 0.2, "the floor must leave out mostly unrelated papers");
 }
 

@@ -311,8 +311,11 @@ pub struct MapFilterArgs {
     #[arg(long, short, default_value_t = 200)]
     k: usize,
     /// Score floors to compare: shares of the best neighbourhood relevance (0 = every paper).
-    #[arg(long, value_delimiter = ',', default_value = "0,0.28,0.3,0.32,0.34,0.36")]
+    #[arg(long, value_delimiter = ',', default_value = "0,0.3,0.32,0.34,0.36")]
     floors: Vec<f32>,
+    /// Neighbourhoods the floors judge relevance over (nearest hits), each with every floor.
+    #[arg(long, value_delimiter = ',', default_value = "8,20")]
+    neighbours: Vec<usize>,
     /// Minimum subtopic relevance values to compare (0 = no filter).
     #[arg(long, value_delimiter = ',', default_value = "0,0.35")]
     thresholds: Vec<f64>,
@@ -653,8 +656,8 @@ pub fn run(suite: Suite) -> Result<()> {
             let (workspace, session) = open(&args.model, None)?;
             let litbench = workspace.settings().datasets()?.join("litbench");
             let progress = Terminal::start("retrieving and organizing every litbench topic");
-            let report =
-                litnav_bench::map_filter::run(&workspace, &session, &litbench, args.k, &args.floors, &args.thresholds)?;
+            let settings = litnav_bench::map_filter::settings(&args.neighbours, &args.floors, &args.thresholds);
+            let report = litnav_bench::map_filter::run(&workspace, &session, &litbench, args.k, &settings)?;
             show(&report, args.json, progress)
         }
     }

@@ -108,7 +108,7 @@ pub struct Args {
     #[arg(long, short, default_value_t = DEFAULT_MAP_PAPERS)]
     k: usize,
     /// Keep the retrieved papers whose neighbourhood relevance (their search scores smoothed over
-    /// their nearest hits) is at least this share of the best; 0 keeps all k.
+    /// their 8 nearest hits) is at least this share of the best; 0 keeps all k.
     #[arg(long, value_name = "SHARE", default_value_t = MAP_FLOOR.share, value_parser = share)]
     min_score: f32,
     /// Papers a map keeps whatever their relevance (the best ones).
@@ -195,7 +195,7 @@ pub fn run(args: Args) -> Result<()> {
         None => PaperSource::Retrieve {
             k: args.k,
             filter: args.filter.filter(),
-            floor: ScoreFloor { share: args.min_score, at_least: args.min_papers },
+            floor: ScoreFloor { share: args.min_score, at_least: args.min_papers, ..MAP_FLOOR },
         },
     };
     let session = match source {

@@ -157,7 +157,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             summary: "Start building a map of a topic (a job; the same request joins the same job or map)",
             params: vec![],
             body: Some(
-                "{topic, k?: 200, method?: average|ward|navigator|kmeans|llm, seed?, min_relevance?, min_score?: 0.34, before?, exclude_surveys?, llm?: false, recurse_above?}",
+                "{topic, k?: 200, method?: average|ward|navigator|kmeans|llm, seed?, min_relevance?, min_score?: 0.32, before?, exclude_surveys?, llm?: false, recurse_above?}",
             ),
             answers: "202 {job, map}: the job's state and the id its map will have",
             streaming: false,
