@@ -215,8 +215,8 @@ fn most_precise_at_target_recall(rows: &[Vec<&Cell>]) -> usize {
     better(&|m| m.precision, &|m| m.recall >= TARGET_RECALL).or_else(|| better(&|m| m.recall, &|_| true)).unwrap_or(0)
 }
 
-/// For each topic, the setting [`most_precise_at_target_recall`] on the other topics, scored on
-/// the topic itself.
+/// For each topic, the most precise setting whose mean recall on the other topics reaches
+/// [`TARGET_RECALL`] (the best recall when none does), scored on the topic itself.
 pub fn leave_one_out(table: &[Vec<Cell>]) -> Vec<Cell> {
     crate::held_out::choices(table, most_precise_at_target_recall)
         .into_iter()
