@@ -277,15 +277,21 @@ fn a_corpus_map_applies_the_leakage_filters() {
             .output()
             .unwrap();
         assert!(out.status.success(), "{}", stderr(&out));
-        serde_json::from_str::<serde_json::Value>(&stdout(&out)).unwrap()
+        (serde_json::from_str::<serde_json::Value>(&stdout(&out)).unwrap(), stderr(&out))
     };
     // --min-score 0 keeps every one of the k; a floor keeps the papers near the topic's core, and at
-    // least 20 (over 60 hits the relevance is flat: the default 0.3 keeps all 60).
-    let map = map_of("0");
+    // least 20 (over 60 hits the relevance is flat: the default floor keeps all 60), and says so.
+    let (map, said) = map_of("0");
     let ids = all_paper_ids(&map);
     assert_eq!(ids.len(), 60);
-    let core = all_paper_ids(&map_of("0.8"));
+    assert!(!said.contains("score floor"), "{said}");
+    let (core, said) = map_of("0.8");
+    let core = all_paper_ids(&core);
     assert!((20..60).contains(&core.len()), "{} papers above the floor", core.len());
+    let kept = format!("the score floor kept {} of the 60 papers retrieved (those near the topic's core)", core.len());
+    assert!(said.contains(&kept), "{said}");
+    let (_, said) = map_of("0.32");
+    assert!(said.contains("nearly all reach it"), "{said}");
     assert!(core.iter().all(|id| ids.contains(id)), "the floor only leaves papers out");
     let corpus = std::fs::read_to_string(datasets().join("litbench/corpus.jsonl")).unwrap();
     let years: std::collections::HashMap<String, Option<i64>> = corpus
