@@ -147,7 +147,13 @@ pub fn build_map(
         PaperSource::Retrieve { k, filter, floor } => {
             let session = session.ok_or_else(|| Error::internal("a map retrieved from a corpus needs its session"))?;
             progress.check("retrieving papers")?;
-            let ids = session.retrieve_ids(&request.topic, *k, *filter, *floor, encoder, progress)?;
+            let hits = session.retrieve(&request.topic, *k, *filter, encoder, progress)?;
+            let retrieved = hits.len();
+            let kept = session.above_floor(hits, *floor, encoder, progress)?;
+            if !floor.keeps_all() {
+                progress.notice(&floor_notice(kept.len(), retrieved, *k));
+            }
+            let ids: Vec<String> = kept.into_iter().map(|hit| hit.id).collect();
             let subtopic_floor = if floor.keeps_all() { RELEVANCE_FLOOR } else { 0.0 };
             (session.docs(&ids, encoder, progress)?, subtopic_floor)
         }
@@ -389,8 +395,9 @@ pub fn expand(
     // New papers only: a paper the map already holds elsewhere stays where it is.
     let in_map: HashSet<&str> = inside.iter().chain(&outside).map(String::as_str).collect();
     let retrieved: Vec<String> = session
-        .retrieve_ids(&query, request.k + in_map.len(), Filter::default(), ScoreFloor::NONE, encoder, progress)?
+        .retrieve(&query, request.k + in_map.len(), Filter::default(), encoder, progress)?
         .into_iter()
+        .map(|hit| hit.id)
         .filter(|id| !in_map.contains(id.as_str()))
         .take(request.k)
         .collect();
@@ -450,6 +457,20 @@ pub fn query_of(name: &str, terms: &[String]) -> String {
     query.join(" ")
 }
 
+/// What the score floor did to a map's `retrieved` papers (of at most `k`): how many it kept and,
+/// when it kept nearly all of a full k, what that may mean. A floor relative to the best hit
+/// cannot tell a topic larger than k from one spread thinly over related work, so both are named.
+fn floor_notice(kept: usize, retrieved: usize, k: usize) -> String {
+    let counts = format!("the score floor kept {kept} of the {retrieved} papers retrieved");
+    if retrieved == k && kept * 10 >= retrieved * 9 {
+        format!(
+            "{counts}: nearly all reach it, so the topic may go on beyond the top {k} (ask for more), or this corpus may hold it only thinly among related work (raise the floor)"
+        )
+    } else {
+        format!("{counts} (those near the topic's core)")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -462,5 +483,14 @@ mod tests {
                 .to_vec();
         assert_eq!(query_of("Incremental Learning", &terms), "Incremental Learning Classes Catastrophic Forgetting");
         assert_eq!(query_of("Replay", &[]), "Replay");
+    }
+
+    #[test]
+    fn the_floor_notice_says_what_nearly_all_kept_may_mean() {
+        let core = floor_notice(45, 200, 200);
+        assert_eq!(core, "the score floor kept 45 of the 200 papers retrieved (those near the topic's core)");
+        assert!(floor_notice(192, 200, 200).contains("nearly all reach it"));
+        // Fewer than k came back (the filters left fewer): nothing to say beyond the counts.
+        assert!(!floor_notice(40, 42, 200).contains("nearly all"));
     }
 }

@@ -260,26 +260,16 @@ impl CorpusSession {
             .collect())
     }
 
-    /// The ids of a query's top-k papers by the default retrieval ([`SearchRequest::new`]), those
-    /// below `floor` left out ([`ScoreFloor::NONE`] keeps all k); a floor tells `progress` how
-    /// many it kept.
-    pub fn retrieve_ids(
+    /// A query's top-k hits by the default retrieval ([`SearchRequest::new`]) under `filter`.
+    pub fn retrieve(
         &self,
         query: &str,
         k: usize,
         filter: Filter,
-        floor: ScoreFloor,
         encoder: &Encoder,
         progress: &dyn Progress,
-    ) -> Result<Vec<String>> {
-        let request = SearchRequest { k, filter, ..SearchRequest::new(query) };
-        let hits = self.search(&request, encoder, progress)?;
-        let retrieved = hits.len();
-        let kept = self.above_floor(hits, floor, encoder, progress)?;
-        if !floor.keeps_all() {
-            progress.notice(&floor_notice(kept.len(), retrieved, k));
-        }
-        Ok(kept.into_iter().map(|hit| hit.id).collect())
+    ) -> Result<Vec<Hit>> {
+        self.search(&SearchRequest { k, filter, ..SearchRequest::new(query) }, encoder, progress)
     }
 
     /// The hits of a ranking (best first) that reach `floor` ([`litnav_search::smoothing::above_floor`]).
@@ -317,33 +307,5 @@ impl CorpusSession {
             .graph
             .find(id)
             .ok_or_else(|| Error::not_found(format!("no paper with id `{id}` in {}", self.dir.display())))
-    }
-}
-
-/// What the score floor did to a map's `retrieved` papers (of at most `k`): how many it kept and,
-/// when it kept nearly all of a full k, what that may mean. A floor relative to the best hit
-/// cannot tell a topic larger than k from one spread thinly over related work, so both are named.
-fn floor_notice(kept: usize, retrieved: usize, k: usize) -> String {
-    let counts = format!("the score floor kept {kept} of the {retrieved} papers retrieved");
-    if retrieved == k && kept * 10 >= retrieved * 9 {
-        format!(
-            "{counts}: nearly all reach it, so the topic may go on beyond the top {k} (ask for more), or this corpus may hold it only thinly among related work (raise the floor)"
-        )
-    } else {
-        format!("{counts} (those near the topic's core)")
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::floor_notice;
-
-    #[test]
-    fn the_floor_notice_says_what_nearly_all_kept_may_mean() {
-        let core = floor_notice(45, 200, 200);
-        assert_eq!(core, "the score floor kept 45 of the 200 papers retrieved (those near the topic's core)");
-        assert!(floor_notice(192, 200, 200).contains("nearly all reach it"));
-        // Fewer than k came back (the filters left fewer): nothing to say beyond the counts.
-        assert!(!floor_notice(40, 42, 200).contains("nearly all"));
     }
 }

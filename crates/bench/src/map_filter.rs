@@ -267,8 +267,7 @@ pub fn run(
     };
     let mut cells = Vec::new();
     for topic in &survey_topics(litbench)? {
-        let request = litnav_app::SearchRequest { k, ..litnav_app::SearchRequest::new(topic.title.clone()) };
-        let hits = session.search(&request, encoder, &progress)?;
+        let hits = session.retrieve(&topic.title, k, litnav_search::Filter::default(), encoder, &progress)?;
         let retrieved: Vec<String> = hits.iter().map(|hit| hit.id.clone()).collect();
         let topic_vector = encoder.embed(&[topic.title.as_str()]).pop().unwrap_or_default();
         for floor in &floors {

@@ -630,14 +630,8 @@ pub fn speed_suite(
     python: Option<&Path>,
 ) -> Result<SpeedReport> {
     let encoder = workspace.encoder(&Quiet)?;
-    let ids = session.retrieve_ids(
-        topic,
-        k,
-        litnav_search::Filter::default(),
-        litnav_search::ScoreFloor::NONE,
-        encoder,
-        &Quiet,
-    )?;
+    let hits = session.retrieve(topic, k, litnav_search::Filter::default(), encoder, &Quiet)?;
+    let ids: Vec<String> = hits.into_iter().map(|hit| hit.id).collect();
     let docs = session.docs(&ids, encoder, &Quiet)?;
     let topic_vector = encoder.embed(&[topic]).pop().unwrap_or_default();
     let embed = |texts: &[String]| encoder.embed(texts);
