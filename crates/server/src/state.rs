@@ -141,6 +141,10 @@ pub struct StoredMap {
     pub expanded: Option<String>,
     /// The map.
     pub map: MapNode,
+    /// What building it said a reader should know (how many papers the score floor kept; for
+    /// an expansion, the map's own and what the expansion retrieved).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notices: Vec<String>,
 }
 
 /// Maps kept in memory at most (the most recently read or stored); the rest are read from disk
@@ -329,6 +333,7 @@ mod tests {
             parent: None,
             expanded: None,
             map: litnav_organize::MapNode::new(format!("topic {i}"), String::new(), 1.0),
+            notices: Vec::new(),
         }
     }
 

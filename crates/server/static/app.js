@@ -172,7 +172,9 @@ async function renderRecent() {
 }
 
 function renderTitle(stored) {
-  $("#map-title").replaceChildren(stored.topic, " ", h("span", { class: "sub" }, `${stored.papers} papers`));
+  const notices = (stored.notices || []).map((n) => h("div", {}, n));
+  $("#map-title").replaceChildren(stored.topic, " ", h("span", { class: "sub" }, `${stored.papers} papers`),
+    notices.length ? h("div", { class: "notices" }, ...notices) : "");
 }
 
 function filterWords() { return ($("#within").value || "").toLowerCase().split(/\s+/).filter(Boolean); }

@@ -122,6 +122,7 @@ fn store_map(state: &AppState) -> String {
             parent: None,
             expanded: None,
             map,
+            notices: Vec::new(),
         })
         .unwrap();
     id
@@ -598,6 +599,9 @@ async fn maps_and_expansions_run_as_jobs_on_litbench() {
     let map = get(&state, &format!("/api/maps/{id}")).await.json();
     let kept = map["papers"].as_u64().unwrap();
     assert!((20..120).contains(&kept), "{kept} papers kept");
+    // The map says so where it is read, not only in its job.
+    let floor_said = format!("the score floor kept {kept} of the 120 papers retrieved");
+    assert!(map["notices"].as_array().unwrap().iter().any(|n| n.as_str().unwrap().starts_with(&floor_said)), "{map}");
     let theme = map["map"]["subtopics"][0]["id"].as_str().unwrap().to_string();
     let leaf = map["map"]["subtopics"][0]["subtopics"][0]["id"].as_str().unwrap_or(&theme).to_string();
 
@@ -625,6 +629,9 @@ async fn maps_and_expansions_run_as_jobs_on_litbench() {
     assert_eq!(job["state"], "done", "{job}");
     let grown_map = get(&state, &format!("/api/maps/{grown}")).await.json();
     assert_eq!(grown_map["parent"], id.as_str());
+    let grown_said: Vec<&str> = grown_map["notices"].as_array().unwrap().iter().map(|n| n.as_str().unwrap()).collect();
+    assert!(grown_said[0].starts_with(&floor_said), "the map's own notices first: {grown_said:?}");
+    assert!(grown_said.iter().any(|n| n.contains("new papers retrieved for")), "{grown_said:?}");
     assert!(
         grown_map["papers"].as_u64().unwrap() > kept,
         "new papers came in: {} of {kept}, {leaf}",

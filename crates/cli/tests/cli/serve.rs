@@ -91,6 +91,10 @@ fn a_reader_maps_expands_reads_and_exports_in_a_browser() {
     browser.wait_for("location.hash.includes('map=') && !location.hash.includes('job=') && document.querySelectorAll('#tree li').length > 2", 900);
     browser.wait_for("document.querySelector('svg.bubbles .bubble')", 30);
     browser.screenshot(&shots.join("1-map.png"));
+    // The map says how many papers the score floor kept, under its title.
+    let said = browser
+        .script("return document.querySelector('#map-title .notices')?.textContent ?? '';", serde_json::json!([]));
+    assert!(said.as_str().unwrap().contains("the score floor kept"), "{said}");
 
     // Search within the map: matching names are highlighted, the rest hidden.
     browser.type_into("#within", "language");

@@ -170,6 +170,7 @@ fn build(state: &AppState, job: &Job, id: &str, body: &MapBody) -> ApiResult<Str
         parent: None,
         expanded: None,
         map: outcome.map,
+        notices: job.view().notices,
     })?;
     Ok(id.to_string())
 }
@@ -187,6 +188,7 @@ pub(super) struct MapAnswer {
     expanded: Option<String>,
     papers: usize,
     map: litnav_organize::MapNode,
+    notices: Vec<String>,
 }
 
 pub(super) async fn read(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<axum::Json<MapAnswer>> {
@@ -202,6 +204,7 @@ pub(super) async fn read(State(state): State<AppState>, Path(id): Path<String>) 
         expanded: stored.expanded.clone(),
         papers: ids.len(),
         map: stored.map.clone(),
+        notices: stored.notices.clone(),
     }))
 }
 
@@ -337,10 +340,11 @@ fn grow(state: &AppState, job: &Job, id: &str, parent: &StoredMap, node: &str, b
         llm_papers: 12,
     };
     let expansion = maps::expand(state.workspace(), &session, &parent.map, &request, client.as_ref(), job)?;
-    job.notice(&format!(
-        "{} new papers retrieved for “{}” (query by {})",
-        expansion.retrieved, expansion.query, expansion.query_by
-    ));
+    let written_by = match expansion.query_by {
+        "llm" => "written by the LLM",
+        _ => "the subtopic's name and key phrases",
+    };
+    job.notice(&format!("{} new papers retrieved for “{}” ({written_by})", expansion.retrieved, expansion.query));
     job.check("grafting the sub-map into the map")?;
     let grafted = browse::graft(&parent.map, node, &expansion.map)?;
     state.0.maps.put(StoredMap {
@@ -350,6 +354,7 @@ fn grow(state: &AppState, job: &Job, id: &str, parent: &StoredMap, node: &str, b
         parent: Some(parent.id.clone()),
         expanded: Some(node.to_string()),
         map: grafted,
+        notices: parent.notices.iter().cloned().chain(job.view().notices).collect(),
     })?;
     Ok(id.to_string())
 }

@@ -169,7 +169,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             summary: "A map: themes and subtopics with names, descriptions, relevance, papers; the Filtered branch with its reasons",
             params: vec![ID],
             body: None,
-            answers: "{id, topic, request, parent, expanded, papers, map}",
+            answers: "{id, topic, request, parent, expanded, papers, map, notices}",
             streaming: false,
             handler: get(maps::read),
         },
