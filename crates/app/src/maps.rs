@@ -38,6 +38,23 @@ pub const MAP_FLOOR: ScoreFloor = ScoreFloor { share: 0.32, at_least: 20, neighb
 /// Papers retrieved for an expansion.
 pub const DEFAULT_EXPANSION_PAPERS: usize = 100;
 
+/// A score floor's share, checked: a number from 0 (keep every paper retrieved) to 1 (only the
+/// best and the floor's minimum). Every face takes the setting through here.
+pub fn floor_share(share: f32) -> Result<f32> {
+    if (0.0..=1.0).contains(&share) {
+        return Ok(share);
+    }
+    Err(Error::input(format!("the score floor is a share of the best score, between 0 and 1, not {share}")))
+}
+
+/// A subtopic relevance floor, checked: a cosine, from -1 to 1.
+pub fn relevance_floor(cosine: f64) -> Result<f64> {
+    if (-1.0..=1.0).contains(&cosine) {
+        return Ok(cosine);
+    }
+    Err(Error::input(format!("the relevance floor is a cosine to the topic, between -1 and 1, not {cosine}")))
+}
+
 /// Where a map's papers come from.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PaperSource {
@@ -474,6 +491,16 @@ fn floor_notice(kept: usize, retrieved: usize, k: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn floors_out_of_their_range_are_refused_with_the_value() {
+        assert_eq!(floor_share(0.32).unwrap(), 0.32);
+        assert_eq!(floor_share(0.0).unwrap(), 0.0);
+        assert!(floor_share(1.5).unwrap_err().to_string().contains("between 0 and 1, not 1.5"));
+        assert!(floor_share(f32::NAN).is_err());
+        assert_eq!(relevance_floor(-0.2).unwrap(), -0.2);
+        assert!(relevance_floor(2.0).unwrap_err().to_string().contains("between -1 and 1, not 2"));
+    }
 
     #[test]
     fn the_query_does_not_repeat_the_names_words() {

@@ -210,6 +210,10 @@ async fn guards_refuse_rebinding_drive_by_posts_and_large_bodies() {
     let share = post(&state, "/api/maps", serde_json::json!({"topic": "x", "min_score": 1.5})).await;
     assert_eq!(share.status, StatusCode::BAD_REQUEST);
     assert!(share.json()["error"]["message"].as_str().unwrap().contains("min_score"));
+    let cosine = post(&state, "/api/maps", serde_json::json!({"topic": "x", "min_relevance": -3})).await;
+    assert_eq!(cosine.status, StatusCode::BAD_REQUEST);
+    let said = cosine.json()["error"]["message"].as_str().unwrap().to_string();
+    assert!(said.starts_with("min_relevance: ") && said.contains("between -1 and 1, not -3"), "{said}");
 }
 
 #[tokio::test]

@@ -116,8 +116,9 @@ pub struct TaxobenchArgs {
     /// Organize subtopics with more papers than this again, as `litnav map --recurse-above`.
     #[arg(long, value_name = "PAPERS")]
     recurse_above: Option<usize>,
-    /// The relevance floor of retrieved maps (default: `litnav map`'s, 0.35).
-    #[arg(long, value_name = "COSINE")]
+    /// The relevance floor of retrieved maps (default 0.35, `litnav map`'s without a score
+    /// floor: Deep-Research mode organizes all k papers retrieved).
+    #[arg(long, value_name = "COSINE", value_parser = super::map::cosine)]
     min_relevance: Option<f64>,
     /// Seed of every stochastic step (default: the settings' seed).
     #[arg(long)]

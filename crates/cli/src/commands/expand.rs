@@ -32,7 +32,7 @@ pub struct Args {
     seed: Option<u64>,
     /// Move sub-map subtopics whose cosine to the subtopic's name is below this under a final
     /// "Filtered" node (default 0: keep all).
-    #[arg(long, value_name = "COSINE", default_value_t = EXPANSION_RELEVANCE_FLOOR)]
+    #[arg(long, value_name = "COSINE", default_value_t = EXPANSION_RELEVANCE_FLOOR, value_parser = super::map::cosine)]
     min_relevance: f64,
     #[command(flatten)]
     model: ModelArgs,

@@ -147,7 +147,7 @@ pub struct Args {
     seed: Option<u64>,
     /// Move subtopics whose cosine to the topic is below this under a final "Filtered" node
     /// (default 0 — keep all — with --papers or a score floor; 0.35 with --min-score 0).
-    #[arg(long, value_name = "COSINE")]
+    #[arg(long, value_name = "COSINE", value_parser = cosine)]
     min_relevance: Option<f64>,
     /// Subtopic clustering: average-linkage agglomerative (the most even on litnav's organizer
     /// benchmarks), Ward agglomerative cut at the silhouette's k, Knowledge Navigator's UMAP +
@@ -172,12 +172,16 @@ pub struct Args {
     json: bool,
 }
 
-/// A share of the best score: a number from 0 to 1.
+/// A share of the best score: a number from 0 to 1 ([`maps::floor_share`]).
 fn share(text: &str) -> std::result::Result<f32, String> {
-    match text.parse::<f32>() {
-        Ok(share) if (0.0..=1.0).contains(&share) => Ok(share),
-        _ => Err(format!("expected a share of the best score between 0 and 1, not {text:?}")),
-    }
+    let share = text.parse::<f32>().map_err(|_| format!("expected a number between 0 and 1, not {text:?}"))?;
+    maps::floor_share(share).map_err(|e| e.to_string())
+}
+
+/// A cosine to the topic: a number from -1 to 1 ([`maps::relevance_floor`]).
+pub(super) fn cosine(text: &str) -> std::result::Result<f64, String> {
+    let cosine = text.parse::<f64>().map_err(|_| format!("expected a number between -1 and 1, not {text:?}"))?;
+    maps::relevance_floor(cosine).map_err(|e| e.to_string())
 }
 
 pub fn run(args: Args) -> Result<()> {

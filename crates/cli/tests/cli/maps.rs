@@ -313,7 +313,9 @@ fn a_corpus_map_applies_the_leakage_filters() {
     titles(&map, &mut listed);
     assert!(listed.iter().all(|t| !t.contains("a survey")), "surveys left out: {listed:?}");
     let out = litnav(&["map", "--topic", "x", "--min-score", "1.5"]);
-    assert!(stderr(&out).contains("between 0 and 1"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("between 0 and 1, not 1.5"), "{}", stderr(&out));
+    let out = litnav(&["map", "--topic", "x", "--min-relevance", "2"]);
+    assert!(stderr(&out).contains("--min-relevance") && stderr(&out).contains("between -1 and 1"), "{}", stderr(&out));
     // On a paper file the filters have nothing to filter: refused, not ignored.
     let out = litnav(&["map", "--topic", "x", "--papers", "x.jsonl", "--before", "2020"]);
     assert!(!out.status.success());

@@ -84,12 +84,9 @@ pub(super) async fn create(State(state): State<AppState>, Json(body): Json<MapBo
     if !(2..=MAX_MAP_PAPERS).contains(&k) {
         return Err(ApiError::input(format!("k must be between 2 and {MAX_MAP_PAPERS} papers, not {k}")));
     }
-    if body.min_relevance.is_some_and(|r| !(-1.0..=1.0).contains(&r)) {
-        return Err(ApiError::input("min_relevance is a cosine, between -1 and 1"));
-    }
-    if body.min_score.is_some_and(|share| !(0.0..=1.0).contains(&share)) {
-        return Err(ApiError::input("min_score is a share of the best score, between 0 and 1"));
-    }
+    let named = |field: &'static str| move |e: litnav_app::Error| ApiError::input(format!("{field}: {e}"));
+    body.min_relevance.map(maps::relevance_floor).transpose().map_err(named("min_relevance"))?;
+    body.min_score.map(maps::floor_share).transpose().map_err(named("min_score"))?;
     let (_, bottom_up) = method(body.method.as_deref())?;
     if bottom_up || body.llm == Some(true) {
         // Refused now, not as a failed job, when the server has no endpoint.
