@@ -90,17 +90,17 @@ pub fn papers(title: &str, papers: &[&Paper], format: Format) -> Result<String> 
             serde_json::to_string_pretty(&records).map_err(|e| Error::internal(format!("JSON export: {e}")))
         }
         Format::Markdown => Ok(markdown_list(title, papers)),
-        Format::Html => Ok(render::html(&basket_map(title, papers))),
+        Format::Html => Ok(render::html(&basket_map(title, papers), &[])),
     }
 }
 
-/// A map in `format`: the map itself as JSON, Markdown or HTML; its papers (each once, in map
-/// order) as BibTeX, RIS or CSV.
-pub fn map(session: &CorpusSession, map: &MapNode, format: Format) -> Result<String> {
+/// A map in `format`: the map itself as JSON, Markdown or HTML (the HTML page with `notes`, what
+/// building the map said); its papers (each once, in map order) as BibTeX, RIS or CSV.
+pub fn map(session: &CorpusSession, map: &MapNode, notes: &[String], format: Format) -> Result<String> {
     match format {
         Format::Json => serde_json::to_string_pretty(map).map_err(|e| Error::internal(format!("JSON export: {e}"))),
         Format::Markdown => Ok(render::markdown(map)),
-        Format::Html => Ok(render::html(&with_display_fields(session, map))),
+        Format::Html => Ok(render::html(&with_display_fields(session, map), notes)),
         Format::Bibtex | Format::Ris | Format::Csv => {
             let mut seen = HashSet::new();
             let ids = map.all_paper_ids();

@@ -125,6 +125,9 @@ pub struct MapOutcome {
     pub trace: Option<litnav_organize::llm::Trace>,
     /// The LLM Bottom-Up organizer's report (`--method llm`).
     pub bottom_up: Option<BottomUpReport>,
+    /// What a reader of the map should know about how it was made (how many of the papers
+    /// retrieved the score floor kept); also told to the progress as it happens.
+    pub notices: Vec<String>,
 }
 
 /// What the LLM Bottom-Up organizer did.
@@ -160,6 +163,7 @@ pub fn build_map(
     progress: &dyn Progress,
 ) -> Result<MapOutcome> {
     let encoder = workspace.encoder(progress)?;
+    let mut notices = Vec::new();
     let (docs, floor) = match &request.source {
         PaperSource::Retrieve { k, filter, floor } => {
             let session = session.ok_or_else(|| Error::internal("a map retrieved from a corpus needs its session"))?;
@@ -168,7 +172,9 @@ pub fn build_map(
             let retrieved = hits.len();
             let kept = session.above_floor(hits, *floor, encoder, progress)?;
             if !floor.keeps_all() {
-                progress.notice(&floor_notice(kept.len(), retrieved, *k));
+                let notice = floor_notice(kept.len(), retrieved, *k);
+                progress.notice(&notice);
+                notices.push(notice);
             }
             let ids: Vec<String> = kept.into_iter().map(|hit| hit.id).collect();
             let subtopic_floor = if floor.keeps_all() { RELEVANCE_FLOOR } else { 0.0 };
@@ -180,7 +186,7 @@ pub fn build_map(
         return Err(Error::not_found(format!("no papers to organize for {:?}", request.topic)));
     }
     let options = Options { min_relevance: request.min_relevance.unwrap_or(floor), ..request.options };
-    match request.bottom_up {
+    let outcome = match request.bottom_up {
         None => organize_docs(workspace, &request.topic, &docs, options, llm, request.llm_papers, progress),
         Some(settings) => {
             let client = llm.ok_or_else(|| {
@@ -190,7 +196,8 @@ pub fn build_map(
             })?;
             bottom_up_docs(workspace, &request.topic, &docs, settings, options, client, progress)
         }
-    }
+    }?;
+    Ok(MapOutcome { notices, ..outcome })
 }
 
 /// Organize `docs` for `topic` with TaxoBench's LLM Bottom-Up organizer, after extracting each
@@ -232,7 +239,7 @@ pub fn bottom_up_docs(
     )?;
     let noted = notes.iter().filter(|n| n.is_some()).count();
     let report = BottomUpReport { input: settings.input, noted, notes_failed, trace };
-    Ok(MapOutcome { map, trace: None, bottom_up: Some(report) })
+    Ok(MapOutcome { map, trace: None, bottom_up: Some(report), notices: Vec::new() })
 }
 
 /// Each paper's note for `input` (none for title and abstract). A paper whose extraction fails
@@ -283,10 +290,10 @@ pub fn organize_docs(
     let embed = |texts: &[String]| encoder.embed(texts);
     progress.check(&format!("organizing {} papers", docs.len()))?;
     let map = organize(topic, &topic_vector, docs, &embed, options);
-    let Some(client) = llm else { return Ok(MapOutcome { map, trace: None, bottom_up: None }) };
+    let Some(client) = llm else { return Ok(MapOutcome { map, trace: None, bottom_up: None, notices: Vec::new() }) };
     progress.check("naming and grouping subtopics with the LLM")?;
     let (map, trace) = litnav_organize::llm::refine(map, topic, client, llm_papers)?;
-    Ok(MapOutcome { map, trace: Some(trace), bottom_up: None })
+    Ok(MapOutcome { map, trace: Some(trace), bottom_up: None, notices: Vec::new() })
 }
 
 /// Every paper of a file (or of one of its topics), with vectors from litnav's cache of paper

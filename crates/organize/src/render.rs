@@ -45,7 +45,8 @@ fn escape(text: &str) -> String {
 
 /// One HTML page, no external resources: collapsible themes and subtopics; each paper shows its
 /// year and opens to its abstract.
-pub fn html(map: &MapNode) -> String {
+pub fn html(map: &MapNode, notes: &[String]) -> String {
+    let notes: String = notes.iter().map(|note| format!("<p class=\"note\">{}</p>\n", escape(note))).collect();
     let mut body = String::new();
     for node in &map.subtopics {
         write_html(node, &mut body);
@@ -63,13 +64,15 @@ summary{{cursor:pointer;padding:.25rem .4rem;border-radius:.3rem}} summary:hover
 .desc{{color:#4a5563;margin:.2rem 0 .4rem 1.4rem;font-size:.95em}}
 .paper>summary{{font-weight:400}} .year{{color:#6b7785}} .abstract{{margin:.3rem 0 .6rem 1.6rem;font-size:.92em;color:#333c47}}
 .also{{margin:.2rem 0 .2rem 1.6rem;font-size:.92em;color:#4a5563;font-style:italic}}
+.note{{color:#6b7785;font-size:.85em;margin:.2rem 0}}
 </style></head><body>
 <h1>{title}</h1><p class="lead">{description}</p>
-{body}<p class="lead" style="margin-top:2rem;font-size:.85em">Made by litnav. Click a theme or subtopic to open it, a paper to read its abstract.</p>
+{notes}{body}<p class="lead" style="margin-top:2rem;font-size:.85em">Made by litnav. Click a theme or subtopic to open it, a paper to read its abstract.</p>
 </body></html>
 "#,
         title = escape(&map.name),
         description = escape(&map.description),
+        notes = notes,
         body = body
     )
 }

@@ -77,7 +77,7 @@ pub fn run(args: Args) -> Result<()> {
         write_file(args.llm_trace.as_deref(), &serde_json::to_string_pretty(trace)?)?;
     }
     write_file(args.out.as_deref(), &serde_json::to_string_pretty(&expansion.map)?)?;
-    write_file(args.html.as_deref(), &render::html(&expansion.map))?;
+    write_file(args.html.as_deref(), &render::html(&expansion.map, &[]))?;
     if args.json {
         return super::print_json(&expansion.map);
     }

@@ -5,7 +5,7 @@ use crate::progress::Terminal;
 use anyhow::Result;
 use litnav_app::Workspace;
 use litnav_app::maps::{
-    self, BottomUpReport, BottomUpSettings, DEFAULT_MAP_PAPERS, MAP_FLOOR, MapRequest, PaperSource,
+    self, BottomUpReport, BottomUpSettings, DEFAULT_MAP_PAPERS, MAP_FLOOR, MapOutcome, MapRequest, PaperSource,
 };
 use litnav_llm::extract::Input;
 use litnav_organize::{MapNode, Method, Options, render};
@@ -231,7 +231,7 @@ pub fn run(args: Args) -> Result<()> {
         write_file(args.llm_trace.as_deref(), &serde_json::to_string_pretty(report)?)?;
         report_bottom_up(report);
     }
-    let map = outcome.map;
+    let MapOutcome { map, notices, .. } = outcome;
     write_file(args.out.as_deref(), &serde_json::to_string_pretty(&map)?)?;
     if let Some(path) = &args.taxobench_out {
         let id = args.instance.as_deref().unwrap_or(&args.topic);
@@ -239,7 +239,7 @@ pub fn run(args: Args) -> Result<()> {
         write_file(Some(path), &format!("{line}\n"))?;
     }
     write_file(args.markdown.as_deref(), &render::markdown(&map))?;
-    write_file(args.html.as_deref(), &render::html(&map))?;
+    write_file(args.html.as_deref(), &render::html(&map, &notices))?;
     if args.json {
         return super::print_json(&map);
     }

@@ -268,10 +268,12 @@ fn map_takes_one_taxobench_instance_by_id() {
 #[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn a_corpus_map_applies_the_leakage_filters() {
     // The built-in litbench corpus of the benchmarks' home (vectors cached there).
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("map.html");
     let map_of = |min_score: &str| {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_litnav"))
             .args(["map", "--topic", "vision transformers", "--k", "60", "--before", "2021", "--exclude-surveys"])
-            .args(["--min-score", min_score, "--json"])
+            .args(["--min-score", min_score, "--json", "--html", path(&page)])
             .env("LITNAV_HOME", litnav_testkit::home().join("test-cache").join("bench-home"))
             .env("LITNAV_MODEL", litnav_embed_model())
             .output()
@@ -290,6 +292,9 @@ fn a_corpus_map_applies_the_leakage_filters() {
     assert!((20..60).contains(&core.len()), "{} papers above the floor", core.len());
     let kept = format!("the score floor kept {} of the 60 papers retrieved (those near the topic's core)", core.len());
     assert!(said.contains(&kept), "{said}");
+    // The page says it too, under the map's title.
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains(&format!("<p class=\"note\">{kept}</p>")), "{html}");
     let (_, said) = map_of("0.32");
     assert!(said.contains("nearly all reach it"), "{said}");
     assert!(core.iter().all(|id| ids.contains(id)), "the floor only leaves papers out");

@@ -467,7 +467,7 @@ pub(super) async fn export(
     let format = Format::parse(params.format.as_deref().unwrap_or("bibtex"))?;
     let (text, topic) = blocking(move || {
         let stored = state.0.maps.get(&id)?;
-        Ok((export::map(&*state.session()?, &stored.map, format)?, stored.topic.clone()))
+        Ok((export::map(&*state.session()?, &stored.map, &stored.notices, format)?, stored.topic.clone()))
     })
     .await?;
     Ok(attachment(text, format, &topic))
