@@ -362,6 +362,18 @@ pub struct Expansion {
     pub trace: Option<litnav_organize::llm::Trace>,
 }
 
+impl Expansion {
+    /// What a reader of the sub-map should know: how many papers came in, for which query,
+    /// written how.
+    pub fn notice(&self) -> String {
+        let written_by = match self.query_by {
+            "llm" => "written by the LLM",
+            _ => "the subtopic's name and key phrases",
+        };
+        format!("{} new papers retrieved for “{}” ({written_by})", self.retrieved, self.query)
+    }
+}
+
 /// Grow one subtopic of `map`: a query from its name and the phrases that distinguish its papers
 /// from the rest of the map (or, with an LLM, the Subtopic Expander's terms) retrieves new papers
 /// from the corpus; they and the subtopic's own papers are organized into a sub-map (with the LLM

@@ -100,7 +100,7 @@ fn map_with_the_llm_stage_and_a_judge_on_a_real_server() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(stderr(&out).contains("expansion query: "), "{}", stderr(&out));
+    assert!(stderr(&out).contains("new papers retrieved for “"), "{}", stderr(&out));
     let sub: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert!(sub["subtopics"].is_array() || sub["paper_ids"].is_array());
     // The sub-map went through the LLM stage (the Cluster Reader read its subtopics), as the

@@ -210,7 +210,7 @@ fn expand_grows_a_subtopic_into_its_own_map() {
         "--json",
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(stderr(&out).contains("expansion query:"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("new papers retrieved for “"), "{}", stderr(&out));
     let sub: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     let expanded = all_paper_ids(&sub);
     assert!(original.iter().all(|id| expanded.iter().any(|e| e == id)), "the subtopic's own papers stay");

@@ -337,11 +337,7 @@ fn grow(state: &AppState, job: &Job, id: &str, parent: &StoredMap, node: &str, b
         llm_papers: 12,
     };
     let expansion = maps::expand(state.workspace(), &session, &parent.map, &request, client.as_ref(), job)?;
-    let written_by = match expansion.query_by {
-        "llm" => "written by the LLM",
-        _ => "the subtopic's name and key phrases",
-    };
-    job.notice(&format!("{} new papers retrieved for “{}” ({written_by})", expansion.retrieved, expansion.query));
+    job.notice(&expansion.notice());
     job.check("grafting the sub-map into the map")?;
     let grafted = browse::graft(&parent.map, node, &expansion.map)?;
     state.0.maps.put(StoredMap {
