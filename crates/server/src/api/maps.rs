@@ -167,7 +167,7 @@ fn build(state: &AppState, job: &Job, id: &str, body: &MapBody) -> ApiResult<Str
         parent: None,
         expanded: None,
         map: outcome.map,
-        notices: job.view().notices,
+        notices: outcome.notices,
     })?;
     Ok(id.to_string())
 }
@@ -337,7 +337,8 @@ fn grow(state: &AppState, job: &Job, id: &str, parent: &StoredMap, node: &str, b
         llm_papers: 12,
     };
     let expansion = maps::expand(state.workspace(), &session, &parent.map, &request, client.as_ref(), job)?;
-    job.notice(&expansion.notice());
+    let notice = expansion.notice();
+    job.notice(&notice);
     job.check("grafting the sub-map into the map")?;
     let grafted = browse::graft(&parent.map, node, &expansion.map)?;
     state.0.maps.put(StoredMap {
@@ -347,7 +348,7 @@ fn grow(state: &AppState, job: &Job, id: &str, parent: &StoredMap, node: &str, b
         parent: Some(parent.id.clone()),
         expanded: Some(node.to_string()),
         map: grafted,
-        notices: parent.notices.iter().cloned().chain(job.view().notices).collect(),
+        notices: parent.notices.iter().cloned().chain([notice]).collect(),
     })?;
     Ok(id.to_string())
 }
