@@ -377,7 +377,7 @@ impl Expansion {
 /// Grow one subtopic of `map`: a query from its name and the phrases that distinguish its papers
 /// from the rest of the map (or, with an LLM, the Subtopic Expander's terms) retrieves new papers
 /// from the corpus; they and the subtopic's own papers are organized into a sub-map (with the LLM
-/// stage when a client is given).
+/// stage when a client is given). What it retrieved is told to `progress` ([`Expansion::notice`]).
 pub fn expand(
     workspace: &Workspace,
     session: &CorpusSession,
@@ -448,7 +448,7 @@ pub fn expand(
         request.subtopic,
         docs.len().saturating_sub(inside.len())
     );
-    Ok(Expansion {
+    let expansion = Expansion {
         query,
         query_by,
         expander_error,
@@ -456,7 +456,9 @@ pub fn expand(
         retrieved: docs.len().saturating_sub(inside.len()),
         map: sub_map,
         trace: outcome.trace,
-    })
+    };
+    progress.notice(&expansion.notice());
+    Ok(expansion)
 }
 
 /// The key phrases that set a group of papers (`inside`, with their vectors in `inside_docs`)

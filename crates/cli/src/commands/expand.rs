@@ -72,13 +72,11 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(why) = &expansion.expander_error {
         eprintln!("the Subtopic Expander's answer was unusable ({why}); using the offline query");
     }
-    let notice = expansion.notice();
-    eprintln!("{notice}");
     if let Some(trace) = &expansion.trace {
         write_file(args.llm_trace.as_deref(), &serde_json::to_string_pretty(trace)?)?;
     }
     write_file(args.out.as_deref(), &serde_json::to_string_pretty(&expansion.map)?)?;
-    write_file(args.html.as_deref(), &render::html(&expansion.map, &[notice]))?;
+    write_file(args.html.as_deref(), &render::html(&expansion.map, &[expansion.notice()]))?;
     if args.json {
         return super::print_json(&expansion.map);
     }

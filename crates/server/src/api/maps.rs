@@ -337,8 +337,6 @@ fn grow(state: &AppState, job: &Job, id: &str, parent: &StoredMap, node: &str, b
         llm_papers: 12,
     };
     let expansion = maps::expand(state.workspace(), &session, &parent.map, &request, client.as_ref(), job)?;
-    let notice = expansion.notice();
-    job.notice(&notice);
     job.check("grafting the sub-map into the map")?;
     let grafted = browse::graft(&parent.map, node, &expansion.map)?;
     state.0.maps.put(StoredMap {
@@ -348,7 +346,7 @@ fn grow(state: &AppState, job: &Job, id: &str, parent: &StoredMap, node: &str, b
         parent: Some(parent.id.clone()),
         expanded: Some(node.to_string()),
         map: grafted,
-        notices: parent.notices.iter().cloned().chain([notice]).collect(),
+        notices: parent.notices.iter().cloned().chain([expansion.notice()]).collect(),
     })?;
     Ok(id.to_string())
 }
