@@ -284,7 +284,13 @@ pub struct MapGraph {
     pub themes: Vec<Theme>,
     /// The papers drawn (most cited first).
     pub nodes: Vec<GraphNode>,
-    /// Citations among them: `[citing, cited]` as indices into `nodes`.
+    /// What the edges are: `citations`, or — when the papers cite none of each other —
+    /// `similarity` (each paper joined to its nearest neighbours by their vectors' cosine).
+    pub kind: &'static str,
+    /// Why the edges are what they are, when they are not citations.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// Citations among them (`[citing, cited]`), or similarity links, as indices into `nodes`.
     pub edges: Vec<[usize; 2]>,
     /// The map's papers left out by the cap (the least cited).
     pub omitted: usize,
@@ -295,7 +301,17 @@ pub struct MapGraph {
 /// The citation graph of the map's papers: at most `cap` of them (the most cited), edges among
 /// those drawn, positions from a seeded force layout in which each theme keeps together — the
 /// same map always looks the same.
-pub fn citation_graph(session: &CorpusSession, map: &MapNode, cap: usize, seed: u64) -> Result<MapGraph> {
+///
+/// Where the drawn papers cite none of each other (a corpus without citations), the graph is their
+/// nearest-neighbour similarity graph instead — each paper joined to its [`SIMILAR_NEIGHBOURS`]
+/// most similar — labelled as such, so the map's structure still shows.
+pub fn citation_graph(
+    session: &CorpusSession,
+    map: &MapNode,
+    cap: usize,
+    seed: u64,
+    encoder: &litnav_embed::Encoder,
+) -> Result<MapGraph> {
     let theme = theme_of(map);
     let graph = &session.citations()?.graph;
     let mut ids: Vec<String> = map.all_paper_ids();
@@ -319,6 +335,20 @@ pub fn citation_graph(session: &CorpusSession, map: &MapNode, cap: usize, seed: 
             }
         }
     }
+    let (kind, note) = if edges.is_empty() && counted.len() > 1 {
+        let ids: Vec<String> = counted.iter().map(|(_, id)| id.clone()).collect();
+        let vectors: Vec<Vec<f32>> =
+            session.docs(&ids, encoder, &crate::Quiet)?.into_iter().map(|d| d.vector).collect();
+        edges = nearest_neighbour_links(&vectors, SIMILAR_NEIGHBOURS);
+        let note = format!(
+            "these papers cite none of each other in this corpus: each is joined to its {SIMILAR_NEIGHBOURS} most similar \
+             (cosine of their vectors) instead. {}",
+            if graph.edge_count() == 0 { crate::relations::NO_CITATIONS } else { "" }
+        );
+        ("similarity", Some(note.trim().to_string()))
+    } else {
+        ("citations", None)
+    };
     let groups: Vec<usize> = counted.iter().map(|(_, id)| theme.get(id).copied().unwrap_or(0)).collect();
     let pairs: Vec<(usize, usize)> = edges.iter().map(|e| (e[0], e[1])).collect();
     let positions = force_layout(&groups, &pairs, LayoutOptions { seed, ..LayoutOptions::default() });
@@ -327,7 +357,29 @@ pub fn citation_graph(session: &CorpusSession, map: &MapNode, cap: usize, seed: 
         let node = graph.find(id).ok_or_else(|| Error::internal("a drawn paper left the graph"))?;
         nodes.push(GraphNode { paper: session.paper_ref(node)?, citations: *cited, theme: *group, x, y });
     }
-    Ok(MapGraph { themes: themes(map), nodes, edges, omitted, seed })
+    Ok(MapGraph { themes: themes(map), nodes, kind, note, edges, omitted, seed })
+}
+
+/// Links a similarity graph draws from each paper to its most similar others.
+pub const SIMILAR_NEIGHBOURS: usize = 3;
+
+/// Each vector joined to its `k` nearest others by cosine (unit vectors; ties by index), each link
+/// once as `[smaller, larger]`, sorted.
+pub fn nearest_neighbour_links(vectors: &[Vec<f32>], k: usize) -> Vec<[usize; 2]> {
+    let mut links = std::collections::BTreeSet::new();
+    for (i, a) in vectors.iter().enumerate() {
+        let mut near: Vec<(f32, usize)> = vectors
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| *j != i)
+            .map(|(j, b)| (litnav_core::vector::dot(a, b), j))
+            .collect();
+        near.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
+        for &(_, j) in near.iter().take(k) {
+            links.insert([i.min(j), i.max(j)]);
+        }
+    }
+    links.into_iter().collect()
 }
 
 /// Papers per theme per year.

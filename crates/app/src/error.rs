@@ -25,6 +25,9 @@ pub enum Error {
     /// The LLM endpoint or its answers failed.
     #[error(transparent)]
     Llm(#[from] litnav_llm::Error),
+    /// Fetching works from a scholarly source failed.
+    #[error(transparent)]
+    Fetch(#[from] litnav_fetch::Error),
     /// A failure of the application itself.
     #[error("{message}")]
     Other {
@@ -104,6 +107,7 @@ impl HasKind for Error {
             Error::Embed(e) => e.kind(),
             Error::Graph(e) => e.kind(),
             Error::Llm(e) => e.kind(),
+            Error::Fetch(e) => e.kind(),
             Error::Other { kind, .. } => *kind,
             Error::Context { source, .. } => source.kind(),
         }

@@ -13,15 +13,20 @@
 //! - [`score`]: TaxoBench files, any two trees, TREC runs, SciNet's queries.
 //! - [`judge`]: the LLM judges over files.
 //! - [`survey`]: Bloom-Eval's 16 metrics of a generated survey against an expert one.
+//! - [`request`]: the requests both faces receive, each option defined once with its default.
+//! - [`fetch`]: a corpus for a topic from OpenAlex.
 //! - [`Error`]: every failure with its [`litnav_core::ErrorKind`].
 
 pub mod browse;
+pub mod coverage;
 pub mod error;
 pub mod export;
+pub mod fetch;
 pub mod info;
 pub mod judge;
 pub mod maps;
 pub mod relations;
+pub mod request;
 pub mod score;
 pub mod session;
 pub mod settings;

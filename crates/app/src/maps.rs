@@ -2,6 +2,7 @@
 //! a file of papers), optionally refined by the LLM stage; and the expansion of one subtopic into
 //! a map of its own.
 
+use crate::coverage::{COVERAGE_RULE, Coverage};
 use crate::error::{Error, Result};
 use crate::session::CorpusSession;
 use crate::workspace::{Progress, Workspace};
@@ -29,6 +30,9 @@ pub const EXPANSION_RELEVANCE_FLOOR: f64 = 0.0;
 
 /// Papers retrieved for a topic when a map is built from a corpus (the most it keeps).
 pub const DEFAULT_MAP_PAPERS: usize = 200;
+
+/// Papers the LLM stage shows the model per cluster (the most central first).
+pub const DEFAULT_LLM_PAPERS: usize = 12;
 
 /// How many of the retrieved papers a map keeps: those whose neighbourhood relevance over their
 /// 8 nearest hits reaches 0.32 of the best, and at least 20 (`litnav bench map-filter` measures
@@ -126,8 +130,11 @@ pub struct MapOutcome {
     /// The LLM Bottom-Up organizer's report (`--method llm`).
     pub bottom_up: Option<BottomUpReport>,
     /// What a reader of the map should know about how it was made (how many of the papers
-    /// retrieved the score floor kept); also told to the progress as it happens.
+    /// retrieved the score floor kept; that the corpus may not cover the topic); also told to the
+    /// progress as it happens.
     pub notices: Vec<String>,
+    /// Whether the corpus covers the topic, with the evidence (maps retrieved from a corpus).
+    pub coverage: Option<Coverage>,
 }
 
 /// What the LLM Bottom-Up organizer did.
@@ -164,6 +171,7 @@ pub fn build_map(
 ) -> Result<MapOutcome> {
     let encoder = workspace.encoder(progress)?;
     let mut notices = Vec::new();
+    let mut coverage = None;
     let (docs, floor) = match &request.source {
         PaperSource::Retrieve { k, filter, floor } => {
             let session = session.ok_or_else(|| Error::internal("a map retrieved from a corpus needs its session"))?;
@@ -178,7 +186,15 @@ pub fn build_map(
             }
             let ids: Vec<String> = kept.into_iter().map(|hit| hit.id).collect();
             let subtopic_floor = if floor.keeps_all() { RELEVANCE_FLOOR } else { 0.0 };
-            (session.docs(&ids, encoder, progress)?, subtopic_floor)
+            let docs = session.docs(&ids, encoder, progress)?;
+            let topic_vector = encoder.embed(&[request.topic.as_str()]).pop().unwrap_or_default();
+            let assessed = crate::coverage::assess(&request.topic, &topic_vector, &docs, retrieved, COVERAGE_RULE);
+            if !assessed.covered {
+                progress.notice(&assessed.message);
+                notices.push(assessed.message.clone());
+            }
+            coverage = Some(assessed);
+            (docs, subtopic_floor)
         }
         PaperSource::File { path, instance } => (docs_from_file(workspace, path, instance.as_deref(), progress)?, 0.0),
     };
@@ -197,7 +213,7 @@ pub fn build_map(
             bottom_up_docs(workspace, &request.topic, &docs, settings, options, client, progress)
         }
     }?;
-    Ok(MapOutcome { notices, ..outcome })
+    Ok(MapOutcome { notices, coverage, ..outcome })
 }
 
 /// Organize `docs` for `topic` with TaxoBench's LLM Bottom-Up organizer, after extracting each
@@ -239,7 +255,7 @@ pub fn bottom_up_docs(
     )?;
     let noted = notes.iter().filter(|n| n.is_some()).count();
     let report = BottomUpReport { input: settings.input, noted, notes_failed, trace };
-    Ok(MapOutcome { map, trace: None, bottom_up: Some(report), notices: Vec::new() })
+    Ok(MapOutcome { map, trace: None, bottom_up: Some(report), notices: Vec::new(), coverage: None })
 }
 
 /// Each paper's note for `input` (none for title and abstract). A paper whose extraction fails
@@ -290,10 +306,12 @@ pub fn organize_docs(
     let embed = |texts: &[String]| encoder.embed(texts);
     progress.check(&format!("organizing {} papers", docs.len()))?;
     let map = organize(topic, &topic_vector, docs, &embed, options);
-    let Some(client) = llm else { return Ok(MapOutcome { map, trace: None, bottom_up: None, notices: Vec::new() }) };
+    let Some(client) = llm else {
+        return Ok(MapOutcome { map, trace: None, bottom_up: None, notices: Vec::new(), coverage: None });
+    };
     progress.check("naming and grouping subtopics with the LLM")?;
     let (map, trace) = litnav_organize::llm::refine(map, topic, client, llm_papers)?;
-    Ok(MapOutcome { map, trace: Some(trace), bottom_up: None, notices: Vec::new() })
+    Ok(MapOutcome { map, trace: Some(trace), bottom_up: None, notices: Vec::new(), coverage: None })
 }
 
 /// Every paper of a file (or of one of its topics), with vectors from litnav's cache of paper

@@ -187,6 +187,11 @@ pub struct RankRequest {
 const NO_CD: &str = "no in-corpus references, or nobody cites them or the paper";
 const NO_NOVELTY: &str = "fewer than two in-corpus references";
 
+/// Why a corpus's citation measures are all empty.
+pub const NO_CITATIONS: &str = "this corpus holds no citations between its papers, so disruption, novelty, \
+    co-citation, coupling and citation paths are empty; a corpus fetched from OpenAlex with its citations \
+    (snowballing the references and the citing works) has them";
+
 /// One paper's citation profile.
 #[derive(Debug, Clone, Serialize)]
 pub struct PaperProfile {
@@ -220,6 +225,9 @@ pub struct PaperProfile {
     pub co_cited: Vec<RelatedPaper>,
     /// Papers sharing most references with it.
     pub coupled: Vec<RelatedPaper>,
+    /// Why the citation measures are empty, when the corpus holds no citations at all.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub citations_note: Option<&'static str>,
 }
 
 /// The maximum-citation path between two papers.
@@ -546,6 +554,7 @@ impl CorpusSession {
             novelty_percentile: nov.p10.and_then(|z| novelty_scores.table.rank(-z)),
             co_cited: self.related(&pairs::co_cited_with(graph, node, 10))?,
             coupled: self.related(&pairs::coupled_with(graph, node, 10))?,
+            citations_note: (graph.edge_count() == 0).then_some(NO_CITATIONS),
         })
     }
 

@@ -18,6 +18,7 @@
 //! | LLM timeout (s) | `LITNAV_LLM_TIMEOUT` | `[llm] timeout` | 120 |
 //! | LLM concurrency | `LITNAV_LLM_CONCURRENCY` | `[llm] concurrency` | 2 |
 //! | LLM offline (cache only) | `LITNAV_LLM_OFFLINE` | `[llm] offline` | false |
+//! | OpenAlex API key | `OPENALEX_API_KEY` | `[openalex] api_key` | none |
 
 use crate::{Error, Result};
 use litnav_llm::Config as LlmConfig;
@@ -41,6 +42,8 @@ pub struct Settings {
     pub seed: u64,
     /// How to reach the LLM (used only when a command asks for it).
     pub llm: LlmConfig,
+    /// The OpenAlex API key and where it came from (used only by a fetch).
+    pub openalex_key: Option<litnav_fetch::ApiKey>,
 }
 
 /// The settings file's shape.
@@ -53,6 +56,14 @@ struct File {
     seed: Option<u64>,
     #[serde(default)]
     llm: LlmFile,
+    #[serde(default)]
+    openalex: OpenAlexFile,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OpenAlexFile {
+    api_key: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -87,7 +98,7 @@ impl Settings {
                 .unwrap_or_else(|| PathBuf::from(".cache"))
                 .join("litnav"),
         };
-        let file = read_file(var("LITNAV_CONFIG").map(PathBuf::from), &home)?;
+        let (file, file_path) = read_file(var("LITNAV_CONFIG").map(PathBuf::from), &home)?;
         let datasets =
             var("LITNAV_DATASETS").map(PathBuf::from).or(file.datasets).or_else(|| cwd.and_then(find_datasets));
         let model_dir = var("LITNAV_MODEL")
@@ -100,7 +111,18 @@ impl Settings {
             None => file.seed.unwrap_or(litnav_core::DEFAULT_SEED),
         };
         let llm = llm_config(&var, file.llm, seed, &home)?;
-        Ok(Settings { home, datasets, model_dir, corpus, seed, llm })
+        // An empty value is kept (not skipped as `var` would) so that a fetch can say it is empty.
+        let openalex_key = match env.get("OPENALEX_API_KEY") {
+            Some(value) => Some(litnav_fetch::ApiKey {
+                value: value.trim().to_string(),
+                origin: "from the environment variable OPENALEX_API_KEY".into(),
+            }),
+            None => file.openalex.api_key.map(|value| litnav_fetch::ApiKey {
+                value,
+                origin: format!("from the settings file {}", file_path.as_deref().unwrap_or(Path::new("?")).display()),
+            }),
+        };
+        Ok(Settings { home, datasets, model_dir, corpus, seed, llm, openalex_key })
     }
 
     /// The datasets directory, or an error saying how to name one.
@@ -129,20 +151,23 @@ fn parse<T: std::str::FromStr>(text: &str, name: &str, what: &str) -> Result<T> 
 }
 
 /// The settings file named by `LITNAV_CONFIG`, else `HOME/config.toml` if it exists, else none.
-fn read_file(named: Option<PathBuf>, home: &Path) -> Result<File> {
+/// Also gives the file's path, when there is one.
+fn read_file(named: Option<PathBuf>, home: &Path) -> Result<(File, Option<PathBuf>)> {
     let path = match named {
         Some(path) => path,
         None => {
             let path = home.join("config.toml");
             if !path.is_file() {
-                return Ok(File::default());
+                return Ok((File::default(), None));
             }
             path
         }
     };
     let text = std::fs::read_to_string(&path)
         .map_err(|e| Error::input(format!("cannot read the settings file {}: {e}", path.display())))?;
-    toml::from_str(&text).map_err(|e| Error::input(format!("{}: {}", path.display(), e.to_string().trim())))
+    let file =
+        toml::from_str(&text).map_err(|e| Error::input(format!("{}: {}", path.display(), e.to_string().trim())))?;
+    Ok((file, Some(path)))
 }
 
 fn llm_config(var: &dyn Fn(&str) -> Option<String>, file: LlmFile, seed: u64, home: &Path) -> Result<LlmConfig> {

@@ -60,6 +60,9 @@ pub struct ServeOptions {
     pub token: Option<String>,
     /// The LLM endpoint jobs may use, when one was configured.
     pub llm: Option<LlmOptions>,
+    /// Whether jobs may open network connections (a map that fetches its field from OpenAlex);
+    /// without it the server never connects anywhere.
+    pub allow_network: bool,
 }
 
 impl ServeOptions {
@@ -206,7 +209,8 @@ pub fn run(workspace: Workspace, options: ServeOptions, ready: impl FnOnce(&str)
     let addr = listener.local_addr()?;
     let guard = options.guard(addr.port())?;
     let state =
-        AppState::new(workspace, options.corpus_dir.clone(), options.maps_dir.clone(), options.llm.clone(), guard)?;
+        AppState::new(workspace, options.corpus_dir.clone(), options.maps_dir.clone(), options.llm.clone(), guard)?
+            .with_network(options.allow_network);
     let host =
         if addr.ip().is_loopback() && addr.is_ipv4() { format!("127.0.0.1:{}", addr.port()) } else { addr.to_string() };
     let url = match &options.token {

@@ -1,7 +1,28 @@
 //! `GET /api/openapi.json`: the API described from the endpoint table the router is made of.
 
 use crate::api::{In, endpoints};
+use litnav_app::request::{Defaults, FetchParams};
 use serde_json::{Map, Value, json};
+
+/// A request type of the application as a JSON object schema: each option's type, meaning,
+/// choices and default.
+fn object_schema<T: Defaults>() -> Value {
+    let defaults = T::defaults();
+    let properties: Map<String, Value> = T::docs()
+        .into_iter()
+        .map(|doc| {
+            let mut property = json!({"type": doc.kind, "description": doc.about});
+            if let Some(default) = defaults.get(doc.name).filter(|v| !v.is_null()) {
+                property["default"] = default.clone();
+            }
+            if let Some(choices) = &doc.choices {
+                property["enum"] = choices.split(", ").map(|c| json!(c)).collect();
+            }
+            (doc.name.to_string(), property)
+        })
+        .collect();
+    json!({"type": "object", "properties": properties})
+}
 
 /// The OpenAPI 3.1 document of this server's API.
 pub fn document() -> Value {
@@ -11,12 +32,19 @@ pub fn document() -> Value {
             .params
             .iter()
             .map(|p| {
+                let mut schema = json!({"type": p.kind});
+                if let Some(default) = &p.default {
+                    schema["default"] = default.clone();
+                }
+                if let Some(choices) = &p.choices {
+                    schema["enum"] = choices.split(", ").map(|c| json!(c)).collect();
+                }
                 json!({
                     "name": p.name,
                     "in": if p.location == In::Path { "path" } else { "query" },
                     "required": p.required,
                     "description": p.about,
-                    "schema": {"type": p.kind},
+                    "schema": schema,
                 })
             })
             .collect();
@@ -33,10 +61,15 @@ pub fn document() -> Value {
             },
         });
         if let Some(body) = endpoint.body {
+            let mut schema = json!({"type": "object"});
+            if endpoint.path == "/api/maps" {
+                let fetch = json!({"description": "fetch the topic's field from OpenAlex into the served corpus first (needs `litnav serve --allow-network`)"});
+                schema["properties"] = json!({"fetch": merge(object_schema::<FetchParams>(), fetch)});
+            }
             operation["requestBody"] = json!({
                 "required": true,
                 "description": body,
-                "content": {"application/json": {"schema": {"type": "object"}}},
+                "content": {"application/json": {"schema": schema}},
             });
         }
         if endpoint.path == "/api/search" {
@@ -75,4 +108,12 @@ pub fn document() -> Value {
             },
         }},
     })
+}
+
+/// `base` with `extra`'s keys added.
+fn merge(mut base: Value, extra: Value) -> Value {
+    if let (Value::Object(base), Value::Object(extra)) = (&mut base, extra) {
+        base.extend(extra);
+    }
+    base
 }

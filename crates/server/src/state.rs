@@ -27,6 +27,8 @@ pub(crate) struct Shared {
     pub jobs: Jobs,
     pub maps: MapStore,
     pub llm: Option<LlmOptions>,
+    /// Whether jobs may open network connections (a map that fetches its field first).
+    pub network: bool,
     pub guard: crate::guard::Guard,
     /// One map or expansion computes at a time (each uses every core); others wait their turn.
     pub heavy: Mutex<()>,
@@ -53,10 +55,29 @@ impl AppState {
             jobs: Jobs::default(),
             maps: MapStore::new(maps_dir),
             llm,
+            network: false,
             guard,
             heavy: Mutex::new(()),
             shutdown: tokio::sync::watch::channel(false).0,
         })))
+    }
+
+    /// Let jobs open network connections (`litnav serve --allow-network`); call before serving.
+    pub fn with_network(mut self, allowed: bool) -> AppState {
+        if let Some(shared) = Arc::get_mut(&mut self.0) {
+            shared.network = allowed;
+        }
+        self
+    }
+
+    /// An error unless jobs may open network connections.
+    pub fn network(&self) -> ApiResult<()> {
+        if self.0.network {
+            return Ok(());
+        }
+        Err(ApiError::forbidden(
+            "this server opens no network connection: start it with `litnav serve --allow-network` to fetch a field from OpenAlex",
+        ))
     }
 
     /// The stored maps.
@@ -145,6 +166,9 @@ pub struct StoredMap {
     /// an expansion, the map's own and what the expansion retrieved).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notices: Vec<String>,
+    /// Whether the corpus covers the map's topic, with the evidence (maps retrieved from it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coverage: Option<litnav_app::coverage::Coverage>,
 }
 
 /// Maps kept in memory at most (the most recently read or stored); the rest are read from disk
@@ -334,6 +358,7 @@ mod tests {
             expanded: None,
             map: litnav_organize::MapNode::new(format!("topic {i}"), String::new(), 1.0),
             notices: Vec::new(),
+            coverage: None,
         }
     }
 

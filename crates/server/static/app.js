@@ -313,10 +313,13 @@ async function renderGraph(stored, state, token) {
   if (!cache.graphs.has(stored.id)) cache.graphs.set(stored.id, await getJson(`/api/maps/${stored.id}/graph?cap=5000`));
   const graph = cache.graphs.get(stored.id);
   if (token !== renderToken) return;
-  const canvas = h("canvas", { id: "graph", "aria-label": `Citation graph of ${graph.nodes.length} papers` });
+  const similarity = graph.kind === "similarity";
+  const canvas = h("canvas", { id: "graph", "aria-label": `${similarity ? "Similarity" : "Citation"} graph of ${graph.nodes.length} papers` });
   const tip = h("div", { class: "tip", hidden: true });
+  const links = similarity ? `${graph.edges.length} similarity links` : `${graph.edges.length} citations`;
   const legend = h("div", { class: "legend" },
-    h("div", {}, `${graph.nodes.length} papers, ${graph.edges.length} citations` + (graph.omitted ? `, ${graph.omitted} less cited omitted` : "")),
+    h("div", { id: "graph-counts" }, `${graph.nodes.length} papers, ${links}` + (graph.omitted ? `, ${graph.omitted} less cited omitted` : "")),
+    graph.note ? h("p", { class: "note", id: "graph-note" }, graph.note) : "",
     graph.themes.map((t, i) => { const dot = h("i"); dot.style.background = themeColour(stored.map, i); return h("div", {}, dot, t.name); }));
   $("#view").replaceChildren(canvas, legend, tip);
   const known = lists.get("known");
@@ -630,6 +633,7 @@ async function renderPaper(stored, state, token) {
       place.filtered_because ? ` It sits in the Filtered branch: ${place.filtered_because}` : "",
       place.also_in.length ? ` Also a secondary member of ${place.also_in.map(([n, w]) => `${n} (${fmt(w, 2)})`).join(", ")}.` : "")] : "",
     h("h3", {}, "Metrics"),
+    prof.citations_note ? h("p", { class: "muted", id: "citations-note" }, prof.citations_note) : "",
     h("dl", { id: "metrics" },
       metric("Cited by", `${prof.in_degree} in the corpus` + (p.citation_count !== undefined && p.citation_count !== null ? `, ${p.citation_count} in all` : ""), METRICS.in_degree),
       metric("References", `${prof.out_degree} in the corpus, ${prof.external_references} outside`, METRICS.out_degree),

@@ -123,6 +123,7 @@ fn store_map(state: &AppState) -> String {
             expanded: None,
             map,
             notices: Vec::new(),
+            coverage: None,
         })
         .unwrap();
     id

@@ -42,6 +42,10 @@ pub enum Suite {
     /// retrieved and organized as `litnav map` does, subtopics filtered at several thresholds;
     /// precision of the papers kept and recall of the survey's references retrieval brought in.
     MapFilter(MapFilterArgs),
+    /// Whether maps say when the corpus does not cover their topic: each litbench survey's title
+    /// mapped from the corpus with its references (must not warn) and without them (must warn);
+    /// the evidence per survey, the shipped rule's shares right and a leave-one-out choice.
+    Coverage(CoverageArgs),
     /// Memory of each command as a function of corpus size: corpora of several sizes (litbench
     /// replicated, with a synthetic citation graph), every command run as its own process, its
     /// peak resident memory, and a line through the sizes: which corpus fits in how much memory.
@@ -323,6 +327,15 @@ pub struct MapFilterArgs {
     #[command(flatten)]
     model: ModelArgs,
     /// Print every topic's counts as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CoverageArgs {
+    #[command(flatten)]
+    model: ModelArgs,
+    /// Print every survey's evidence as JSON.
     #[arg(long)]
     json: bool,
 }
@@ -652,6 +665,13 @@ pub fn run(suite: Suite) -> Result<()> {
                 new_query_rate: args.new_query_rate,
             };
             show(&litnav_bench::serve::run(workspace, corpus, &options)?, args.json, progress)
+        }
+        Suite::Coverage(args) => {
+            let workspace = args.model.workspace()?;
+            let litbench = workspace.settings().datasets()?.join("litbench");
+            let progress = Terminal::start("mapping every litbench survey with and without its references");
+            let report = litnav_bench::coverage::run(&workspace, &litbench, &progress)?;
+            show(&report, args.json, progress)
         }
         Suite::MapFilter(args) => {
             let (workspace, session) = open(&args.model, None)?;

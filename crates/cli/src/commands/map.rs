@@ -4,9 +4,11 @@ use super::{LlmArgs, ModelArgs, write_file};
 use crate::progress::Terminal;
 use anyhow::Result;
 use litnav_app::Workspace;
+use litnav_app::fetch::{FetchRequest, default_corpus, fetch_openalex};
 use litnav_app::maps::{
     self, BottomUpReport, BottomUpSettings, DEFAULT_MAP_PAPERS, MAP_FLOOR, MapOutcome, MapRequest, PaperSource,
 };
+use litnav_app::request::{FetchParams, SourceName};
 use litnav_llm::extract::Input;
 use litnav_organize::{MapNode, Method, Options, render};
 use litnav_search::ScoreFloor;
@@ -101,9 +103,18 @@ pub struct Args {
     /// The topic, in plain words (also the map's title).
     #[arg(long, short)]
     topic: String,
-    /// Corpus to retrieve the topic's papers from (default: the built-in litbench corpus).
+    /// Corpus to retrieve the topic's papers from (default: the built-in litbench corpus; with
+    /// --fetch, $LITNAV_HOME/corpora/fetched/<topic>).
     #[arg(long, value_name = "DIR", conflicts_with = "papers")]
     corpus: Option<PathBuf>,
+    /// Fetch the topic's field from this source into the corpus first (the topic's works, the works
+    /// they cite and the works citing them; see `litnav fetch`), then map it.
+    #[arg(long, value_enum, value_name = "SOURCE", conflicts_with = "papers")]
+    fetch: Option<SourceName>,
+    #[command(flatten)]
+    fetch_params: FetchParams,
+    #[command(flatten)]
+    key: super::fetch::KeyArg,
     /// How many papers to retrieve for the topic at most (the expanded search).
     #[arg(long, short, default_value_t = DEFAULT_MAP_PAPERS)]
     k: usize,
@@ -202,10 +213,9 @@ pub fn run(args: Args) -> Result<()> {
             floor: ScoreFloor { share: args.min_score, at_least: args.min_papers, ..MAP_FLOOR },
         },
     };
+    let corpus = fetched_corpus(&args, &workspace, &progress)?.or(args.corpus.clone());
     let session = match source {
-        PaperSource::Retrieve { .. } => {
-            Some(workspace.open(args.corpus.as_deref(), &progress)?.with_scan(args.scan.scan()))
-        }
+        PaperSource::Retrieve { .. } => Some(workspace.open(corpus.as_deref(), &progress)?.with_scan(args.scan.scan())),
         PaperSource::File { .. } => None,
     };
     let options = Options {
@@ -231,7 +241,7 @@ pub fn run(args: Args) -> Result<()> {
         write_file(args.llm_trace.as_deref(), &serde_json::to_string_pretty(report)?)?;
         report_bottom_up(report);
     }
-    let MapOutcome { map, notices, .. } = outcome;
+    let MapOutcome { map, notices, coverage, .. } = outcome;
     write_file(args.out.as_deref(), &serde_json::to_string_pretty(&map)?)?;
     if let Some(path) = &args.taxobench_out {
         let id = args.instance.as_deref().unwrap_or(&args.topic);
@@ -241,10 +251,37 @@ pub fn run(args: Args) -> Result<()> {
     write_file(args.markdown.as_deref(), &render::markdown(&map))?;
     write_file(args.html.as_deref(), &render::html(&map, &notices))?;
     if args.json {
-        return super::print_json(&map);
+        // The map's own fields at the top, and beside them whether the corpus covers the topic.
+        let mut printed = serde_json::to_value(&map)?;
+        if let (Some(coverage), Some(fields)) = (&coverage, printed.as_object_mut()) {
+            fields.insert("coverage".into(), serde_json::to_value(coverage)?);
+        }
+        return super::print_json(&printed);
     }
     print_outline(&map);
     Ok(())
+}
+
+/// With --fetch, the topic's field fetched into the corpus (named, or the topic's default), and
+/// that corpus; without it, nothing (and no fetch flags).
+fn fetched_corpus(args: &Args, workspace: &Workspace, progress: &Terminal) -> Result<Option<PathBuf>> {
+    let Some(SourceName::Openalex) = args.fetch else {
+        if args.fetch_params != FetchParams::default() || args.key.api_key.is_some() {
+            anyhow::bail!(
+                "--max, --snowball, --snowball-max, --citing-per-work, --api-url, --rate and --api-key go with --fetch"
+            );
+        }
+        return Ok(None);
+    };
+    let corpus = args.corpus.clone().unwrap_or_else(|| default_corpus(workspace, &args.topic));
+    let request = FetchRequest {
+        topic: args.topic.clone(),
+        corpus: corpus.clone(),
+        params: args.fetch_params.clone(),
+        api_key: args.key.key(),
+    };
+    fetch_openalex(workspace, &request, progress)?;
+    Ok(Some(corpus))
 }
 
 /// Tell the user, on standard error, what the LLM Bottom-Up organizer had to work around.

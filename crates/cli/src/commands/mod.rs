@@ -7,6 +7,7 @@ pub mod embed;
 pub mod eval;
 pub mod expand;
 pub mod export;
+pub mod fetch;
 pub mod info;
 pub mod ingest;
 pub mod judge;
@@ -26,15 +27,20 @@ use std::path::{Path, PathBuf};
 pub enum Command {
     /// Organize a topic into a map: themes and subtopics with names, descriptions and their
     /// papers — as an outline, JSON, Markdown or a self-contained HTML page.
-    Map(map::Args),
+    Map(Box<map::Args>),
     /// Grow one subtopic of a map: retrieve new papers for it and organize them into a sub-map.
     Expand(expand::Args),
     /// Create or extend a corpus from paper files (litbench/litnav JSONL, TaxoBench data.jsonl,
     /// OpenAlex works, BibTeX) and citation edge lists (citing_id,cited_id CSV).
     Ingest(ingest::Args),
+    /// Build a corpus for a topic from a scholarly source (OpenAlex): the topic's works, the works
+    /// they cite and the works citing them, with the citations among them. The only command that
+    /// opens a network connection, and only to the source named.
+    #[command(subcommand)]
+    Fetch(fetch::Source),
     /// Report a corpus's counts and field coverage.
     Info(info::Args),
-    /// Rank a corpus's papers for a query (BM25 over title and abstract).
+    /// Rank a corpus's papers for a query (the expanded search by default; --mode for the others).
     Search(search::Args),
     /// Sentence vectors (all-MiniLM-L6-v2) for texts, or for every paper of a corpus.
     Embed(embed::Args),
@@ -71,9 +77,10 @@ pub enum Command {
 /// Run one subcommand.
 pub fn run(command: Command) -> Result<()> {
     match command {
-        Command::Map(args) => map::run(args),
+        Command::Map(args) => map::run(*args),
         Command::Expand(args) => expand::run(args),
         Command::Ingest(args) => ingest::run(args),
+        Command::Fetch(source) => fetch::run(source),
         Command::Info(args) => info::run(args),
         Command::Search(args) => search::run(args),
         Command::Embed(args) => embed::run(args),
@@ -197,7 +204,7 @@ pub struct LlmArgs {
     #[arg(long, value_name = "SECONDS")]
     pub llm_timeout: Option<f64>,
     /// Papers shown to the model per cluster (the most central first).
-    #[arg(long, default_value_t = 12)]
+    #[arg(long, default_value_t = litnav_app::maps::DEFAULT_LLM_PAPERS)]
     pub llm_papers: usize,
     /// Do not read or write the response cache ($LITNAV_HOME/cache/llm).
     #[arg(long)]

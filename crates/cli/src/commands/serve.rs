@@ -30,6 +30,11 @@ pub struct Args {
     /// across restarts.
     #[arg(long, value_name = "DIR")]
     maps: Option<PathBuf>,
+    /// Let map jobs fetch their topic's field from OpenAlex into the served corpus first (the API
+    /// key from OPENALEX_API_KEY or the settings file). Without it the server opens no network
+    /// connection.
+    #[arg(long)]
+    allow_network: bool,
     #[command(flatten)]
     model: ModelArgs,
     /// With --llm, map and expansion jobs may ask for the LLM stage (and `method: llm`).
@@ -52,6 +57,7 @@ pub fn run(args: Args) -> Result<()> {
         allow_remote: args.allow_remote,
         token: args.token.clone(),
         llm: args.llm.llm.then(|| args.llm.options()),
+        allow_network: args.allow_network,
     };
     litnav_server::run(workspace, options, |url| {
         println!("litnav serves {url}");

@@ -14,11 +14,22 @@ pub struct Query<T>(pub T);
 impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Query<T> {
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        match axum::extract::Query::<T>::from_request_parts(parts, state).await {
-            Ok(axum::extract::Query(value)) => Ok(Query(value)),
-            Err(rejection) => Err(ApiError::input(rejection.body_text())),
-        }
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        Ok(Query(query_from(&parts.uri)?))
+    }
+}
+
+/// The query parameters of a request to `uri` (`/api/search?q=…`) as `T`, read exactly as the
+/// handlers read them (for tests that compare the faces' defaults).
+pub fn query_of<T: DeserializeOwned>(uri: &str) -> ApiResult<T> {
+    let uri: axum::http::Uri = uri.parse().map_err(|e| ApiError::input(format!("not a URI: {e}")))?;
+    query_from(&uri)
+}
+
+fn query_from<T: DeserializeOwned>(uri: &axum::http::Uri) -> ApiResult<T> {
+    match axum::extract::Query::<T>::try_from_uri(uri) {
+        Ok(axum::extract::Query(value)) => Ok(value),
+        Err(rejection) => Err(ApiError::input(rejection.body_text())),
     }
 }
 

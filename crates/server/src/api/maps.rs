@@ -11,9 +11,11 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use litnav_app::browse::{self, PaperQuery, SortBy};
 use litnav_app::export::{self, Format};
+use litnav_app::fetch::{FetchRequest, fetch_openalex};
 use litnav_app::maps::{
     self, BottomUpSettings, DEFAULT_EXPANSION_PAPERS, DEFAULT_MAP_PAPERS, ExpandRequest, MapRequest, PaperSource,
 };
+use litnav_app::request::FetchParams;
 use litnav_app::score::{similarity, tree};
 use litnav_app::{Progress, Quiet};
 use litnav_organize::{Method, Options};
@@ -47,6 +49,9 @@ pub(super) struct MapBody {
     llm: Option<bool>,
     #[serde(default)]
     recurse_above: Option<usize>,
+    /// Fetch the topic's field from OpenAlex into the served corpus first (needs `--allow-network`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) fetch: Option<FetchParams>,
 }
 
 /// A job and the map it makes.
@@ -88,6 +93,12 @@ pub(super) async fn create(State(state): State<AppState>, Json(body): Json<MapBo
     body.min_relevance.map(maps::relevance_floor).transpose().map_err(named("min_relevance"))?;
     body.min_score.map(maps::floor_share).transpose().map_err(named("min_score"))?;
     let (_, bottom_up) = method(body.method.as_deref())?;
+    if let Some(fetch) = &body.fetch {
+        // Refused now, not as a failed job: without the flag the server never connects anywhere.
+        state.network()?;
+        fetch.plan(&topic)?;
+        fetch.rate()?;
+    }
     if bottom_up || body.llm == Some(true) {
         // Refused now, not as a failed job, when the server has no endpoint.
         state.llm()?;
@@ -137,6 +148,17 @@ fn take_turn<'s>(state: &'s AppState, job: &Job) -> ApiResult<std::sync::MutexGu
 
 fn build(state: &AppState, job: &Job, id: &str, body: &MapBody) -> ApiResult<String> {
     let _turn = take_turn(state, job)?;
+    let mut fetch_notice = None;
+    if let Some(params) = &body.fetch {
+        let request = FetchRequest {
+            topic: body.topic.clone(),
+            corpus: state.0.corpus_dir.clone(),
+            params: params.clone(),
+            api_key: None,
+        };
+        let fetched = fetch_openalex(state.workspace(), &request, job)?;
+        fetch_notice = Some(litnav_app::fetch::summary(&fetched.fetch));
+    }
     let session = state.session()?;
     let (method, bottom_up) = method(body.method.as_deref())?;
     let client = if bottom_up || body.llm == Some(true) { Some(state.llm()?) } else { None };
@@ -154,7 +176,7 @@ fn build(state: &AppState, job: &Job, id: &str, body: &MapBody) -> ApiResult<Str
             ..Options::default()
         },
         min_relevance: body.min_relevance,
-        llm_papers: 12,
+        llm_papers: maps::DEFAULT_LLM_PAPERS,
         bottom_up: bottom_up.then(BottomUpSettings::default),
     };
     let outcome = maps::build_map(state.workspace(), Some(&session), &request, client.as_ref(), job)?;
@@ -167,7 +189,8 @@ fn build(state: &AppState, job: &Job, id: &str, body: &MapBody) -> ApiResult<Str
         parent: None,
         expanded: None,
         map: outcome.map,
-        notices: outcome.notices,
+        notices: fetch_notice.into_iter().chain(outcome.notices).collect(),
+        coverage: outcome.coverage,
     })?;
     Ok(id.to_string())
 }
@@ -186,6 +209,7 @@ pub(super) struct MapAnswer {
     papers: usize,
     map: litnav_organize::MapNode,
     notices: Vec<String>,
+    coverage: Option<litnav_app::coverage::Coverage>,
 }
 
 pub(super) async fn read(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<axum::Json<MapAnswer>> {
@@ -202,6 +226,7 @@ pub(super) async fn read(State(state): State<AppState>, Path(id): Path<String>) 
         papers: ids.len(),
         map: stored.map.clone(),
         notices: stored.notices.clone(),
+        coverage: stored.coverage.clone(),
     }))
 }
 
@@ -334,7 +359,7 @@ fn grow(state: &AppState, job: &Job, id: &str, parent: &StoredMap, node: &str, b
             min_relevance: maps::EXPANSION_RELEVANCE_FLOOR,
             ..Options::default()
         },
-        llm_papers: 12,
+        llm_papers: maps::DEFAULT_LLM_PAPERS,
     };
     let expansion = maps::expand(state.workspace(), &session, &parent.map, &request, client.as_ref(), job)?;
     job.check("grafting the sub-map into the map")?;
@@ -347,6 +372,7 @@ fn grow(state: &AppState, job: &Job, id: &str, parent: &StoredMap, node: &str, b
         expanded: Some(node.to_string()),
         map: grafted,
         notices: parent.notices.iter().cloned().chain([expansion.notice()]).collect(),
+        coverage: parent.coverage.clone(),
     })?;
     Ok(id.to_string())
 }
@@ -379,7 +405,8 @@ pub(super) async fn graph(
     let graph = blocking(move || {
         let stored = state.0.maps.get(&id)?;
         let seed = state.workspace().settings().seed;
-        Ok(browse::citation_graph(&*state.session()?, &stored.map, cap, seed)?)
+        let encoder = state.workspace().encoder(&Quiet)?;
+        Ok(browse::citation_graph(&*state.session()?, &stored.map, cap, seed, encoder)?)
     })
     .await?;
     Ok(axum::Json(graph))

@@ -8,10 +8,14 @@ mod maps;
 mod papers;
 mod search;
 
+pub use extract::query_of;
 pub(crate) use extract::{blocking, blocking_with_turn};
 
 use crate::state::AppState;
 use axum::routing::{MethodRouter, delete, get, post};
+use litnav_app::request::{Defaults, SearchParams};
+use serde_json::Value;
+use std::borrow::Cow;
 
 /// Where a parameter goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,7 +27,7 @@ pub enum In {
 }
 
 /// A parameter of an endpoint.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Param {
     /// Name.
     pub name: &'static str,
@@ -33,12 +37,41 @@ pub struct Param {
     pub kind: &'static str,
     /// Whether it must be given.
     pub required: bool,
-    /// What it means, with its default.
-    pub about: &'static str,
+    /// What it means (with its default, when `default` does not give it).
+    pub about: Cow<'static, str>,
+    /// Its default, when the request type defines one.
+    pub default: Option<Value>,
+    /// The values it takes, when chosen by name.
+    pub choices: Option<String>,
 }
 
 const fn path(name: &'static str, about: &'static str) -> Param {
-    Param { name, location: In::Path, kind: "string", required: true, about }
+    Param {
+        name,
+        location: In::Path,
+        kind: "string",
+        required: true,
+        about: Cow::Borrowed(about),
+        default: None,
+        choices: None,
+    }
+}
+
+/// Every option of a request type of the application as a query parameter, with its default.
+fn request_params<T: Defaults>() -> Vec<Param> {
+    let defaults = T::defaults();
+    T::docs()
+        .into_iter()
+        .map(|doc| Param {
+            name: doc.name,
+            location: In::Query,
+            kind: doc.kind,
+            required: T::REQUIRED.contains(&doc.name),
+            about: Cow::Owned(doc.about),
+            default: defaults.get(doc.name).filter(|v| !v.is_null()).cloned(),
+            choices: doc.choices,
+        })
+        .collect()
 }
 
 /// The filters of a map's paper listings and of its tree's counts.
@@ -51,7 +84,15 @@ const PAPER_FILTERS: [Param; 5] = [
 ];
 
 const fn query(name: &'static str, kind: &'static str, about: &'static str) -> Param {
-    Param { name, location: In::Query, kind, required: false, about }
+    Param {
+        name,
+        location: In::Query,
+        kind,
+        required: false,
+        about: Cow::Borrowed(about),
+        default: None,
+        choices: None,
+    }
 }
 
 /// One endpoint: its method, path, description and handler.
@@ -86,7 +127,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             summary: "Whether the server is up, and the corpus generation it serves",
             params: vec![],
             body: None,
-            answers: "{status, version, corpus, generation, papers, jobs_running, llm}",
+            answers: "{status, version, corpus, generation, papers, jobs_running, llm, network}",
             streaming: false,
             handler: get(search::health),
         },
@@ -124,18 +165,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             method: "get",
             path: "/api/search",
             summary: "Rank the corpus's papers for a query",
-            params: vec![
-                Param { name: "q", location: In::Query, kind: "string", required: true, about: "plain words" },
-                query("k", "integer", "how many papers (default 10, at most 1000)"),
-                query("mode", "string", "bm25, dense, hybrid or expanded (default: hybrid, reciprocal rank fusion)"),
-                query(
-                    "scan",
-                    "string",
-                    "auto, exact or approximate: how the dense side scans the vectors (default: as the server was started; approximate = the IVF index)",
-                ),
-                query("before", "integer", "only papers published strictly before this year"),
-                query("exclude_surveys", "boolean", "leave surveys out (default false)"),
-            ],
+            params: request_params::<SearchParams>(),
             body: None,
             answers: "[{id, title, year, score}] best first, as `litnav search --json`",
             streaming: false,
@@ -157,7 +187,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             summary: "Start building a map of a topic (a job; the same request joins the same job or map)",
             params: vec![],
             body: Some(
-                "{topic, k?: 200, method?: average|ward|navigator|kmeans|llm, seed?, min_relevance?, min_score?: 0.32, before?, exclude_surveys?, llm?: false, recurse_above?}",
+                "{topic, k?: 200, method?: average|ward|navigator|kmeans|llm, seed?, min_relevance?, min_score?: 0.32, before?, exclude_surveys?, llm?: false, recurse_above?, fetch?: {max?, snowball?, snowball_max?, citing_per_work?, api_url?, rate?}}",
             ),
             answers: "202 {job, map}: the job's state and the id its map will have",
             streaming: false,
@@ -169,7 +199,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             summary: "A map: themes and subtopics with names, descriptions, relevance, papers; the Filtered branch with its reasons",
             params: vec![ID],
             body: None,
-            answers: "{id, topic, request, parent, expanded, papers, map, notices}",
+            answers: "{id, topic, request, parent, expanded, papers, map, notices, coverage}",
             streaming: false,
             handler: get(maps::read),
         },
@@ -300,14 +330,18 @@ pub fn endpoints() -> Vec<Endpoint> {
                     location: In::Query,
                     kind: "string",
                     required: true,
-                    about: "the citing end (the later paper)",
+                    about: Cow::Borrowed("the citing end (the later paper)"),
+                    default: None,
+                    choices: None,
                 },
                 Param {
                     name: "to",
                     location: In::Query,
                     kind: "string",
                     required: true,
-                    about: "the cited end (the classic)",
+                    about: Cow::Borrowed("the cited end (the classic)"),
+                    default: None,
+                    choices: None,
                 },
                 query("max_hops", "integer", "longest path considered (default 6, at most 10)"),
             ],

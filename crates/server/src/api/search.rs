@@ -2,14 +2,14 @@
 
 use super::extract::Query;
 use super::{blocking, blocking_with_turn};
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
-use litnav_app::{Quiet, SearchRequest};
-use litnav_search::hybrid::Fusion;
-use litnav_search::{DenseScan, Expansion, Filter, Hit, Mode};
-use serde::{Deserialize, Serialize};
+use litnav_app::Quiet;
+use litnav_app::request::SearchParams;
+use litnav_search::{Hit, Mode};
+use serde::Serialize;
 
 #[derive(Serialize)]
 pub(super) struct Health {
@@ -21,6 +21,8 @@ pub(super) struct Health {
     jobs_running: usize,
     /// Whether the server has an LLM endpoint (for jobs that ask for one).
     llm: bool,
+    /// Whether jobs may open network connections (`--allow-network`: maps that fetch their field).
+    network: bool,
 }
 
 pub(super) async fn health(State(state): State<AppState>) -> ApiResult<Json<Health>> {
@@ -37,6 +39,7 @@ pub(super) async fn health(State(state): State<AppState>) -> ApiResult<Json<Heal
         papers: session.papers().len(),
         jobs_running: state.0.jobs.running(),
         llm: state.0.llm.is_some(),
+        network: state.0.network,
     }))
 }
 
@@ -79,51 +82,12 @@ pub(super) async fn topics(State(state): State<AppState>) -> ApiResult<Json<Vec<
     Ok(Json(rows))
 }
 
-#[derive(Deserialize)]
-pub(super) struct SearchParams {
-    q: Option<String>,
-    k: Option<usize>,
-    mode: Option<String>,
-    scan: Option<String>,
-    before: Option<i32>,
-    exclude_surveys: Option<bool>,
-}
-
-/// The largest `k` a search answers.
-pub(crate) const MAX_K: usize = 1000;
-
 pub(super) async fn search(
     State(state): State<AppState>,
     Query(params): Query<SearchParams>,
 ) -> ApiResult<Json<Vec<Hit>>> {
-    let words = params.q.unwrap_or_default();
-    if words.trim().is_empty() {
-        return Err(ApiError::input("give the words to search for as `q`"));
-    }
-    let k = params.k.unwrap_or(10);
-    if k == 0 || k > MAX_K {
-        return Err(ApiError::input(format!("k must be between 1 and {MAX_K}, not {k}")));
-    }
-    let mode = match params.mode.as_deref().unwrap_or("hybrid") {
-        "bm25" => Mode::Bm25,
-        "dense" => Mode::Dense,
-        "hybrid" => Mode::Hybrid(Fusion::default()),
-        "expanded" => Mode::Expanded(Expansion::default()),
-        other => {
-            return Err(ApiError::input(format!("unknown mode {other:?} (one of bm25, dense, hybrid, expanded)")));
-        }
-    };
-    let scan = match params.scan.as_deref() {
-        None => None,
-        Some("auto") => Some(DenseScan::Auto),
-        Some("exact") => Some(DenseScan::Exact),
-        Some("approximate") => Some(DenseScan::Approximate),
-        Some(other) => {
-            return Err(ApiError::input(format!("unknown scan {other:?} (one of auto, exact, approximate)")));
-        }
-    };
-    let filter = Filter { before: params.before, exclude_surveys: params.exclude_surveys.unwrap_or(false) };
-    let request = SearchRequest { k, mode, filter, scan, ..SearchRequest::new(words) };
+    let request = params.resolve()?;
+    let mode = request.mode;
     let hits = blocking_with_turn(move |turn| {
         let session = state.session()?;
         if matches!(mode, Mode::Bm25) {

@@ -1,0 +1,170 @@
+//! Options chosen by name. Each enum here has exactly one table of names, from which its
+//! `FromStr`, `Display`, serde form (a plain string) and — with the `clap` feature — its clap
+//! `ValueEnum` are made, so the CLI, the server's query strings and bodies, the OpenAPI document
+//! and the error messages spell every value the same way.
+
+use crate::Error;
+
+/// Defines an enum chosen by name: `what` names the option in messages, each variant has its name
+/// and its help (the variant's doc comment).
+macro_rules! named {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident ($what:literal) {
+            $( #[doc = $help:literal] $variant:ident = $text:literal, )+
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $( #[doc = $help] $variant, )+
+        }
+
+        impl $name {
+            /// Every value, in the order the help lists them.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            /// The value's name, as every face spells it.
+            pub fn name(self) -> &'static str {
+                match self { $($name::$variant => $text),+ }
+            }
+
+            /// One line on what the value means.
+            pub fn help(self) -> &'static str {
+                match self { $($name::$variant => $help.trim()),+ }
+            }
+
+            /// Every name, comma-separated (for messages and documentation).
+            pub fn names() -> String {
+                Self::ALL.iter().map(|v| v.name()).collect::<Vec<_>>().join(", ")
+            }
+        }
+
+        impl std::str::FromStr for $name {
+            type Err = Error;
+
+            fn from_str(text: &str) -> Result<Self, Error> {
+                Self::ALL.iter().copied().find(|v| v.name() == text).ok_or_else(|| {
+                    Error::input(format!("unknown {} {:?} (one of {})", $what, text, Self::names()))
+                })
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.name())
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+                text.parse().map_err(serde::de::Error::custom)
+            }
+        }
+
+        #[cfg(feature = "clap")]
+        impl clap::ValueEnum for $name {
+            fn value_variants<'a>() -> &'a [Self] {
+                Self::ALL
+            }
+
+            fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+                Some(clap::builder::PossibleValue::new(self.name()).help(self.help()))
+            }
+        }
+    };
+}
+
+named! {
+    /// How a search ranks papers.
+    pub enum ModeName ("mode") {
+        /// BM25 over title and abstract.
+        Bm25 = "bm25",
+        /// Cosine similarity of all-MiniLM-L6-v2 vectors (exact).
+        Dense = "dense",
+        /// BM25 and dense fused (reciprocal rank fusion by default).
+        Hybrid = "hybrid",
+        /// Hybrid with feedback, widened by the neighbours of its best hits (the best measured on the litbench surveys).
+        Expanded = "expanded",
+    }
+}
+
+named! {
+    /// How a hybrid search fuses its two rankings.
+    pub enum FusionName ("fusion") {
+        /// Reciprocal rank fusion: the sum of 1/(k + rank).
+        Rrf = "rrf",
+        /// alpha times BM25 plus (1 - alpha) times cosine, each min-max normalized over its candidates.
+        Weighted = "weighted",
+    }
+}
+
+named! {
+    /// How dense retrieval scans the paper vectors.
+    pub enum ScanName ("scan") {
+        /// Exact below 250,000 papers, the approximate (IVF) index from there on.
+        Auto = "auto",
+        /// Every vector (exact top k), whatever the corpus's size.
+        Exact = "exact",
+        /// The IVF index (built on first use and saved beside the vector cache), whatever the size.
+        Approximate = "approximate",
+    }
+}
+
+named! {
+    /// Which citations of a fetched topic's works are followed to fetch more works.
+    pub enum SnowballName ("snowball") {
+        /// Only the works the topic search returns.
+        None = "none",
+        /// Also the works they cite.
+        References = "references",
+        /// Also the works citing them (most cited first, a bounded number per work).
+        Citations = "citations",
+        /// Both the works they cite and the works citing them.
+        Both = "both",
+    }
+}
+
+named! {
+    /// Where works are fetched from.
+    pub enum SourceName ("source") {
+        /// OpenAlex's API (an API key is free; search once for the topic, lists by id for the rest).
+        Openalex = "openalex",
+    }
+}
+
+impl ScanName {
+    /// The library's setting.
+    pub fn scan(self) -> litnav_search::DenseScan {
+        match self {
+            ScanName::Auto => litnav_search::DenseScan::Auto,
+            ScanName::Exact => litnav_search::DenseScan::Exact,
+            ScanName::Approximate => litnav_search::DenseScan::Approximate,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_reads_back_and_an_unknown_one_lists_the_choices() {
+        for mode in ModeName::ALL {
+            assert_eq!(mode.name().parse::<ModeName>().unwrap(), *mode);
+            assert_eq!(serde_json::to_value(mode).unwrap(), mode.name());
+        }
+        let error = "fast".parse::<ModeName>().unwrap_err().to_string();
+        assert_eq!(error, "unknown mode \"fast\" (one of bm25, dense, hybrid, expanded)");
+        let error = serde_json::from_str::<ScanName>("\"quick\"").unwrap_err().to_string();
+        assert!(error.contains("one of auto, exact, approximate"), "{error}");
+        assert_eq!(SnowballName::Both.help(), "Both the works they cite and the works citing them.");
+    }
+}

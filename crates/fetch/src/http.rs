@@ -1,0 +1,358 @@
+//! A polite HTTP client for scholarly APIs: requests paced below the source's rate, every answer
+//! kept in an on-disk cache keyed by the request (never by the API key, which is added only as the
+//! request leaves), transient failures retried with exponential backoff that honours
+//! `Retry-After`, redirects handed back to the caller (a merged work answers 301), and counts of
+//! what was asked, answered from the cache, and read.
+
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// The kinds of call a source prices differently.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CallKind {
+    /// A full-text search (OpenAlex: ten times a list call).
+    Search,
+    /// A list or filter call.
+    List,
+    /// One entity by id (OpenAlex: free).
+    Singleton,
+}
+
+/// An API key and where it came from, so that an error can say which key was refused without
+/// showing it. `Debug` never prints the key.
+#[derive(Clone, PartialEq)]
+pub struct ApiKey {
+    /// The key.
+    pub value: String,
+    /// Where it came from, in words ("from the environment variable OPENALEX_API_KEY").
+    pub origin: String,
+}
+
+impl std::fmt::Debug for ApiKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ApiKey({} characters, {})", self.value.chars().count(), self.origin)
+    }
+}
+
+/// How the client behaves.
+#[derive(Debug, Clone)]
+pub struct HttpConfig {
+    /// The longest one exchange may take.
+    pub timeout: Duration,
+    /// Attempts per request, the first included.
+    pub attempts: u32,
+    /// The first backoff; each further one doubles it.
+    pub backoff: Duration,
+    /// The longest `Retry-After` waited for; a longer one fails the request with its time.
+    pub longest_wait: Duration,
+    /// Requests per second at most.
+    pub rate: f64,
+    /// Where answers are kept (`None`: not kept).
+    pub cache_dir: Option<PathBuf>,
+}
+
+impl Default for HttpConfig {
+    fn default() -> Self {
+        HttpConfig {
+            timeout: Duration::from_secs(60),
+            attempts: 5,
+            backoff: Duration::from_secs(1),
+            longest_wait: Duration::from_secs(120),
+            rate: 10.0,
+            cache_dir: None,
+        }
+    }
+}
+
+/// What was asked and read, for the report.
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct Calls {
+    /// Search calls sent.
+    pub search: usize,
+    /// List calls sent.
+    pub list: usize,
+    /// Singleton calls sent.
+    pub singleton: usize,
+    /// Requests answered from the cache, without a call.
+    pub cached: usize,
+    /// Attempts repeated after a transient failure.
+    pub retries: usize,
+    /// Bytes of answers read from the network.
+    pub bytes: u64,
+    /// The source's last word on what is left of the allowance (`X-RateLimit-Remaining`).
+    pub remaining: Option<String>,
+    /// The source's daily limit (`X-RateLimit-Limit`).
+    pub limit: Option<String>,
+}
+
+/// An answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "status")]
+pub enum Answer {
+    /// 200, with its body.
+    #[serde(rename = "200")]
+    Body {
+        /// The body.
+        body: String,
+    },
+    /// A redirect (301: a merged entity) to this location.
+    #[serde(rename = "301")]
+    Moved {
+        /// Where the entity is now.
+        location: String,
+    },
+    /// 404: the entity does not exist.
+    #[serde(rename = "404")]
+    Missing,
+}
+
+/// The client.
+pub struct Http {
+    agent: ureq::Agent,
+    config: HttpConfig,
+    key: Option<ApiKey>,
+    source_name: &'static str,
+    last_call: Mutex<Option<Instant>>,
+    calls: Mutex<Calls>,
+}
+
+/// What one attempt came to.
+enum Attempt {
+    Done(Answer),
+    /// Worth another attempt, after at least this long.
+    Transient(String, Option<Duration>),
+}
+
+impl Http {
+    /// A client for `source_name` (used in messages) with `key` added to every request.
+    pub fn new(source_name: &'static str, config: HttpConfig, key: Option<ApiKey>) -> Http {
+        let agent = ureq::Agent::config_builder()
+            .timeout_global(Some(config.timeout))
+            .http_status_as_error(false)
+            .max_redirects(0)
+            .user_agent(concat!("litnav/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .new_agent();
+        Http { agent, config, key, source_name, last_call: Mutex::new(None), calls: Mutex::new(Calls::default()) }
+    }
+
+    /// What was asked and read so far.
+    pub fn calls(&self) -> Calls {
+        self.calls.lock().map(|c| c.clone()).unwrap_or_default()
+    }
+
+    /// `url`'s answer: from the cache when it holds it, else from the network — after `check`
+    /// accepted a body (an answer `check` refuses is not kept, so the next run asks again).
+    pub fn get(&self, url: &str, kind: CallKind, check: &dyn Fn(&str) -> Result<()>) -> Result<Answer> {
+        if let Some(answer) = self.cached(url)? {
+            self.count(|c| c.cached += 1);
+            return Ok(answer);
+        }
+        self.count(|c| match kind {
+            CallKind::Search => c.search += 1,
+            CallKind::List => c.list += 1,
+            CallKind::Singleton => c.singleton += 1,
+        });
+        let mut last = String::new();
+        for attempt in 0..self.config.attempts.max(1) {
+            if attempt > 0 {
+                self.count(|c| c.retries += 1);
+            }
+            match self.attempt(url)? {
+                Attempt::Done(answer) => {
+                    if let Answer::Body { body } = &answer {
+                        check(body)?;
+                    }
+                    self.keep(url, &answer)?;
+                    return Ok(answer);
+                }
+                Attempt::Transient(message, wait) => {
+                    last = message;
+                    if attempt + 1 < self.config.attempts {
+                        let backoff = self.config.backoff * 2u32.saturating_pow(attempt);
+                        std::thread::sleep(wait.unwrap_or(backoff));
+                    }
+                }
+            }
+        }
+        Err(Error::Unavailable {
+            url: url.to_string(),
+            message: format!("{last} (gave up after {} attempts)", self.config.attempts.max(1)),
+        })
+    }
+
+    fn attempt(&self, url: &str) -> Result<Attempt> {
+        self.pace();
+        let mut request = self.agent.get(url);
+        if let Some(key) = &self.key {
+            request = request.query("api_key", &key.value);
+        }
+        let mut response = match request.call() {
+            Ok(response) => response,
+            Err(error) => return Ok(Attempt::Transient(self.redact(describe(&error, self.config.timeout)), None)),
+        };
+        let status = response.status().as_u16();
+        let header = |name: &str| response.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_string);
+        let retry_after = header("retry-after").and_then(|v| v.trim().parse::<f64>().ok());
+        let (remaining, limit, location) =
+            (header("x-ratelimit-remaining"), header("x-ratelimit-limit"), header("location"));
+        self.count(|c| {
+            c.remaining = remaining.or(c.remaining.take());
+            c.limit = limit.or(c.limit.take());
+        });
+        let body = match response.body_mut().with_config().limit(256 << 20).read_to_string() {
+            Ok(body) => body,
+            Err(error) => {
+                return Ok(Attempt::Transient(self.redact(format!("the answer was cut off ({error})")), None));
+            }
+        };
+        self.count(|c| c.bytes += body.len() as u64);
+        let said = || self.redact(said(&body));
+        Ok(match status {
+            200 => Attempt::Done(Answer::Body { body }),
+            301 | 302 | 307 | 308 => match location {
+                Some(location) => Attempt::Done(Answer::Moved { location }),
+                None => {
+                    return Err(Error::Protocol {
+                        url: url.to_string(),
+                        message: format!("{status} without a Location to follow"),
+                    });
+                }
+            },
+            404 => Attempt::Done(Answer::Missing),
+            401 => return Err(self.key_refused(status, said())),
+            403 if said().to_lowercase().contains("key") => return Err(self.key_refused(status, said())),
+            403 => Attempt::Transient(format!("403: {} (the rate limit; slowing down)", said()), wait(retry_after)),
+            429 => match wait(retry_after) {
+                Some(wait) if wait <= self.config.longest_wait => {
+                    Attempt::Transient(format!("429: {}", said()), Some(wait))
+                }
+                _ => {
+                    return Err(Error::Refused {
+                        url: url.to_string(),
+                        status,
+                        message: format!(
+                            "{} (the daily allowance is spent{}; the answers fetched so far are kept and a later run resumes from them)",
+                            said(),
+                            retry_after.map(|s| format!(", renewed in {:.0} minutes", s / 60.0)).unwrap_or_default()
+                        ),
+                    });
+                }
+            },
+            500..=599 => Attempt::Transient(format!("{status}: {}", said()), wait(retry_after)),
+            _ => return Err(Error::Refused { url: url.to_string(), status, message: said() }),
+        })
+    }
+
+    /// `message` with the key, should a transport error quote the request, masked.
+    fn redact(&self, message: String) -> String {
+        match &self.key {
+            Some(key) if !key.value.is_empty() => message.replace(&key.value, "[key]"),
+            _ => message,
+        }
+    }
+
+    fn key_refused(&self, status: u16, message: String) -> Error {
+        let origin = self.key.as_ref().map_or_else(|| "(none was given)".to_string(), |k| k.origin.clone());
+        Error::Key { source_name: self.source_name, origin, status, message }
+    }
+
+    /// Wait until the next call keeps below the rate.
+    fn pace(&self) {
+        let Ok(mut last) = self.last_call.lock() else { return };
+        let gap = Duration::from_secs_f64(1.0 / self.config.rate.max(0.001));
+        if let Some(previous) = *last {
+            let since = previous.elapsed();
+            if since < gap {
+                std::thread::sleep(gap - since);
+            }
+        }
+        *last = Some(Instant::now());
+    }
+
+    fn count(&self, change: impl FnOnce(&mut Calls)) {
+        if let Ok(mut calls) = self.calls.lock() {
+            change(&mut calls);
+        }
+    }
+
+    fn cache_path(&self, url: &str) -> Option<PathBuf> {
+        let dir = self.config.cache_dir.as_ref()?;
+        let digest = sha1_smol::Sha1::from(url.as_bytes()).digest().to_string();
+        Some(dir.join(&digest[..2]).join(format!("{digest}.json")))
+    }
+
+    fn cached(&self, url: &str) -> Result<Option<Answer>> {
+        let Some(path) = self.cache_path(url) else { return Ok(None) };
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(Error::io(&path, e)),
+        };
+        // A damaged entry is asked again rather than trusted.
+        let entry: Option<CacheEntry> = serde_json::from_str(&text).ok();
+        Ok(entry.filter(|e| e.url == url).map(|e| e.answer))
+    }
+
+    fn keep(&self, url: &str, answer: &Answer) -> Result<()> {
+        let Some(path) = self.cache_path(url) else { return Ok(()) };
+        let entry = CacheEntry { url: url.to_string(), answer: answer.clone() };
+        let text = serde_json::to_string(&entry).map_err(|e| Error::io(&path, e))?;
+        write_atomically(&path, text.as_bytes())
+    }
+}
+
+/// One cached answer, with the request it answers (so a hash collision is never served).
+#[derive(Serialize, Deserialize)]
+struct CacheEntry {
+    url: String,
+    answer: Answer,
+}
+
+/// Write `bytes` to `path` through a temporary file and a rename.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let temporary = dir.join(format!(
+        ".{}.{}.tmp",
+        path.file_name().and_then(|n| n.to_str()).unwrap_or("answer"),
+        std::process::id()
+    ));
+    std::fs::write(&temporary, bytes).map_err(|e| Error::io(&temporary, e))?;
+    std::fs::rename(&temporary, path).map_err(|e| {
+        let _ = std::fs::remove_file(&temporary);
+        Error::io(path, e)
+    })
+}
+
+fn wait(seconds: Option<f64>) -> Option<Duration> {
+    seconds.filter(|s| s.is_finite() && *s >= 0.0).map(Duration::from_secs_f64)
+}
+
+/// What an error body says: its `message` (and `error`) when it is JSON, else its first words.
+fn said(body: &str) -> String {
+    if let Ok(value) = serde_json::from_str::<serde_json::Value>(body) {
+        let part = |k: &str| value.get(k).and_then(|v| v.as_str()).map(str::to_string);
+        match (part("error"), part("message")) {
+            (Some(error), Some(message)) => return format!("{error}: {message}"),
+            (Some(one), None) | (None, Some(one)) => return one,
+            _ => {}
+        }
+    }
+    let text: String = body.chars().take(200).collect();
+    if text.trim().is_empty() { "(no message)".to_string() } else { text.trim().to_string() }
+}
+
+fn describe(error: &ureq::Error, timeout: Duration) -> String {
+    match error {
+        ureq::Error::Timeout(_) => format!("no answer within {:.0} s", timeout.as_secs_f64()),
+        ureq::Error::ConnectionFailed => "could not connect".to_string(),
+        ureq::Error::HostNotFound => "the host was not found".to_string(),
+        ureq::Error::Io(e) => format!("the connection failed ({})", e.kind()),
+        other => format!("the request failed ({other})"),
+    }
+}

@@ -1,0 +1,183 @@
+//! The OpenAlex source and the snowball against the stand-in on loopback: paging, merged works,
+//! every fault the client must survive, the key never written anywhere, the cache that makes a
+//! second fetch free and an interrupted one resumable.
+
+#![allow(clippy::unwrap_used)]
+
+use litnav_fetch::http::HttpConfig;
+use litnav_fetch::openalex::OpenAlex;
+use litnav_fetch::stand_in::{Faults, StandIn, work_from_paper};
+use litnav_fetch::{ApiKey, Plan, Snowball, Unwatched, fetch};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Duration;
+
+/// 40 works: 0–14 about graph neural networks, the rest about other things. Work i cites i+1
+/// and i+20 (when they exist); work 25 is cited under an old id, W9025, merged into W1025.
+fn works() -> Vec<Value> {
+    (0..40u64)
+        .map(|i| {
+            let topic = if i < 15 { "graph neural networks for molecules" } else { "protein folding dynamics" };
+            let paper = json!({
+                "id": i, "title": format!("Study {i} of {topic}"), "abstract": format!("We look at {topic} again."),
+                "year": 2000 + i, "venue": "Journal", "authors": ["A. Author"],
+            });
+            let cited = [i + 1, i + 20].into_iter().filter(|&j| j < 40).map(|j| if j == 25 { 9025 } else { 1000 + j });
+            let references: Vec<String> = cited.map(|n| format!("W{n}")).collect();
+            let mut work = work_from_paper(&paper, 1000 + i, &references);
+            work["cited_by_count"] = json!(40 - i);
+            work
+        })
+        .collect()
+}
+
+fn stand_in() -> StandIn {
+    StandIn::start(works(), BTreeMap::from([("W9025".to_string(), "W1025".to_string())])).unwrap()
+}
+
+fn config(cache: &Path) -> HttpConfig {
+    HttpConfig {
+        timeout: Duration::from_millis(1500),
+        backoff: Duration::from_millis(20),
+        rate: 1000.0,
+        cache_dir: Some(cache.to_path_buf()),
+        ..HttpConfig::default()
+    }
+}
+
+fn plan(max: usize, snowball: Snowball) -> Plan {
+    Plan { topic: "graph neural networks".into(), max, snowball, snowball_max: 100, citing_per_work: 5 }
+}
+
+const BOTH: Snowball = Snowball { references: true, citations: true };
+
+#[test]
+fn the_topic_is_paged_by_cursor_and_snowballed_through_filters() {
+    let server = stand_in();
+    let cache = tempfile::tempdir().unwrap();
+    let source = OpenAlex::new(server.url(), None, config(cache.path())).unwrap();
+    let fetched = fetch(&source, &plan(12, BOTH), &Unwatched).unwrap();
+    let report = &fetched.report;
+    assert_eq!(report.hits, 12);
+    // 12 hits cite 13 (=W1012), 20..31 (W9025 among them, merged into W1025); works 0..11 are cited by
+    // the hits themselves only, so citers add nothing outside the hits.
+    assert_eq!(report.references, 13, "{report:?}");
+    assert_eq!(report.merged, 1);
+    assert_eq!(report.not_found, 0);
+    assert_eq!(report.works, 25);
+    let w1005 = fetched.works.iter().find(|w| w.id == "W1005").unwrap();
+    assert_eq!(w1005.references, ["W1006", "W1025"], "the merged id is pointed at its new work");
+    // The hits' 24 references, and W1020–W1030 citing their next.
+    assert_eq!(report.citations, 24 + 11);
+    // One search (a page of 12), the 13 ids in one OR filter, one cites: call per hit, and two
+    // singletons for the merged id (its 301, then the work it moved to).
+    assert_eq!((report.calls.search, report.calls.list, report.calls.singleton), (1, 1 + 12, 2));
+    let log = server.log();
+    assert!(log.iter().any(|l| l.contains("filter=openalex%3AW")), "{log:?}");
+    assert!(log.iter().any(|l| l.starts_with("/works/W9025")));
+    assert_eq!(report.calls.remaining.as_deref().map(|r| r.parse::<u64>().is_ok()), Some(true));
+}
+
+#[test]
+fn a_second_fetch_asks_nothing_and_an_interrupted_one_resumes() {
+    let server = stand_in();
+    let cache = tempfile::tempdir().unwrap();
+    let source = OpenAlex::new(server.url(), None, config(cache.path())).unwrap();
+    // Interrupted after the search and four more list calls: the answers so far are kept.
+    server.inject(Faults { fail_after: Some(5), ..Faults::default() });
+    let error = fetch(&source, &plan(12, BOTH), &Unwatched).unwrap_err().to_string();
+    assert!(error.contains("400"), "{error}");
+    let asked = server.log().len();
+    server.inject(Faults::default());
+    let source = OpenAlex::new(server.url(), None, config(cache.path())).unwrap();
+    let resumed = fetch(&source, &plan(12, BOTH), &Unwatched).unwrap().report;
+    assert_eq!(resumed.calls.cached, 5, "the five answers before the interruption came from the cache");
+    assert_eq!(server.log().len() - asked, resumed.calls.search + resumed.calls.list + resumed.calls.singleton);
+    let before = server.log().len();
+    let source = OpenAlex::new(server.url(), None, config(cache.path())).unwrap();
+    let again = fetch(&source, &plan(12, BOTH), &Unwatched).unwrap().report;
+    assert_eq!(server.log().len(), before, "an identical fetch makes no call");
+    assert_eq!((again.calls.search, again.calls.list, again.calls.singleton), (0, 0, 0));
+    assert_eq!((again.works, again.citations), (resumed.works, resumed.citations));
+}
+
+#[test]
+fn rate_limits_server_errors_slow_and_cut_answers_are_retried() {
+    let server = stand_in();
+    let cache = tempfile::tempdir().unwrap();
+    let source = OpenAlex::new(server.url(), None, config(cache.path())).unwrap();
+    server.inject(Faults {
+        rate_limited: 1,
+        server_errors: 1,
+        slow: Some((1, Duration::from_secs(3))),
+        cut: 1,
+        ..Faults::default()
+    });
+    let started = std::time::Instant::now();
+    let report = fetch(&source, &plan(12, Snowball::default()), &Unwatched).unwrap().report;
+    assert_eq!(report.hits, 12);
+    assert_eq!(report.calls.retries, 4, "{report:?}");
+    assert!(started.elapsed() >= Duration::from_secs(1), "Retry-After: 1 was honoured");
+    // Nothing that failed was cached: a second run asks nothing and finds the same.
+    let source = OpenAlex::new(server.url(), None, config(cache.path())).unwrap();
+    assert_eq!(fetch(&source, &plan(12, Snowball::default()), &Unwatched).unwrap().report.calls.cached, 1);
+}
+
+#[test]
+fn a_refused_key_is_named_by_its_origin_and_written_nowhere() {
+    let server = stand_in();
+    let cache = tempfile::tempdir().unwrap();
+    server.inject(Faults { key: Some("right-key".into()), ..Faults::default() });
+    let key = ApiKey { value: "wrong-key-123".into(), origin: "from the environment variable OPENALEX_API_KEY".into() };
+    let source = OpenAlex::new(server.url(), Some(key), config(cache.path())).unwrap();
+    let error = fetch(&source, &plan(12, BOTH), &Unwatched).unwrap_err().to_string();
+    assert_eq!(
+        error,
+        "OpenAlex refused the API key from the environment variable OPENALEX_API_KEY (401: Unauthorized: Invalid or missing API key)"
+    );
+    assert_eq!(source_calls(&source), 1, "a refused key is not retried");
+    assert!(std::fs::read_dir(cache.path()).unwrap().next().is_none(), "a refusal is not cached");
+    // With the right key the same requests are answered, and neither the cache nor the report holds it.
+    let key = ApiKey { value: "right-key".into(), origin: "given on the command line".into() };
+    assert!(!format!("{key:?}").contains("right-key"));
+    let source = OpenAlex::new(server.url(), Some(key), config(cache.path())).unwrap();
+    let fetched = fetch(&source, &plan(12, BOTH), &Unwatched).unwrap();
+    assert!(!serde_json::to_string(&fetched.report).unwrap().contains("right-key"));
+    for entry in walk(cache.path()) {
+        assert!(!std::fs::read_to_string(&entry).unwrap().contains("right-key"), "{}", entry.display());
+    }
+    assert!(server.log().iter().all(|l| l.contains("api_key=right-key") || l.contains("api_key=wrong-key")));
+}
+
+fn source_calls(source: &OpenAlex) -> usize {
+    use litnav_fetch::Source;
+    let calls = source.calls();
+    calls.search + calls.list + calls.singleton
+}
+
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() { files.extend(walk(&path)) } else { files.push(path) }
+    }
+    files
+}
+
+#[test]
+fn bad_answers_and_bad_requests_are_clear_errors() {
+    let server = stand_in();
+    let cache = tempfile::tempdir().unwrap();
+    let source = OpenAlex::new(server.url(), None, config(cache.path())).unwrap();
+    let unknown = Plan { topic: "quantum gravity".into(), ..plan(12, BOTH) };
+    let error = fetch(&source, &unknown, &Unwatched).unwrap_err().to_string();
+    assert_eq!(error, "OpenAlex has no works for the topic \"quantum gravity\"; try other words for it");
+    server.inject(Faults { not_openalex: true, ..Faults::default() });
+    let error = fetch(&source, &plan(12, BOTH), &Unwatched).unwrap_err().to_string();
+    assert!(error.contains("did not answer as OpenAlex does: the answer is not JSON"), "{error}");
+    assert!(error.contains("it begins \"<html>"), "{error}");
+    assert!(!error.contains("api_key"));
+    let empty = Plan { topic: "  ".into(), ..plan(12, BOTH) };
+    assert!(fetch(&source, &empty, &Unwatched).unwrap_err().to_string().starts_with("the topic is empty"));
+}
