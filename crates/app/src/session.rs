@@ -211,6 +211,12 @@ impl CorpusSession {
         Ok(self.lexical.search(&request.to_query(), Mode::Bm25)?)
     }
 
+    /// Whether dense search is loaded (every paper's vector read or computed): a search in a
+    /// mode that needs vectors then starts at once.
+    pub fn dense_ready(&self) -> bool {
+        self.dense.get().is_some()
+    }
+
     /// The retriever with dense parts: every paper's vector, computed now where missing (the vector
     /// cache lives beside the generations and is shared with other processes).
     pub fn dense(&self, encoder: &Encoder, progress: &dyn Progress) -> Result<&Retriever> {

@@ -125,6 +125,9 @@ fn corpus_without(
                 writeln!(kept, "{line}")?;
             }
         }
+        if let Some(dir) = papers.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| litnav_app::Error::io(dir, &e))?;
+        }
         litnav_corpus::store::write_atomically(&papers, &kept)?;
     }
     let request = IngestRequest { files: vec![papers], ..IngestRequest::default() };

@@ -7,6 +7,7 @@ pub mod dense;
 pub mod discovery;
 pub mod embed;
 pub mod expander;
+pub mod fetch;
 pub mod graph;
 pub mod held_out;
 pub mod map_filter;

@@ -169,7 +169,7 @@ fn resident_mib() -> f64 {
 
 /// A search URL with a query never sent before: a paper's title and the request's number.
 fn new_query(base: &str, titles: &[String], i: usize) -> String {
-    format!("{base}/api/search?q={}&k=10", query_text(&format!("{} {i}", titles[i % titles.len()])))
+    format!("{base}/api/search?q={}&k=10&mode=hybrid", query_text(&format!("{} {i}", titles[i % titles.len()])))
 }
 
 /// Words as a query string's value (a title may hold `&`, `#`, `%` or `+`).
@@ -257,7 +257,7 @@ fn load(base: &str, options: &Options) -> Result<Report> {
     let titles: Vec<String> = litnav_eval::tree::Tree::from(&tree).listed_titles();
     let url = |kind: usize, i: usize| -> String {
         match kind {
-            0 => format!("{base}/api/search?q={}&k=10", query_text(&queries[i % queries.len()])),
+            0 => format!("{base}/api/search?q={}&k=10&mode=hybrid", query_text(&queries[i % queries.len()])),
             1 => format!("{base}/api/search?q={}&k=10&mode=bm25", query_text(&queries[i % queries.len()])),
             2 => format!("{base}/api/papers/{}", papers[i % papers.len()]),
             3 => format!("{base}/api/maps/{map}"),

@@ -8,7 +8,7 @@
 
 use crate::error::{ApiError, ApiResult};
 use crate::jobs::Jobs;
-use litnav_app::{CorpusSession, LlmOptions, Quiet, Workspace};
+use litnav_app::{CorpusSession, LlmOptions, Progress, Quiet, Workspace};
 use litnav_organize::MapNode;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -29,6 +29,8 @@ pub(crate) struct Shared {
     pub llm: Option<LlmOptions>,
     /// Whether jobs may open network connections (a map that fetches its field first).
     pub network: bool,
+    /// Computing the corpus's vectors at start-up.
+    pub warming: Warming,
     pub guard: crate::guard::Guard,
     /// One map or expansion computes at a time (each uses every core); others wait their turn.
     pub heavy: Mutex<()>,
@@ -56,6 +58,7 @@ impl AppState {
             maps: MapStore::new(maps_dir),
             llm,
             network: false,
+            warming: Warming::default(),
             guard,
             heavy: Mutex::new(()),
             shutdown: tokio::sync::watch::channel(false).0,
@@ -130,17 +133,94 @@ impl AppState {
         Ok(self.0.workspace.llm(options)?)
     }
 
-    /// Load the encoder and the current session's vectors now, so the first search does not wait.
+    /// Load the encoder and the current session's vectors now — computing the vectors a corpus
+    /// lacks, with their progress in [`AppState::warming`] — so that searches use them as soon as
+    /// they are ready (until then they are answered lexically, and say so).
     pub fn warm_up(&self) {
         let started = std::time::Instant::now();
         let outcome = self.0.workspace.encoder(&Quiet).map_err(ApiError::from).and_then(|encoder| {
             let session = self.session()?;
-            session.dense(encoder, &Quiet)?;
+            session.dense(encoder, &self.0.warming)?;
             Ok(())
         });
+        self.0.warming.finish(outcome.as_ref().err().map(|e| e.message.clone()));
         match outcome {
             Ok(()) => tracing::info!(seconds = started.elapsed().as_secs_f64(), "encoder and vectors loaded"),
             Err(e) => tracing::warn!(error = %e.message, "warming up failed; dense search will retry"),
+        }
+    }
+
+    /// How far computing the served corpus's vectors has come.
+    pub fn warming(&self) -> WarmingView {
+        self.0.warming.view()
+    }
+
+    /// Wait until the vectors are ready (or warming up ended), telling `job` how far they are.
+    pub fn await_vectors(&self, job: &crate::jobs::Job) -> ApiResult<()> {
+        let mut shown = false;
+        loop {
+            let view = self.warming();
+            if view.ready || view.error.is_some() {
+                return Ok(());
+            }
+            if !shown {
+                job.stage("waiting for the corpus's vectors (computed once, when the server started)");
+                shown = true;
+            }
+            if let (Some(done), Some(total)) = (view.done, view.total) {
+                job.advance(done, total);
+            }
+            if Progress::cancelled(job) {
+                return Err(litnav_app::Error::cancelled("stopped while waiting for the corpus's vectors").into());
+            }
+            std::thread::sleep(std::time::Duration::from_millis(250));
+        }
+    }
+}
+
+/// Computing the served corpus's vectors at start-up, as `/api/health` reports it.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct WarmingView {
+    /// Whether every paper has its vector and dense search is loaded.
+    pub ready: bool,
+    /// Papers encoded so far, while they are being encoded.
+    pub done: Option<usize>,
+    /// Papers to encode.
+    pub total: Option<usize>,
+    /// Why warming up failed (dense search then tries again on its own).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// The warm-up's progress, shared.
+#[derive(Default)]
+pub(crate) struct Warming(Mutex<WarmingView>);
+
+impl WarmingView {
+    /// Whether the warm-up is encoding papers now (not merely reading stored vectors).
+    pub fn encoding(&self) -> bool {
+        !self.ready && self.error.is_none() && self.total.is_some()
+    }
+}
+
+impl Warming {
+    fn view(&self) -> WarmingView {
+        self.0.lock().map(|v| v.clone()).unwrap_or_default()
+    }
+
+    fn finish(&self, error: Option<String>) {
+        if let Ok(mut view) = self.0.lock() {
+            view.ready = error.is_none();
+            view.error = error;
+        }
+    }
+}
+
+impl Progress for Warming {
+    fn advance(&self, done: usize, total: usize) {
+        if let Ok(mut view) = self.0.lock() {
+            view.done = Some(done);
+            view.total = Some(total);
         }
     }
 }

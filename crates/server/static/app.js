@@ -725,7 +725,8 @@ function showJob(job) {
 
 async function startMap(topic) {
   try {
-    const started = await postJson("/api/maps", { topic });
+    const body = $("#fetch").checked ? { topic, fetch: {} } : { topic };
+    const started = await postJson("/api/maps", body);
     setState({ job: started.job.id, map: readState().map || "", node: "", paper: "" });
   } catch (e) { $("#job").hidden = false; $("#job").className = "failed"; $("#job").replaceChildren(`The map could not start: ${e.message}`); }
 }
@@ -799,8 +800,37 @@ window.addEventListener("DOMContentLoaded", async () => {
   window.addEventListener("resize", debounce(render, 200));
   try {
     const health = await getJson("/api/health");
-    $("#corpus-info").textContent = `${health.papers.toLocaleString()} papers`;
+    showCorpus(health);
     serverHasLlm = health.llm;
+    offerFetch(health.network);
+    if (!health.vectors.ready) followVectors();
   } catch (_) { /* shown by the first failing request */ }
   render();
 });
+
+// Fetching a field from OpenAlex before mapping it: offered when the server may open network
+// connections, else greyed out with how to allow it.
+function offerFetch(network) {
+  $("#fetch").disabled = !network;
+  $("#fetch-label").title = network
+    ? "Fetch the topic's field from OpenAlex into the served corpus first (its works, the works they cite and the works citing them), then map it"
+    : "This server opens no network connection: start it with `litnav serve --allow-network` to fetch a field from OpenAlex";
+}
+
+// The corpus line: its size, and while the server computes the corpus's vectors, how far it has
+// come (searches meanwhile rank by BM25 alone; maps wait for the vectors).
+function showCorpus(health) {
+  const v = health.vectors;
+  const computing = v.ready ? "" : v.total ? ` · computing vectors ${v.done.toLocaleString()} of ${v.total.toLocaleString()}` : " · loading vectors";
+  $("#corpus-info").textContent = `${health.papers.toLocaleString()} papers${computing}`;
+}
+
+async function followVectors() {
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 2000));
+    let health;
+    try { health = await getJson("/api/health"); } catch (_) { return; }
+    showCorpus(health);
+    if (health.vectors.ready || health.vectors.error) return;
+  }
+}

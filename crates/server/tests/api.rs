@@ -762,3 +762,67 @@ async fn a_sentiment_job_labels_a_papers_unlabelled_mentions_with_the_real_llm()
     assert_eq!(view["state"], "done", "{view}");
     assert_eq!(get(&state, "/api/papers/m02").await.json()["citers"]["llm_labelled"], 1);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
+async fn a_cold_corpus_answers_at_once_by_bm25_and_says_so_until_its_vectors_are_ready() {
+    // 600 litbench papers no vector cache holds yet: serving them means encoding them first.
+    let home = tempfile::tempdir().unwrap();
+    let lines: Vec<String> = std::fs::read_to_string(litnav_testkit::datasets().join("litbench/corpus.jsonl"))
+        .unwrap()
+        .lines()
+        .take(600)
+        .map(str::to_string)
+        .collect();
+    let papers = home.path().join("papers.jsonl");
+    std::fs::write(&papers, lines.join("\n") + "\n").unwrap();
+    let workspace = workspace_with_encoder(home.path());
+    let corpus = home.path().join("cold");
+    workspace.ingest(&corpus, &IngestRequest { files: vec![papers], ..IngestRequest::default() }).unwrap();
+    let state = AppState::new(workspace, corpus, home.path().join("maps"), None, Guard::loopback(8780)).unwrap();
+    let warm = state.clone();
+    let warming = tokio::task::spawn_blocking(move || warm.warm_up());
+    // Wait for the warm-up to start encoding (the encoder loads first).
+    let mut health = get(&state, "/api/health").await.json();
+    for _ in 0..600 {
+        if health["vectors"]["total"].is_u64() || health["vectors"]["ready"] == true {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        health = get(&state, "/api/health").await.json();
+    }
+    assert_eq!(health["vectors"]["ready"], false, "600 papers take longer than the encoder's load: {health}");
+    assert_eq!(health["vectors"]["total"], 600, "{health}");
+    let started = std::time::Instant::now();
+    let lexical = get(&state, "/api/search?q=uncertainty+of+language+models&k=5").await;
+    assert!(started.elapsed() < std::time::Duration::from_secs(5), "a cold search waited {:?}", started.elapsed());
+    assert_eq!(lexical.status, StatusCode::OK);
+    assert_eq!(lexical.headers["litnav-search-mode"], "bm25");
+    let notice = lexical.headers["litnav-search-notice"].to_str().unwrap();
+    assert!(notice.starts_with("answered by bm25: the corpus's vectors are being computed ("), "{notice}");
+    assert_eq!(lexical.json().as_array().unwrap().len(), 5);
+    warming.await.unwrap();
+    let health = get(&state, "/api/health").await.json();
+    assert_eq!(health["vectors"]["ready"], true, "{health}");
+    let dense = get(&state, "/api/search?q=uncertainty+of+language+models&k=5").await;
+    assert_eq!(dense.headers["litnav-search-mode"], "expanded");
+    assert!(dense.headers.get("litnav-search-notice").is_none());
+}
+
+#[tokio::test]
+async fn a_map_that_would_fetch_is_refused_without_allow_network() {
+    let home = tempfile::tempdir().unwrap();
+    let state = mini(home.path());
+    let health = get(&state, "/api/health").await.json();
+    assert_eq!(health["network"], false);
+    let refused = post(&state, "/api/maps", serde_json::json!({"topic": "molecules", "fetch": {"max": 10}})).await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN);
+    assert!(refused.json()["error"]["message"].as_str().unwrap().contains("--allow-network"), "{}", refused.text());
+    // With network allowed, a bad fetch option is still refused before any job starts.
+    let other = tempfile::tempdir().unwrap();
+    let state = mini(other.path()).with_network(true);
+    let bad =
+        post(&state, "/api/maps", serde_json::json!({"topic": "molecules", "fetch": {"snowball": "sideways"}})).await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(bad.text().contains("unknown snowball \\\"sideways\\\""), "{}", bad.text());
+}

@@ -46,6 +46,10 @@ pub enum Suite {
     /// mapped from the corpus with its references (must not warn) and without them (must warn);
     /// the evidence per survey, the shipped rule's shares right and a leave-one-out choice.
     Coverage(CoverageArgs),
+    /// What fetching a field costs: a 1,000-work field from the OpenAlex stand-in on loopback
+    /// (the datasets' CiteSeer and AAN as OpenAlex works), fetched with snowballing, encoded, and
+    /// fetched again from the answer cache: calls, bytes, seconds.
+    Fetch(FetchBenchArgs),
     /// Memory of each command as a function of corpus size: corpora of several sizes (litbench
     /// replicated, with a synthetic citation graph), every command run as its own process, its
     /// peak resident memory, and a line through the sizes: which corpus fits in how much memory.
@@ -327,6 +331,20 @@ pub struct MapFilterArgs {
     #[command(flatten)]
     model: ModelArgs,
     /// Print every topic's counts as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct FetchBenchArgs {
+    /// The field to fetch.
+    #[arg(long, default_value = "machine translation")]
+    topic: String,
+    #[command(flatten)]
+    params: litnav_app::request::FetchParams,
+    #[command(flatten)]
+    model: ModelArgs,
+    /// Print the report as JSON.
     #[arg(long)]
     json: bool,
 }
@@ -665,6 +683,12 @@ pub fn run(suite: Suite) -> Result<()> {
                 new_query_rate: args.new_query_rate,
             };
             show(&litnav_bench::serve::run(workspace, corpus, &options)?, args.json, progress)
+        }
+        Suite::Fetch(args) => {
+            let workspace = args.model.workspace()?;
+            let progress = Terminal::start("fetching a field from the OpenAlex stand-in");
+            let report = litnav_bench::fetch::run(&workspace, &args.topic, &args.params, &progress)?;
+            show(&report, args.json, progress)
         }
         Suite::Coverage(args) => {
             let workspace = args.model.workspace()?;

@@ -12,6 +12,7 @@ mod concurrency;
 mod corpus;
 mod eval;
 mod faults;
+mod fetch;
 mod llm;
 mod maps;
 mod navigator;

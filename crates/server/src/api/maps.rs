@@ -148,6 +148,7 @@ fn take_turn<'s>(state: &'s AppState, job: &Job) -> ApiResult<std::sync::MutexGu
 
 fn build(state: &AppState, job: &Job, id: &str, body: &MapBody) -> ApiResult<String> {
     let _turn = take_turn(state, job)?;
+    state.await_vectors(job)?;
     let mut fetch_notice = None;
     if let Some(params) = &body.fetch {
         let request = FetchRequest {

@@ -6,9 +6,11 @@ use crate::error::ApiResult;
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
+use axum::http::{HeaderName, HeaderValue};
+use axum::response::{IntoResponse, Response};
 use litnav_app::Quiet;
-use litnav_app::request::SearchParams;
-use litnav_search::{Hit, Mode};
+use litnav_app::request::{ModeName, SearchParams};
+use litnav_search::Mode;
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -23,6 +25,9 @@ pub(super) struct Health {
     llm: bool,
     /// Whether jobs may open network connections (`--allow-network`: maps that fetch their field).
     network: bool,
+    /// The corpus's vectors: ready, or how far computing them has come (searches are answered
+    /// by BM25 until they are ready).
+    vectors: crate::state::WarmingView,
 }
 
 pub(super) async fn health(State(state): State<AppState>) -> ApiResult<Json<Health>> {
@@ -40,6 +45,7 @@ pub(super) async fn health(State(state): State<AppState>) -> ApiResult<Json<Heal
         jobs_running: state.0.jobs.running(),
         llm: state.0.llm.is_some(),
         network: state.0.network,
+        vectors: crate::state::WarmingView { ready: session.dense_ready(), ..state.warming() },
     }))
 }
 
@@ -82,16 +88,24 @@ pub(super) async fn topics(State(state): State<AppState>) -> ApiResult<Json<Vec<
     Ok(Json(rows))
 }
 
-pub(super) async fn search(
-    State(state): State<AppState>,
-    Query(params): Query<SearchParams>,
-) -> ApiResult<Json<Vec<Hit>>> {
-    let request = params.resolve()?;
-    let mode = request.mode;
-    let hits = blocking_with_turn(move |turn| {
+pub(super) async fn search(State(state): State<AppState>, Query(params): Query<SearchParams>) -> ApiResult<Response> {
+    let mut request = params.resolve()?;
+    let asked = params.filled().mode.unwrap_or(ModeName::Expanded);
+    let (hits, used, notice) = blocking_with_turn(move |turn| {
         let session = state.session()?;
-        if matches!(mode, Mode::Bm25) {
-            return Ok(session.search_lexical(&request)?);
+        if matches!(request.mode, Mode::Bm25) {
+            return Ok((session.search_lexical(&request)?, ModeName::Bm25, None));
+        }
+        let warming = state.warming();
+        if !session.dense_ready() && warming.encoding() {
+            // A cold corpus answers at once, lexically, while its vectors are computed.
+            let progress = match (warming.done, warming.total) {
+                (Some(done), Some(total)) => format!(" ({done} of {total} papers)"),
+                _ => String::new(),
+            };
+            request.mode = Mode::Bm25;
+            let notice = format!("answered by bm25: the corpus's vectors are being computed{progress}");
+            return Ok((session.search_lexical(&request)?, ModeName::Bm25, Some(notice)));
         }
         let encoder = state.workspace().encoder(&Quiet)?;
         if !session.query_is_encoded(&request) {
@@ -99,8 +113,20 @@ pub(super) async fn search(
             drop(turn);
             session.encode_query(&request, encoder, &Quiet)?;
         }
-        Ok(session.search(&request, encoder, &Quiet)?)
+        Ok((session.search(&request, encoder, &Quiet)?, asked, None))
     })
     .await?;
-    Ok(Json(hits))
+    let mut response = Json(hits).into_response();
+    let headers = response.headers_mut();
+    headers.insert(SEARCH_MODE, HeaderValue::from_static(used.name()));
+    if let Some(notice) = notice.and_then(|n| HeaderValue::from_str(&n).ok()) {
+        headers.insert(SEARCH_NOTICE, notice);
+    }
+    Ok(response)
 }
+
+/// The header every search answer carries: the mode that ranked it.
+pub(crate) const SEARCH_MODE: HeaderName = HeaderName::from_static("litnav-search-mode");
+
+/// The header a search answer carries when it was not ranked as asked: why.
+pub(crate) const SEARCH_NOTICE: HeaderName = HeaderName::from_static("litnav-search-notice");
