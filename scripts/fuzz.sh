@@ -64,6 +64,10 @@ seed() {
       sed -n 15p "$datasets/litbench/topics.jsonl" >"$dir/topic-15" ;;
     openalex)
       cp crates/corpus/tests/fixtures/openalex_works.jsonl "$dir/works" ;;
+    openalex_api)
+      printf '{"meta": {"next_cursor": "abc", "count": 1}, "results": [' >"$dir/page"
+      head -n 1 crates/corpus/tests/fixtures/openalex_works.jsonl | tr -d '\n' >>"$dir/page"
+      printf ']}' >>"$dir/page" ;;
     bibtex)
       cp crates/corpus/tests/fixtures/references.bib "$dir/references" ;;
     edges)

@@ -341,9 +341,9 @@ pub fn citation_graph(
             session.docs(&ids, encoder, &crate::Quiet)?.into_iter().map(|d| d.vector).collect();
         edges = nearest_neighbour_links(&vectors, SIMILAR_NEIGHBOURS);
         let note = format!(
-            "these papers cite none of each other in this corpus: each is joined to its {SIMILAR_NEIGHBOURS} most similar \
-             (cosine of their vectors) instead. {}",
-            if graph.edge_count() == 0 { crate::relations::NO_CITATIONS } else { "" }
+            "Similarity graph: these papers cite none of each other in this corpus, so each is joined to its \
+             {SIMILAR_NEIGHBOURS} most similar instead.{}",
+            if graph.edge_count() == 0 { " A corpus fetched from OpenAlex has the citations." } else { "" }
         );
         ("similarity", Some(note.trim().to_string()))
     } else {

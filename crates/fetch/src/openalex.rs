@@ -170,6 +170,13 @@ fn protocol(url: &str, message: String) -> Error {
     Error::Protocol { url: url.to_string(), message: format!("did not answer as OpenAlex does: {message}") }
 }
 
+/// A list answer's works and next cursor, or what is wrong with it (for the fuzzer and tests: a
+/// fetch reads every answer this way).
+pub fn parse_page(body: &str) -> std::result::Result<(Vec<Work>, Option<String>), String> {
+    let (results, next) = page(body)?;
+    Ok((results.into_iter().map(work).collect::<std::result::Result<_, _>>()?, next))
+}
+
 /// A list page's results and next cursor, or what is wrong with it.
 fn page(body: &str) -> std::result::Result<(Vec<Value>, Option<String>), String> {
     let value: Value = serde_json::from_str(body).map_err(|e| {

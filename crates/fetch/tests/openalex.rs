@@ -181,3 +181,19 @@ fn bad_answers_and_bad_requests_are_clear_errors() {
     let empty = Plan { topic: "  ".into(), ..plan(12, BOTH) };
     assert!(fetch(&source, &empty, &Unwatched).unwrap_err().to_string().starts_with("the topic is empty"));
 }
+
+/// Not a check: serves the stand-in with the datasets' CiteSeer and AAN for manual runs (README
+/// screenshots, `litnav fetch openalex --api-url …` by hand) for `LITNAV_STAND_IN_SECONDS`
+/// (default 600). `cargo test -p litnav-fetch --test openalex -- --ignored --nocapture serve_`.
+#[test]
+#[ignore = "a helper for manual runs, not a check"]
+fn serve_the_stand_in_for_manual_runs() {
+    let datasets = std::env::var_os("LITNAV_DATASETS")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/datasets"));
+    let (works, moved) = litnav_fetch::stand_in::dataset_works(&datasets).unwrap();
+    let server = StandIn::start(works, moved).unwrap();
+    println!("stand-in at {}", server.url());
+    let seconds = std::env::var("LITNAV_STAND_IN_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(600);
+    std::thread::sleep(Duration::from_secs(seconds));
+}

@@ -138,6 +138,7 @@ impl AppState {
     /// they are ready (until then they are answered lexically, and say so).
     pub fn warm_up(&self) {
         let started = std::time::Instant::now();
+        self.0.warming.start();
         let outcome = self.0.workspace.encoder(&Quiet).map_err(ApiError::from).and_then(|encoder| {
             let session = self.session()?;
             session.dense(encoder, &self.0.warming)?;
@@ -160,7 +161,7 @@ impl AppState {
         let mut shown = false;
         loop {
             let view = self.warming();
-            if view.ready || view.error.is_some() {
+            if !view.under_way() {
                 return Ok(());
             }
             if !shown {
@@ -181,6 +182,8 @@ impl AppState {
 /// Computing the served corpus's vectors at start-up, as `/api/health` reports it.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct WarmingView {
+    /// Whether the warm-up has begun (the server starts it at once; tests may not).
+    pub started: bool,
     /// Whether every paper has its vector and dense search is loaded.
     pub ready: bool,
     /// Papers encoded so far, while they are being encoded.
@@ -197,15 +200,21 @@ pub struct WarmingView {
 pub(crate) struct Warming(Mutex<WarmingView>);
 
 impl WarmingView {
-    /// Whether the warm-up is encoding papers now (not merely reading stored vectors).
-    pub fn encoding(&self) -> bool {
-        !self.ready && self.error.is_none() && self.total.is_some()
+    /// Whether the warm-up is under way: loading the encoder, reading or computing vectors.
+    pub fn under_way(&self) -> bool {
+        self.started && !self.ready && self.error.is_none()
     }
 }
 
 impl Warming {
     fn view(&self) -> WarmingView {
         self.0.lock().map(|v| v.clone()).unwrap_or_default()
+    }
+
+    fn start(&self) {
+        if let Ok(mut view) = self.0.lock() {
+            view.started = true;
+        }
     }
 
     fn finish(&self, error: Option<String>) {

@@ -62,7 +62,8 @@ function highlight(text, words) {
 }
 
 const fmt = (x, digits = 3) => (x === null || x === undefined ? "—" : Number(x).toFixed(digits));
-const pct = (x) => (x === null || x === undefined ? "—" : `${(100 * x).toFixed(0)}th pct`);
+// Percentile ranks arrive in [0, 100] (litnav_graph::percentile).
+const pct = (x) => (x === null || x === undefined ? "—" : `${x.toFixed(0)}th percentile`);
 
 // ---------- state in the URL ----------
 function readState() {
@@ -325,7 +326,10 @@ async function renderGraph(stored, state, token) {
   const known = lists.get("known");
   const maxCites = Math.max(1, ...graph.nodes.map((n) => n.citations));
   const look = {
-    size: (n) => 2.5 + 9 * Math.sqrt(Math.log1p(n.citations) / Math.log1p(maxCites)),
+    // A similarity graph's papers often have no citations in the corpus: drawn a little larger.
+    size: (n) => (similarity ? 5 : 2.5) + 9 * Math.sqrt(Math.log1p(n.citations) / Math.log1p(maxCites)),
+    // Few edges are drawn darker than a hairball's.
+    edgeAlpha: Math.min(0.6, Math.max(0.18, 4 / Math.sqrt(graph.edges.length + 1))),
     colour: (n) => known[n.id] ? KNOWN_COLOUR : themeColour(stored.map, n.theme),
     selected: state.paper,
   };
@@ -413,7 +417,7 @@ function webglPainter(canvas, graph, look) {
     attribute("position", buffers.edges, 2);
     gl.vertexAttrib3f(attribute("colour", null), 0.35, 0.39, 0.45);
     gl.vertexAttrib1f(attribute("size", null), 1);
-    gl.uniform1f(uniform("alpha"), 0.18); gl.uniform1f(uniform("round"), 0);
+    gl.uniform1f(uniform("alpha"), look.edgeAlpha); gl.uniform1f(uniform("round"), 0);
     gl.drawArrays(gl.LINES, 0, graph.edges.length * 2);
     // Nodes: their theme's colour (or the known colour), sized by citations.
     attribute("position", buffers.positions, 2); attribute("colour", buffers.colours, 3); attribute("size", buffers.sizes, 1);
@@ -449,7 +453,7 @@ function canvasPainter(canvas, graph, look) {
     const ctx = canvas.getContext("2d");
     ctx.scale(ratio, ratio);
     const at = screenPlace(canvas, view);
-    ctx.strokeStyle = "rgba(90,100,115,0.18)"; ctx.lineWidth = 0.7;
+    ctx.strokeStyle = `rgba(90,100,115,${look.edgeAlpha})`; ctx.lineWidth = 0.7;
     ctx.beginPath();
     for (const [a, b] of graph.edges) { const [x1, y1] = at(graph.nodes[a]); const [x2, y2] = at(graph.nodes[b]); ctx.moveTo(x1, y1); ctx.lineTo(x2, y2); }
     ctx.stroke();

@@ -127,7 +127,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             summary: "Whether the server is up, and the corpus generation it serves",
             params: vec![],
             body: None,
-            answers: "{status, version, corpus, generation, papers, jobs_running, llm, network, vectors: {ready, done, total}}",
+            answers: "{status, version, corpus, generation, papers, jobs_running, llm, network, vectors: {started, ready, done, total}}",
             streaming: false,
             handler: get(search::health),
         },

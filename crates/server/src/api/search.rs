@@ -97,11 +97,11 @@ pub(super) async fn search(State(state): State<AppState>, Query(params): Query<S
             return Ok((session.search_lexical(&request)?, ModeName::Bm25, None));
         }
         let warming = state.warming();
-        if !session.dense_ready() && warming.encoding() {
+        if !session.dense_ready() && warming.under_way() {
             // A cold corpus answers at once, lexically, while its vectors are computed.
             let progress = match (warming.done, warming.total) {
                 (Some(done), Some(total)) => format!(" ({done} of {total} papers)"),
-                _ => String::new(),
+                _ => " (loading the encoder)".to_string(),
             };
             request.mode = Mode::Bm25;
             let notice = format!("answered by bm25: the corpus's vectors are being computed{progress}");
