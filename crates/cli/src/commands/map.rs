@@ -104,7 +104,7 @@ pub struct Args {
     #[arg(long, short)]
     topic: String,
     /// Corpus to retrieve the topic's papers from (default: the built-in litbench corpus; with
-    /// --fetch, $LITNAV_HOME/corpora/fetched/<topic>).
+    /// --fetch, $LITNAV_HOME/corpora/fetched/TOPIC).
     #[arg(long, value_name = "DIR", conflicts_with = "papers")]
     corpus: Option<PathBuf>,
     /// Fetch the topic's field from this source into the corpus first (the topic's works, the works
