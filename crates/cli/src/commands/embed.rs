@@ -21,8 +21,8 @@ pub struct Args {
     /// With --corpus: how dense search will scan the vectors; `approximate` (or `auto` above
     /// 250,000 papers) also builds the IVF index now and saves it beside the vectors, so the
     /// first search does not wait for it.
-    #[arg(long, value_enum, default_value_t = super::ScanArg::Auto)]
-    scan: super::ScanArg,
+    #[arg(long, value_enum, default_value_t = litnav_app::request::ScanName::Auto)]
+    scan: litnav_app::request::ScanName,
     #[command(flatten)]
     model: ModelArgs,
     /// Print results as JSON: `[{"text": ..., "vector": [...]}]`, or the corpus report.

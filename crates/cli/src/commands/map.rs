@@ -129,8 +129,8 @@ pub struct Args {
     #[command(flatten)]
     filter: super::FilterArgs,
     /// How retrieval scans the paper vectors (with a corpus).
-    #[arg(long, value_enum, default_value_t = super::ScanArg::Auto)]
-    scan: super::ScanArg,
+    #[arg(long, value_enum, default_value_t = litnav_app::request::ScanName::Auto)]
+    scan: litnav_app::request::ScanName,
     /// Organize exactly these papers instead of retrieving (Bottom-Up mode): any file litnav
     /// ingests (litbench JSONL, OpenAlex, BibTeX, TaxoBench data.jsonl …).
     #[arg(long, value_name = "FILE")]

@@ -163,29 +163,6 @@ impl FilterArgs {
     }
 }
 
-/// How dense retrieval scans the paper vectors.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum ScanArg {
-    /// Exact below 250,000 papers, the approximate (IVF) index from there on.
-    #[default]
-    Auto,
-    /// Every vector (exact top k), whatever the corpus's size.
-    Exact,
-    /// The IVF index (built on first use and saved beside the vector cache), whatever the size.
-    Approximate,
-}
-
-impl ScanArg {
-    /// The library's setting.
-    pub fn scan(self) -> litnav_search::DenseScan {
-        match self {
-            ScanArg::Auto => litnav_search::DenseScan::Auto,
-            ScanArg::Exact => litnav_search::DenseScan::Exact,
-            ScanArg::Approximate => litnav_search::DenseScan::Approximate,
-        }
-    }
-}
-
 /// LLM settings. The endpoint, model and key come from these flags, else from the settings
 /// (`LITNAV_LLM_URL`, `LITNAV_LLM_MODEL`, `LITNAV_LLM_API_KEY`/`OPENAI_API_KEY`, the settings
 /// file); the default endpoint is the local server of `scripts/llm-server.sh`.
