@@ -19,6 +19,7 @@
 
 pub mod browse;
 pub mod coverage;
+pub mod edges;
 pub mod error;
 pub mod export;
 pub mod fetch;

@@ -137,6 +137,19 @@ pub struct MapOutcome {
     pub coverage: Option<Coverage>,
 }
 
+impl MapOutcome {
+    /// The map as `litnav map --json` prints it and the Python face returns it: the map's own
+    /// fields at the top and, beside them, whether the corpus covers the topic (`coverage`).
+    pub fn printed(&self) -> Result<serde_json::Value> {
+        let mut printed = serde_json::to_value(&self.map).map_err(|e| Error::internal(e.to_string()))?;
+        if let (Some(coverage), Some(fields)) = (&self.coverage, printed.as_object_mut()) {
+            let coverage = serde_json::to_value(coverage).map_err(|e| Error::internal(e.to_string()))?;
+            fields.insert("coverage".into(), coverage);
+        }
+        Ok(printed)
+    }
+}
+
 /// What the LLM Bottom-Up organizer did.
 #[derive(Debug, Clone, Serialize)]
 pub struct BottomUpReport {
@@ -169,32 +182,16 @@ pub fn build_map(
     llm: Option<&Client>,
     progress: &dyn Progress,
 ) -> Result<MapOutcome> {
-    let encoder = workspace.encoder(progress)?;
     let mut notices = Vec::new();
     let mut coverage = None;
     let (docs, floor) = match &request.source {
         PaperSource::Retrieve { k, filter, floor } => {
             let session = session.ok_or_else(|| Error::internal("a map retrieved from a corpus needs its session"))?;
-            progress.check("retrieving papers")?;
-            let hits = session.retrieve(&request.topic, *k, *filter, encoder, progress)?;
-            let retrieved = hits.len();
-            let kept = session.above_floor(hits, *floor, encoder, progress)?;
-            if !floor.keeps_all() {
-                let notice = floor_notice(kept.len(), retrieved, *k);
-                progress.notice(&notice);
-                notices.push(notice);
-            }
-            let ids: Vec<String> = kept.into_iter().map(|hit| hit.id).collect();
+            let retrieved = retrieve_for_map(workspace, session, &request.topic, *k, *filter, *floor, progress)?;
+            notices = retrieved.notices;
+            coverage = Some(retrieved.coverage);
             let subtopic_floor = if floor.keeps_all() { RELEVANCE_FLOOR } else { 0.0 };
-            let docs = session.docs(&ids, encoder, progress)?;
-            let topic_vector = encoder.embed(&[request.topic.as_str()]).pop().unwrap_or_default();
-            let assessed = crate::coverage::assess(&request.topic, &topic_vector, &docs, retrieved, COVERAGE_RULE);
-            if !assessed.covered {
-                progress.notice(&assessed.message);
-                notices.push(assessed.message.clone());
-            }
-            coverage = Some(assessed);
-            (docs, subtopic_floor)
+            (retrieved.docs, subtopic_floor)
         }
         PaperSource::File { path, instance } => (docs_from_file(workspace, path, instance.as_deref(), progress)?, 0.0),
     };
@@ -214,6 +211,49 @@ pub fn build_map(
         }
     }?;
     Ok(MapOutcome { notices, coverage, ..outcome })
+}
+
+/// The papers a map retrieves for its topic, what the score floor and the coverage check said.
+pub struct Retrieved {
+    /// The kept papers, most relevant first.
+    pub docs: Vec<Doc>,
+    /// Whether the corpus covers the topic.
+    pub coverage: Coverage,
+    /// The floor's notice and, when the corpus may not cover the topic, the coverage warning.
+    pub notices: Vec<String>,
+}
+
+/// Retrieve a map's papers from `session`: the top `k` for `topic` through `filter`, those that
+/// reach `floor`, and the coverage of the topic by them.
+pub fn retrieve_for_map(
+    workspace: &Workspace,
+    session: &CorpusSession,
+    topic: &str,
+    k: usize,
+    filter: Filter,
+    floor: ScoreFloor,
+    progress: &dyn Progress,
+) -> Result<Retrieved> {
+    let encoder = workspace.encoder(progress)?;
+    let mut notices = Vec::new();
+    progress.check("retrieving papers")?;
+    let hits = session.retrieve(topic, k, filter, encoder, progress)?;
+    let retrieved = hits.len();
+    let kept = session.above_floor(hits, floor, encoder, progress)?;
+    if !floor.keeps_all() {
+        let notice = floor_notice(kept.len(), retrieved, k);
+        progress.notice(&notice);
+        notices.push(notice);
+    }
+    let ids: Vec<String> = kept.into_iter().map(|hit| hit.id).collect();
+    let docs = session.docs(&ids, encoder, progress)?;
+    let topic_vector = encoder.embed(&[topic]).pop().unwrap_or_default();
+    let coverage = crate::coverage::assess(topic, &topic_vector, &docs, retrieved, COVERAGE_RULE);
+    if !coverage.covered {
+        progress.notice(&coverage.message);
+        notices.push(coverage.message.clone());
+    }
+    Ok(Retrieved { docs, coverage, notices })
 }
 
 /// Organize `docs` for `topic` with TaxoBench's LLM Bottom-Up organizer, after extracting each

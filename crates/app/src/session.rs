@@ -4,7 +4,7 @@
 //! one generation even while the corpus is re-ingested; a new session sees the new one.
 
 use crate::error::{Error, Result};
-use crate::workspace::{Progress, fill_vectors};
+use crate::workspace::{Progress, Workspace, fill_vectors};
 use litnav_corpus::{Corpus, Paper, Topic};
 use litnav_embed::Encoder;
 use litnav_embed::cache::{VectorCache, corpus_cache_path};
@@ -182,6 +182,15 @@ impl CorpusSession {
             return Ok(retriever.search_expanded(&request.to_query(), expansion, &text_of)?);
         }
         Ok(retriever.search(&request.to_query(), request.mode)?)
+    }
+
+    /// Answer `request` in its mode: BM25 from the lexical index alone (no encoder loaded), every
+    /// other mode with the workspace's encoder.
+    pub fn answer(&self, request: &SearchRequest, workspace: &Workspace, progress: &dyn Progress) -> Result<Vec<Hit>> {
+        match request.mode {
+            Mode::Bm25 => self.search_lexical(request),
+            _ => self.search(request, workspace.encoder(progress)?, progress),
+        }
     }
 
     /// Whether a search would start without waiting for the encoder: BM25, or its query vector is

@@ -1,35 +1,67 @@
 //! Does a map say when its corpus does not cover its topic? For each litbench survey, its title
-//! is mapped twice as `litnav map` maps it: from the built-in corpus, which holds the survey's
-//! references (the map must not warn), and from a corpus built without them (it must). Every
-//! map's coverage evidence is kept; the verdict's rule — a floor on the topic's closeness to its
-//! nearest papers, on the support of the topic's words, or both — is chosen on 18 surveys and
-//! applied to the 19th (leave-one-out), and the share right both ways is reported for the rule
-//! litnav ships and for the held-out choice.
+//! is retrieved as `litnav map` retrieves it, from three corpora: the built-in one, which holds the
+//! survey's references (the map must not warn); the same without the papers of the topic's
+//! surveys (the expert survey's references and those of an LLM-written survey on the same topic:
+//! the protocol); and without the papers of the topic's field, which also leaves out the
+//! references of every survey sharing at least [`FIELD_OVERLAP`] of its references with it (so
+//! that a Vision Transformer survey is not judged on a corpus that still holds the multimodal
+//! transformer survey's Vision Transformers). Both "without" corpora must warn. Every map's
+//! coverage evidence is kept; the verdict's rule — a floor on the topic's closeness to its nearest
+//! papers and on the support of the topic's words — is chosen on 18 surveys and applied to the
+//! 19th (leave-one-out), and the shares right both ways are reported for the rule litnav ships, the
+//! best rule in sample and the held-out choice, under each protocol.
 
 use crate::Result;
 use crate::map_filter::{SurveyTopic, survey_topics};
 use litnav_app::coverage::{COVERAGE_RULE, Coverage, CoverageRule};
-use litnav_app::maps::{self, MAP_FLOOR, MapRequest, PaperSource};
+use litnav_app::maps::{self, MAP_FLOOR};
 use litnav_app::{CorpusSession, IngestRequest, Progress, Workspace};
-use litnav_organize::Options;
 use serde::Serialize;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::io::Write;
 use std::path::Path;
 
-/// One survey's two maps.
+/// The least share of either survey's references two surveys must share to be of one field.
+pub const FIELD_OVERLAP: f64 = 0.05;
+
+/// One survey's three maps.
 #[derive(Debug, Clone, Serialize)]
 pub struct Case {
     /// litbench topic id.
     pub topic: String,
     /// The survey's title.
     pub title: String,
-    /// References the survey cites (left out of the second corpus).
+    /// Papers of the topic's surveys (left out of the second corpus).
     pub references: usize,
+    /// The surveys of the same field (their papers are also left out of the third corpus).
+    pub field: Vec<String>,
+    /// Papers left out of the third corpus.
+    pub field_papers: usize,
     /// The map from the corpus that holds them.
     pub with: Coverage,
-    /// The map from the corpus without them.
+    /// The map from the corpus without the topic's surveys' papers.
     pub without: Coverage,
+    /// The map from the corpus without the field's papers.
+    pub without_field: Coverage,
+}
+
+/// Which corpus a map that must warn came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Protocol {
+    /// Without the topic's surveys' papers.
+    Survey,
+    /// Without the papers of every survey of the field.
+    Field,
+}
+
+impl Protocol {
+    fn uncovered(self, case: &Case) -> &Coverage {
+        match self {
+            Protocol::Survey => &case.without,
+            Protocol::Field => &case.without_field,
+        }
+    }
 }
 
 /// Shares right for one rule.
@@ -41,13 +73,13 @@ pub struct Score {
     pub uncovered_right: f64,
 }
 
-/// The whole benchmark.
+/// How the rules score under one protocol.
 #[derive(Debug, Clone, Serialize)]
-pub struct Report {
-    /// Every survey.
-    pub cases: Vec<Case>,
-    /// The rule litnav ships ([`COVERAGE_RULE`]) and how it scores.
-    pub shipped: (CoverageRule, Score),
+pub struct Scores {
+    /// The protocol.
+    pub protocol: Protocol,
+    /// The rule litnav ships ([`COVERAGE_RULE`]).
+    pub shipped: Score,
     /// The best rule on all surveys (in sample).
     pub best: (CoverageRule, Score),
     /// Each survey judged by the rule chosen on the other 18.
@@ -56,75 +88,131 @@ pub struct Report {
     pub held_out_rules: Vec<(String, CoverageRule)>,
 }
 
-/// Map every survey with and without its references.
+/// The whole benchmark.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    /// Every survey.
+    pub cases: Vec<Case>,
+    /// The rule litnav ships.
+    pub shipped: CoverageRule,
+    /// Under the protocol, then under the field's.
+    pub scores: Vec<Scores>,
+}
+
+/// Retrieve every survey's topic from the three corpora.
 pub fn run(workspace: &Workspace, litbench: &Path, progress: &dyn Progress) -> Result<Report> {
     let topics = survey_topics(litbench)?;
+    let tagged = papers_by_topic(litbench)?;
     let full = workspace.open(None, progress)?;
     let mut cases = Vec::new();
     for (done, topic) in topics.iter().enumerate() {
-        progress.stage(&format!("mapping {} with and without its references", topic.id));
-        let without_dir = corpus_without(workspace, litbench, topic, progress)?;
-        let without = CorpusSession::open(&without_dir)?;
+        progress.stage(&format!("retrieving {} with and without its field", topic.id));
+        let own = tagged.get(&topic.id).cloned().unwrap_or_default();
+        let field: Vec<String> = same_field(topic, &topics);
+        let mut field_papers = own.clone();
+        for other in &field {
+            field_papers.extend(tagged.get(other).into_iter().flatten().cloned());
+        }
+        let without = CorpusSession::open(&corpus_without(workspace, litbench, &topic.id, &own, progress)?)?;
+        let without_field = CorpusSession::open(&corpus_without(
+            workspace,
+            litbench,
+            &format!("{}-field", topic.id),
+            &field_papers,
+            progress,
+        )?)?;
         cases.push(Case {
             topic: topic.id.clone(),
             title: topic.title.clone(),
-            references: topic.references.len(),
+            references: own.len(),
+            field,
+            field_papers: field_papers.len(),
             with: coverage_of(workspace, &full, &topic.title)?,
             without: coverage_of(workspace, &without, &topic.title)?,
+            without_field: coverage_of(workspace, &without_field, &topic.title)?,
         });
         progress.advance(done + 1, topics.len());
     }
-    let shipped = (COVERAGE_RULE, score(&cases.iter().collect::<Vec<_>>(), COVERAGE_RULE));
-    let best = best_rule(&cases.iter().collect::<Vec<_>>());
+    let scores = [Protocol::Survey, Protocol::Field].into_iter().map(|p| scores(&cases, p)).collect();
+    Ok(Report { cases, shipped: COVERAGE_RULE, scores })
+}
+
+fn scores(cases: &[Case], protocol: Protocol) -> Scores {
+    let all: Vec<&Case> = cases.iter().collect();
+    let shipped = score(&all, COVERAGE_RULE, protocol);
+    let best = best_rule(&all, protocol);
     let mut held_right = (0usize, 0usize);
     let mut held_out_rules = Vec::new();
-    for case in &cases {
+    for case in cases {
         let others: Vec<&Case> = cases.iter().filter(|c| c.topic != case.topic).collect();
-        let (rule, _) = best_rule(&others);
+        let (rule, _) = best_rule(&others, protocol);
         held_right.0 += usize::from(verdict(&case.with, rule));
-        held_right.1 += usize::from(!verdict(&case.without, rule));
+        held_right.1 += usize::from(!verdict(protocol.uncovered(case), rule));
         held_out_rules.push((case.topic.clone(), rule));
     }
     let n = cases.len().max(1) as f64;
     let held_out = Score { covered_right: held_right.0 as f64 / n, uncovered_right: held_right.1 as f64 / n };
-    Ok(Report { cases, shipped, best, held_out, held_out_rules })
+    Scores { protocol, shipped, best, held_out, held_out_rules }
 }
 
-/// The map's coverage of `topic` from `session`, built as `litnav map` builds it.
+/// The surveys sharing at least [`FIELD_OVERLAP`] of their or `topic`'s references with `topic`.
+fn same_field(topic: &SurveyTopic, topics: &[SurveyTopic]) -> Vec<String> {
+    topics
+        .iter()
+        .filter(|other| other.id != topic.id)
+        .filter(|other| {
+            let shared = topic.references.intersection(&other.references).count() as f64;
+            let least = topic.references.len().min(other.references.len()).max(1) as f64;
+            shared / least >= FIELD_OVERLAP
+        })
+        .map(|other| other.id.clone())
+        .collect()
+}
+
+/// For each topic id, the corpus papers a survey of that topic cites: its `sources` name the topic
+/// (`cs_01`) or a survey written on it by an LLM (`cs_01_llm`).
+fn papers_by_topic(litbench: &Path) -> Result<HashMap<String, HashSet<String>>> {
+    let mut tagged: HashMap<String, HashSet<String>> = HashMap::new();
+    for paper in crate::organize::read_json_lines(&litbench.join("corpus.jsonl"))? {
+        let id = paper["id"].as_str().unwrap_or_default();
+        for source in paper["sources"].as_array().into_iter().flatten().filter_map(|s| s.as_str()) {
+            let topic = source.strip_suffix("_llm").unwrap_or(source);
+            tagged.entry(topic.to_string()).or_default().insert(id.to_string());
+        }
+    }
+    Ok(tagged)
+}
+
+/// The map's coverage of `topic` from `session`, retrieved as `litnav map` retrieves it.
 fn coverage_of(workspace: &Workspace, session: &CorpusSession, topic: &str) -> Result<Coverage> {
-    let request = MapRequest {
-        topic: topic.to_string(),
-        source: PaperSource::Retrieve { k: maps::DEFAULT_MAP_PAPERS, filter: Default::default(), floor: MAP_FLOOR },
-        options: Options { seed: workspace.settings().seed, ..Options::default() },
-        min_relevance: None,
-        llm_papers: maps::DEFAULT_LLM_PAPERS,
-        bottom_up: None,
-    };
-    let outcome = maps::build_map(workspace, Some(session), &request, None, &litnav_app::Quiet)?;
-    outcome.coverage.ok_or_else(|| litnav_app::Error::internal("a retrieved map came without its coverage"))
+    let k = maps::DEFAULT_MAP_PAPERS;
+    let retrieved =
+        maps::retrieve_for_map(workspace, session, topic, k, Default::default(), MAP_FLOOR, &litnav_app::Quiet)?;
+    Ok(retrieved.coverage)
 }
 
-/// litbench without `topic`'s references, built once under litnav's home (its vectors seeded from
-/// the built-in corpus's).
+/// litbench without the papers `left_out`, built once under litnav's home as
+/// `litbench-without-{name}` (its vectors seeded from the built-in corpus's).
 fn corpus_without(
     workspace: &Workspace,
     litbench: &Path,
-    topic: &SurveyTopic,
+    name: &str,
+    left_out: &HashSet<String>,
     progress: &dyn Progress,
 ) -> Result<std::path::PathBuf> {
-    let name = format!("litbench-without-{}", topic.id);
+    let name = format!("litbench-without-{name}");
     let papers = workspace.settings().home.join("cache").join("bench-coverage").join(format!("{name}.jsonl"));
-    if !papers.is_file() {
-        let text = std::fs::read_to_string(litbench.join("corpus.jsonl"))
-            .map_err(|e| litnav_app::Error::io(&litbench.join("corpus.jsonl"), &e))?;
-        let mut kept = Vec::new();
-        for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            let paper: serde_json::Value = serde_json::from_str(line)
-                .map_err(|e| litnav_app::Error::input(format!("litbench corpus.jsonl: {e}")))?;
-            if !topic.references.contains(paper["id"].as_str().unwrap_or_default()) {
-                writeln!(kept, "{line}")?;
-            }
+    let text = std::fs::read_to_string(litbench.join("corpus.jsonl"))
+        .map_err(|e| litnav_app::Error::io(&litbench.join("corpus.jsonl"), &e))?;
+    let mut kept = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let paper: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| litnav_app::Error::input(format!("litbench corpus.jsonl: {e}")))?;
+        if !left_out.contains(paper["id"].as_str().unwrap_or_default()) {
+            writeln!(kept, "{line}")?;
         }
+    }
+    if std::fs::read(&papers).ok().as_deref() != Some(&kept[..]) {
         if let Some(dir) = papers.parent() {
             std::fs::create_dir_all(dir).map_err(|e| litnav_app::Error::io(dir, &e))?;
         }
@@ -138,19 +226,19 @@ fn verdict(coverage: &Coverage, rule: CoverageRule) -> bool {
     coverage.closeness >= rule.closeness && coverage.term_support >= rule.term_support
 }
 
-fn score(cases: &[&Case], rule: CoverageRule) -> Score {
+fn score(cases: &[&Case], rule: CoverageRule, protocol: Protocol) -> Score {
     let n = cases.len().max(1) as f64;
     Score {
         covered_right: cases.iter().filter(|c| verdict(&c.with, rule)).count() as f64 / n,
-        uncovered_right: cases.iter().filter(|c| !verdict(&c.without, rule)).count() as f64 / n,
+        uncovered_right: cases.iter().filter(|c| !verdict(protocol.uncovered(c), rule)).count() as f64 / n,
     }
 }
 
 /// The rule that scores best on `cases`: the highest lower of the two shares, then the higher
 /// sum; each threshold halfway between two observed values (or 0: no floor on that evidence).
-fn best_rule(cases: &[&Case]) -> (CoverageRule, Score) {
+fn best_rule(cases: &[&Case], protocol: Protocol) -> (CoverageRule, Score) {
     let candidates = |value: &dyn Fn(&Coverage) -> f32| -> Vec<f32> {
-        let mut seen: Vec<f32> = cases.iter().flat_map(|c| [value(&c.with), value(&c.without)]).collect();
+        let mut seen: Vec<f32> = cases.iter().flat_map(|c| [value(&c.with), value(protocol.uncovered(c))]).collect();
         seen.sort_by(f32::total_cmp);
         seen.dedup();
         std::iter::once(0.0).chain(seen.windows(2).map(|w| (w[0] + w[1]) / 2.0)).collect()
@@ -163,7 +251,7 @@ fn best_rule(cases: &[&Case]) -> (CoverageRule, Score) {
     for &c in &closeness {
         for &t in &support {
             let rule = CoverageRule { closeness: c, term_support: t };
-            let scored = score(cases, rule);
+            let scored = score(cases, rule, protocol);
             if key(&scored) > key(&best.1) {
                 best = (rule, scored);
             }
@@ -174,41 +262,48 @@ fn best_rule(cases: &[&Case]) -> (CoverageRule, Score) {
 
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "coverage: each litbench survey's title mapped from the corpus with and without its references")?;
         writeln!(
             f,
-            "{:<10} {:>5}  {:>9} {:>8} {:>6}  {:>9} {:>8} {:>6}",
-            "topic", "refs", "closeness", "support", "warns", "closeness", "support", "warns"
+            "coverage: each litbench survey's title retrieved from the corpus with its references, without the papers of its surveys, and without those of its field"
         )?;
-        writeln!(f, "{:<10} {:>5}  {:^25}  {:^25}", "", "", "with its references", "without them")?;
+        writeln!(
+            f,
+            "{:<8} {:>5} {:>5}  {:^22}  {:^22}  {:^22}",
+            "topic", "refs", "field", "with", "without the survey", "without the field"
+        )?;
+        let cell = |c: &Coverage| {
+            format!("{:.3} {:.3} {:>4}", c.closeness, c.term_support, if c.covered { "no" } else { "warn" })
+        };
         for case in &self.cases {
-            let warns = |c: &Coverage| if c.covered { "no" } else { "yes" };
             writeln!(
                 f,
-                "{:<10} {:>5}  {:>9.3} {:>8.3} {:>6}  {:>9.3} {:>8.3} {:>6}",
+                "{:<8} {:>5} {:>5}  {:^22}  {:^22}  {:^22}  {}",
                 case.topic,
                 case.references,
-                case.with.closeness,
-                case.with.term_support,
-                warns(&case.with),
-                case.without.closeness,
-                case.without.term_support,
-                warns(&case.without)
+                case.field_papers,
+                cell(&case.with),
+                cell(&case.without),
+                cell(&case.without_field),
+                case.field.join(" ")
             )?;
         }
-        let row = |f: &mut fmt::Formatter<'_>, name: &str, rule: Option<CoverageRule>, s: Score| {
-            let rule = rule.map_or_else(
-                || "chosen on the other 18".to_string(),
-                |r| format!("closeness ≥ {:.3}, support ≥ {:.3}", r.closeness, r.term_support),
-            );
-            writeln!(
-                f,
-                "{name:<10} {rule:<38} covered right {:.3}  uncovered right {:.3}",
-                s.covered_right, s.uncovered_right
-            )
-        };
-        row(f, "shipped", Some(self.shipped.0), self.shipped.1)?;
-        row(f, "best", Some(self.best.0), self.best.1)?;
-        row(f, "held out", None, self.held_out)
+        for scores in &self.scores {
+            writeln!(f, "protocol {:?}:", scores.protocol)?;
+            let row = |f: &mut fmt::Formatter<'_>, name: &str, rule: Option<CoverageRule>, s: Score| {
+                let rule = rule.map_or_else(
+                    || "chosen on the other 18".to_string(),
+                    |r| format!("closeness ≥ {:.3}, support ≥ {:.3}", r.closeness, r.term_support),
+                );
+                writeln!(
+                    f,
+                    "  {name:<10} {rule:<38} covered right {:.3}  uncovered right {:.3}",
+                    s.covered_right, s.uncovered_right
+                )
+            };
+            row(f, "shipped", Some(self.shipped), scores.shipped)?;
+            row(f, "best", Some(scores.best.0), scores.best.1)?;
+            row(f, "held out", None, scores.held_out)?;
+        }
+        Ok(())
     }
 }

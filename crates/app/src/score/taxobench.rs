@@ -34,20 +34,64 @@ impl Instance {
     }
 }
 
+/// TaxoBench lines: a JSON-lines file, or lines already parsed (from Python, say).
+#[derive(Debug, Clone, Copy)]
+pub enum Lines<'a> {
+    /// A JSON-lines file.
+    File(&'a Path),
+    /// Parsed lines; problems name them `name:N`.
+    Parsed {
+        /// What the lines are called in problems (`predictions`, `data`).
+        name: &'a str,
+        /// The lines.
+        values: &'a [Value],
+    },
+}
+
+impl Lines<'_> {
+    /// What problems call the lines.
+    fn origin(&self) -> String {
+        match self {
+            Lines::File(path) => path.display().to_string(),
+            Lines::Parsed { name, .. } => name.to_string(),
+        }
+    }
+
+    /// Each non-blank line with its 1-based number, parsed or with why it is not JSON.
+    fn parsed(&self) -> Result<Vec<(usize, std::result::Result<Value, String>)>> {
+        match self {
+            Lines::File(path) => {
+                let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, &e))?;
+                Ok(text
+                    .lines()
+                    .enumerate()
+                    .filter(|(_, line)| !line.trim().is_empty())
+                    .map(|(i, line)| (i + 1, serde_json::from_str(line).map_err(|e| e.to_string())))
+                    .collect())
+            }
+            Lines::Parsed { values, .. } => {
+                Ok(values.iter().cloned().enumerate().map(|(i, v)| (i + 1, Ok(v))).collect())
+            }
+        }
+    }
+}
+
 /// Read a TaxoBench JSON-lines file, taking each line's tree from `tree_key` (for `hierarchy_tree`,
 /// from `tree` when the line has no `hierarchy_tree`, as the public scorer does). Lines that are not
 /// JSON or carry no usable id cannot be paired; they are returned as problems, not errors, so one
 /// bad line never stops the scoring of the others. Only an unreadable or empty file is an error.
 pub fn read_instances(path: &Path, tree_key: &str) -> Result<(Vec<Instance>, Vec<String>)> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, &e))?;
+    instances(Lines::File(path), tree_key)
+}
+
+/// The instances of `lines`, as [`read_instances`] reads a file.
+pub fn instances(lines: Lines<'_>, tree_key: &str) -> Result<(Vec<Instance>, Vec<String>)> {
+    let origin = lines.origin();
     let mut out = Vec::new();
     let mut problems = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let at = format!("{}:{}", path.display(), i + 1);
-        let value: Value = match serde_json::from_str(line) {
+    for (number, parsed) in lines.parsed()? {
+        let at = format!("{origin}:{number}");
+        let value: Value = match parsed {
             Ok(value) => value,
             Err(e) => {
                 problems.push(format!("{at}: line skipped: not valid JSON ({e})"));
@@ -84,10 +128,10 @@ pub fn read_instances(path: &Path, tree_key: &str) -> Result<(Vec<Instance>, Vec
                 ));
             }
         }
-        out.push(Instance { line: i + 1, id, tree, retrieved, record: value });
+        out.push(Instance { line: number, id, tree, retrieved, record: value });
     }
     if out.is_empty() && problems.is_empty() {
-        return Err(Error::input(format!("{} holds no instances", path.display())));
+        return Err(Error::input(format!("{origin} holds no instances")));
     }
     Ok((out, problems))
 }
@@ -178,17 +222,20 @@ pub struct Paired {
 
 /// Pair `data` (`gt`) with `predictions` (`hierarchy_tree`) by id.
 pub fn pair_files(data: &Path, predictions: &Path) -> Result<Paired> {
-    let (gold, mut problems) = read_instances(data, "gt")?;
-    let (predicted, prediction_problems) = read_instances(predictions, "hierarchy_tree")?;
+    pair(Lines::File(data), Lines::File(predictions))
+}
+
+/// Pair the instances of `data` (`gt`) with those of `predictions` (`hierarchy_tree`) by id.
+pub fn pair(data: Lines<'_>, predictions: Lines<'_>) -> Result<Paired> {
+    let (gold, mut problems) = instances(data, "gt")?;
+    let (predicted, prediction_problems) = instances(predictions, "hierarchy_tree")?;
+    let (data, predictions) = (data.origin(), predictions.origin());
     problems.extend(prediction_problems);
     let mut by_id: HashMap<String, Instance> = HashMap::new();
     for instance in predicted {
         let (line, id) = (instance.line, instance.id.clone());
         if by_id.insert(id.clone(), instance).is_some() {
-            problems.push(format!(
-                "{}:{line}: instance {id} predicted twice; the last line is scored",
-                predictions.display()
-            ));
+            problems.push(format!("{}:{line}: instance {id} predicted twice; the last line is scored", predictions));
         }
     }
     let mut pairs = Vec::new();
@@ -198,14 +245,14 @@ pub fn pair_files(data: &Path, predictions: &Path) -> Result<Paired> {
         let gt = match instance.tree {
             Ok(tree) => tree,
             Err(e) => {
-                problems.push(format!("{}:{}: instance {id} skipped: {e}", data.display(), instance.line));
+                problems.push(format!("{}:{}: instance {id} skipped: {e}", data, instance.line));
                 continue;
             }
         };
         match by_id.remove(&id) {
             None => problems.push(format!("instance {id} skipped: no prediction")),
             Some(Instance { line, tree: Err(e), .. }) => {
-                problems.push(format!("{}:{line}: instance {id} skipped: {e}", predictions.display()))
+                problems.push(format!("{}:{line}: instance {id} skipped: {e}", predictions))
             }
             Some(Instance { tree: Ok(tree), retrieved, .. }) => {
                 if tree.paper_nodes().is_empty() && retrieved.as_ref().is_none_or(Vec::is_empty) {
@@ -230,13 +277,59 @@ pub fn score_pairs(pairs: &[Pair], options: Options, sim: &dyn LabelSimilarity) 
         .collect()
 }
 
-/// Write one JSON line of scores per instance (the scores under TaxoBench's key names, and `id`).
-pub fn write_per_instance(path: &Path, scored: &[(String, InstanceScores)]) -> Result<()> {
+/// The title-alignment threshold TaxoBench uses.
+pub const DEFAULT_THRESHOLD: f64 = 0.92;
+
+/// Sem-Path's penalty per unmatched ancestor, as TaxoBench sets it.
+pub const DEFAULT_LAMBDA: f64 = 1.0;
+
+/// A whole TaxoBench scoring: the means, each instance's scores, and what was skipped.
+#[derive(Debug, Clone, Serialize)]
+pub struct Scored {
+    /// Means under the public scorer's key names.
+    pub summary: Summary,
+    /// One row per scored instance: its scores under TaxoBench's key names, and `id`.
+    pub per_instance: Vec<Value>,
+    /// One message per instance or line that could not be scored.
+    pub problems: Vec<String>,
+}
+
+/// Score `predictions` against `data` with the label similarity `kind`.
+pub fn score(
+    workspace: &crate::Workspace,
+    data: Lines<'_>,
+    predictions: Lines<'_>,
+    kind: crate::score::similarity::Kind,
+    threshold: f64,
+    lambda: f64,
+    progress: &dyn crate::Progress,
+) -> Result<Scored> {
+    let paired = pair(data, predictions)?;
+    let trees: Vec<&Tree> = paired.pairs.iter().flat_map(|p| [&p.gold, &p.predicted]).collect();
+    let sim = kind.build(workspace, &trees, progress)?;
+    let options = Options { threshold, lambda, reading: kind.reading() };
+    let scored = score_pairs(&paired.pairs, options, sim.as_ref());
+    let per_instance = per_instance_rows(&scored)?;
+    Ok(Scored { summary: summarize(&scored, options, kind.name()), per_instance, problems: paired.problems })
+}
+
+/// Each instance's scores as a JSON row with its `id`.
+fn per_instance_rows(scored: &[(String, InstanceScores)]) -> Result<Vec<Value>> {
+    scored
+        .iter()
+        .map(|(id, scores)| {
+            let mut row = serde_json::to_value(scores).map_err(|e| Error::internal(e.to_string()))?;
+            row["id"] = Value::String(id.clone());
+            Ok(row)
+        })
+        .collect()
+}
+
+/// Write one JSON line per row.
+pub fn write_rows(path: &Path, rows: &[Value]) -> Result<()> {
     let mut text = String::new();
-    for (id, scores) in scored {
-        let mut line = serde_json::to_value(scores).map_err(|e| Error::internal(e.to_string()))?;
-        line["id"] = Value::String(id.clone());
-        text.push_str(&line.to_string());
+    for row in rows {
+        text.push_str(&row.to_string());
         text.push('\n');
     }
     litnav_corpus::store::write_atomically(path, text.as_bytes())?;

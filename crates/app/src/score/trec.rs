@@ -76,13 +76,19 @@ pub fn read_run(path: &Path) -> Result<Run> {
         }
         Ok(())
     })?;
-    Ok(scored
+    Ok(rank(scored))
+}
+
+/// Scored documents per query ranked as trec_eval ranks them: by score, decreasing, ties by
+/// document id in decreasing order.
+pub fn rank(scored: HashMap<String, Vec<(f64, String)>>) -> Run {
+    scored
         .into_iter()
         .map(|(query, mut docs)| {
             docs.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| b.1.cmp(&a.1)));
             (query, docs.into_iter().map(|(_, d)| d).collect())
         })
-        .collect())
+        .collect()
 }
 
 /// The scores of one query (or their means): `recall@k`, `precision@k`, `ndcg@k` per cut-off,

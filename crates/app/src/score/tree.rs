@@ -5,7 +5,8 @@
 
 use crate::error::{Error, Result};
 use litnav_eval::taxobench::{LeafScores, Options, Reading, score_instance};
-use litnav_eval::tree::{LabelSimilarity, Tree};
+use litnav_eval::tree::LabelSimilarity;
+pub use litnav_eval::tree::Tree;
 use litnav_eval::{hierarchy, ordered};
 use serde::Serialize;
 use serde_json::Value;
@@ -17,9 +18,7 @@ pub fn read_tree(path: &Path) -> Result<Tree> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, &e))?;
     let value: Value =
         serde_json::from_str(&text).map_err(|e| Error::input(format!("{} is not valid JSON: {e}", path.display())))?;
-    let tree =
-        value.get("hierarchy_tree").or_else(|| value.get("gt")).or_else(|| value.get("taxonomy")).unwrap_or(&value);
-    Tree::from_json(tree).map_err(|e| Error::input(format!("{}: {e}", path.display())))
+    tree_of_value(&value, &path.display().to_string())
 }
 
 /// Settings of a tree comparison.
@@ -35,10 +34,41 @@ pub struct TreeOptions {
     pub reading: Reading,
 }
 
+/// The cosine above which Tree Semantic Distance relabels for free, as ResearchArena sets it.
+pub const DEFAULT_TSD_THRESHOLD: f64 = 0.8;
+
 impl Default for TreeOptions {
     fn default() -> Self {
-        TreeOptions { threshold: 0.92, lambda: 1.0, tsd_threshold: 0.8, reading: Reading::Seed }
+        TreeOptions {
+            threshold: crate::score::taxobench::DEFAULT_THRESHOLD,
+            lambda: crate::score::taxobench::DEFAULT_LAMBDA,
+            tsd_threshold: DEFAULT_TSD_THRESHOLD,
+            reading: Reading::Seed,
+        }
     }
+}
+
+/// A tree given as its parsed JSON (a bare tree or a TaxoBench line holding one), as
+/// [`read_tree`] reads a file.
+pub fn tree_of_value(value: &Value, name: &str) -> Result<Tree> {
+    let tree =
+        value.get("hierarchy_tree").or_else(|| value.get("gt")).or_else(|| value.get("taxonomy")).unwrap_or(value);
+    Tree::from_json(tree).map_err(|e| Error::input(format!("{name}: {e}")))
+}
+
+/// Compare `predicted` with `reference` under the label similarity `kind` (the encoder is loaded
+/// only for embeddings); the options' reading is the one that goes with `kind`.
+pub fn score(
+    workspace: &crate::Workspace,
+    reference: &Tree,
+    predicted: &Tree,
+    kind: crate::score::similarity::Kind,
+    options: TreeOptions,
+    progress: &dyn crate::Progress,
+) -> Result<TreeReport> {
+    let sim = kind.build(workspace, &[reference, predicted], progress)?;
+    let options = TreeOptions { reading: kind.reading(), ..options };
+    Ok(compare(reference, predicted, options, sim.as_ref(), kind.name()))
 }
 
 /// Scores of a predicted tree against a reference tree.

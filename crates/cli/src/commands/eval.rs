@@ -7,8 +7,6 @@ use clap::Subcommand;
 use litnav_app::relations::Measure;
 use litnav_app::score::similarity::Kind;
 use litnav_app::score::{clusters, pairwise, scinet, taxobench, trec, tree};
-use litnav_eval::taxobench::Options;
-use litnav_eval::tree::{LabelSimilarity, Tree};
 use litnav_graph::paths;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -154,11 +152,6 @@ impl SimilarityArg {
             SimilarityArg::Public => Kind::Public,
         }
     }
-
-    /// The similarity over the labels of `trees`.
-    fn build(self, model: &ModelArgs, trees: &[&Tree]) -> Result<Box<dyn LabelSimilarity>> {
-        Ok(self.kind().build(&model.workspace()?, trees, &Terminal::new())?)
-    }
 }
 
 #[derive(Debug, clap::Args)]
@@ -170,13 +163,13 @@ pub struct TreeArgs {
     #[arg(long, value_name = "FILE")]
     prediction: PathBuf,
     /// Title-alignment threshold (for trees with papers).
-    #[arg(long, default_value_t = 0.92)]
+    #[arg(long, default_value_t = taxobench::DEFAULT_THRESHOLD)]
     threshold: f64,
     /// Sem-Path's penalty per unmatched ancestor.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = taxobench::DEFAULT_LAMBDA)]
     lambda: f64,
     /// Cosine above which Tree Semantic Distance relabels for free.
-    #[arg(long, default_value_t = 0.8)]
+    #[arg(long, default_value_t = tree::DEFAULT_TSD_THRESHOLD)]
     tsd_threshold: f64,
     /// Label similarity.
     #[arg(long, value_enum, default_value_t = SimilarityArg::Embedding)]
@@ -216,10 +209,10 @@ pub struct TaxobenchArgs {
     #[arg(long, value_name = "FILE")]
     predictions: PathBuf,
     /// Title-alignment threshold.
-    #[arg(long, default_value_t = 0.92)]
+    #[arg(long, default_value_t = taxobench::DEFAULT_THRESHOLD)]
     threshold: f64,
     /// Sem-Path's penalty per unmatched ancestor.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = taxobench::DEFAULT_LAMBDA)]
     lambda: f64,
     /// Label similarity for the hierarchy metrics.
     #[arg(long, value_enum, default_value_t = SimilarityArg::Embedding)]
@@ -425,14 +418,14 @@ fn print_numbers<T: Serialize>(report: &T) -> Result<()> {
 fn run_tree(args: TreeArgs) -> Result<()> {
     let reference = tree::read_tree(&args.reference)?;
     let predicted = tree::read_tree(&args.prediction)?;
-    let sim = args.similarity.build(&args.model, &[&reference, &predicted])?;
     let options = tree::TreeOptions {
         threshold: args.threshold,
         lambda: args.lambda,
         tsd_threshold: args.tsd_threshold,
-        reading: args.similarity.kind().reading(),
+        ..tree::TreeOptions::default()
     };
-    let report = tree::compare(&reference, &predicted, options, sim.as_ref(), args.similarity.kind().name());
+    let workspace = args.model.workspace()?;
+    let report = tree::score(&workspace, &reference, &predicted, args.similarity.kind(), options, &Terminal::new())?;
     if args.json {
         return print_json(&report);
     }
@@ -454,17 +447,15 @@ fn run_retrieval(args: RetrievalArgs) -> Result<()> {
 }
 
 fn run_taxobench(args: TaxobenchArgs) -> Result<()> {
-    let paired = taxobench::pair_files(&args.data, &args.predictions)?;
-    let trees: Vec<&Tree> = paired.pairs.iter().flat_map(|p| [&p.gold, &p.predicted]).collect();
-    let sim = args.similarity.build(&args.model, &trees)?;
+    let workspace = args.model.workspace()?;
+    let (data, predictions) = (taxobench::Lines::File(&args.data), taxobench::Lines::File(&args.predictions));
     let kind = args.similarity.kind();
-    let options = Options { threshold: args.threshold, lambda: args.lambda, reading: kind.reading() };
-    let scored = taxobench::score_pairs(&paired.pairs, options, sim.as_ref());
+    let scored = taxobench::score(&workspace, data, predictions, kind, args.threshold, args.lambda, &Terminal::new())?;
     if let Some(path) = &args.output {
-        taxobench::write_per_instance(path, &scored)?;
+        taxobench::write_rows(path, &scored.per_instance)?;
     }
-    let summary = taxobench::summarize(&scored, options, kind.name());
-    for problem in &paired.problems {
+    let summary = scored.summary;
+    for problem in &scored.problems {
         eprintln!("warning: {problem}");
     }
     if args.json {
@@ -475,7 +466,7 @@ fn run_taxobench(args: TaxobenchArgs) -> Result<()> {
         SimilarityArg::String => "label similarity: STRING RATIO — not comparable to published TaxoBench numbers",
         SimilarityArg::Public => "the public taxobench scorer's readings (its string label similarity)",
     };
-    println!("TaxoBench scores over {} instance(s); {label}", scored.len());
+    println!("TaxoBench scores over {} instance(s); {label}", scored.per_instance.len());
     print_numbers(&summary)
 }
 

@@ -241,7 +241,8 @@ pub fn run(args: Args) -> Result<()> {
         write_file(args.llm_trace.as_deref(), &serde_json::to_string_pretty(report)?)?;
         report_bottom_up(report);
     }
-    let MapOutcome { map, notices, coverage, .. } = outcome;
+    let printed = outcome.printed()?;
+    let MapOutcome { map, notices, .. } = outcome;
     write_file(args.out.as_deref(), &serde_json::to_string_pretty(&map)?)?;
     if let Some(path) = &args.taxobench_out {
         let id = args.instance.as_deref().unwrap_or(&args.topic);
@@ -251,11 +252,6 @@ pub fn run(args: Args) -> Result<()> {
     write_file(args.markdown.as_deref(), &render::markdown(&map))?;
     write_file(args.html.as_deref(), &render::html(&map, &notices))?;
     if args.json {
-        // The map's own fields at the top, and beside them whether the corpus covers the topic.
-        let mut printed = serde_json::to_value(&map)?;
-        if let (Some(coverage), Some(fields)) = (&coverage, printed.as_object_mut()) {
-            fields.insert("coverage".into(), serde_json::to_value(coverage)?);
-        }
         return super::print_json(&printed);
     }
     print_outline(&map);

@@ -4,7 +4,6 @@ use super::ModelArgs;
 use crate::progress::Terminal;
 use anyhow::Result;
 use litnav_app::request::SearchParams;
-use litnav_search::Mode;
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]
@@ -26,10 +25,7 @@ pub fn run(args: Args) -> Result<()> {
     let workspace = args.model.workspace()?;
     let progress = Terminal::new();
     let session = workspace.open(args.corpus.as_deref(), &progress)?;
-    let hits = match request.mode {
-        Mode::Bm25 => session.search_lexical(&request)?,
-        _ => session.search(&request, workspace.encoder(&progress)?, &progress)?,
-    };
+    let hits = session.answer(&request, &workspace, &progress)?;
     progress.finish();
     if args.json {
         return super::print_json(&hits);

@@ -1,0 +1,116 @@
+"""litnav's Python bindings beside the field's own Python packages, in one process, on the same inputs.
+
+Run with the Python tier's environment and a built package, e.g. after `pip install ./crates/python`:
+    python crates/python/bench/peers.py [--shared ../shared] [--repeat 5]
+Prints, per binding: the peer's seconds, litnav's, the speed-up and the largest difference.
+"""
+
+import argparse
+import csv
+import json
+import pathlib
+import sys
+import time
+
+import litnav
+
+
+def best_of(repeat, function):
+    times, value = [], None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        value = function()
+        times.append(time.perf_counter() - start)
+    return min(times), value
+
+
+def taxobench_case(shared, repeat):
+    sys.path.insert(0, str(shared / "peers" / "taxobench"))
+    from taxobench.metrics.clustering import clustering_metrics
+    from taxobench.metrics.retrieval import retrieval_metrics
+    from taxobench.metrics.sem_path import sem_path_score
+    from taxobench.metrics.tree import extract_papers
+
+    data = [json.loads(line) for line in open(shared / "datasets/taxobench/data.jsonl", encoding="utf-8")]
+    predictions = [json.loads(line) for line in open(shared / "datasets/taxobench/predictions_example.jsonl", encoding="utf-8")]
+    by_id = {p["id"]: p for p in predictions}
+
+    def peer():
+        rows = []
+        for reference in data:
+            tree = by_id[reference["id"]]["hierarchy_tree"]
+            row = {f"leaf_{k}": v for k, v in clustering_metrics(reference["gt"], tree).items()}
+            row.update({f"sem_path_{k}": v for k, v in sem_path_score(reference["gt"], tree).items()})
+            row.update({f"retrieval_{k}": v for k, v in retrieval_metrics(extract_papers(reference["gt"]), extract_papers(tree)).items()})
+            rows.append(row)
+        return {"leaf_ari": sum(r["leaf_ari"] for r in rows) / len(rows), "leaf_v_measure": sum(r["leaf_v_measure"] for r in rows) / len(rows),
+                "sem_path": sum(r["sem_path_sem_path"] for r in rows) / len(rows), "retrieval_f1": sum(r["retrieval_f1"] for r in rows) / len(rows)}
+
+    def ours():
+        return litnav.score_taxobench(predictions, data, similarity="public")["summary"]
+
+    peer_s, theirs = best_of(repeat, peer)
+    ours_s, mine = best_of(repeat, ours)
+    diff = max(abs(mine[k] - v) for k, v in theirs.items())
+    return "score_taxobench (public) vs taxobench, 5 instances", peer_s, ours_s, diff
+
+
+def cd_case(shared, repeat):
+    import cdindex
+
+    root = shared / "datasets/citations/aan"
+    with open(root / "citations.csv", encoding="utf-8") as handle:
+        edges = sorted({(r["citing_id"], r["cited_id"]) for r in csv.DictReader(handle) if r["citing_id"] != r["cited_id"]})
+    years = {p["id"]: p["year"] for p in map(json.loads, open(root / "papers.jsonl", encoding="utf-8"))}
+
+    def peer():
+        graph = cdindex.Graph()
+        for paper, year in years.items():
+            graph.add_vertex(paper, year)
+        for citing, cited in edges:
+            if citing in years and cited in years:
+                graph.add_edge(citing, cited)
+        return {paper: graph.cdindex(paper, 5) for paper in years}
+
+    peer_s, theirs = best_of(max(1, repeat // 5), peer)
+    ours_s, mine = best_of(repeat, lambda: litnav.cd_index(edges, years, window=5))
+    both = [(mine[p], v) for p, v in theirs.items() if v is not None]
+    assert all(m is not None for m, _ in both) and sum(v is None for v in theirs.values()) == sum(v is None for v in mine.values())
+    diff = max(abs(m - v) for m, v in both)
+    return f"cd_index vs cdindex, AAN ({len(years)} papers, {len(edges)} edges, window 5)", peer_s, ours_s, diff
+
+
+def retrieval_case(shared, repeat):
+    import pytrec_eval
+
+    topics = [json.loads(line) for line in open(shared / "datasets/litbench/topics.jsonl", encoding="utf-8")]
+    papers = [json.loads(line)["id"] for line in open(shared / "datasets/litbench/corpus.jsonl", encoding="utf-8")]
+    qrels = {t["topic_id"]: {doc: 1 for doc in t["reference_ids"]} for t in topics}
+    run = {t["topic_id"]: {papers[(i * 7 + j * 13) % len(papers)]: float((j * 31) % 997) for j in range(1000)} for i, t in enumerate(topics)}
+    measures = {"recall.10,100", "P.10,100", "ndcg_cut.10,100", "recip_rank"}
+
+    def peer():
+        return pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run)
+
+    peer_s, theirs = best_of(repeat, peer)
+    ours_s, mine = best_of(repeat, lambda: litnav.score_retrieval(qrels, run, k=[10, 100], per_query=True))
+    rows = {r["query"]: r["scores"] for r in mine["per_query"]}
+    names = {"recall_10": "recall@10", "P_100": "precision@100", "ndcg_cut_10": "ndcg@10", "ndcg_cut_100": "ndcg@100", "recip_rank": "mrr"}
+    diff = max(abs(rows[q][o] - m[t]) for q, m in theirs.items() for t, o in names.items())
+    return "score_retrieval vs pytrec_eval, 19 queries x 1,000 documents", peer_s, ours_s, diff
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--shared", type=pathlib.Path, default=pathlib.Path(__file__).resolve().parents[3] / "../shared")
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    shared = args.shared.resolve()
+    print(f"{'binding':<70} {'peer s':>9} {'litnav s':>9} {'speed-up':>9} {'largest difference':>19}")
+    for case in (taxobench_case, cd_case, retrieval_case):
+        name, peer_s, ours_s, diff = case(shared, args.repeat)
+        print(f"{name:<70} {peer_s:>9.4f} {ours_s:>9.4f} {peer_s / ours_s:>8.1f}x {diff:>19.3g}")
+
+
+if __name__ == "__main__":
+    main()

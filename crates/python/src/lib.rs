@@ -1,0 +1,246 @@
+//! litnav in Python: the native module `litnav._litnav`, wrapped by the `litnav` package
+//! (`python/litnav`). Each function is one call into `litnav-app` with the interpreter released
+//! while it runs; structured answers cross as JSON text (the package turns them into dicts and
+//! lists), vectors as raw little-endian `float32` bytes (NumPy reads them without a copy). No rule
+//! lives here: defaults and checks are the application's.
+
+use litnav_app::maps::{self, MapRequest, PaperSource};
+use litnav_app::score::similarity::Kind;
+use litnav_app::score::taxobench::{self, Lines};
+use litnav_app::score::tree;
+use litnav_app::{CorpusSession, Quiet, Settings, Workspace, request::SearchParams};
+use litnav_core::HasKind;
+use litnav_organize::Options;
+use pyo3::create_exception;
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use std::path::PathBuf;
+
+create_exception!(_litnav, Failure, PyException, "A litnav error, raised as (kind, message).");
+
+/// A litnav error as the exception the package maps to a class by its kind.
+fn fail(error: litnav_app::Error) -> PyErr {
+    Failure::new_err((error.kind().name(), error.to_string()))
+}
+
+fn workspace() -> litnav_app::Result<Workspace> {
+    Ok(Workspace::new(Settings::load()?))
+}
+
+fn to_json<T: serde::Serialize>(value: &T) -> litnav_app::Result<String> {
+    serde_json::to_string(value).map_err(|e| litnav_app::Error::internal(e.to_string()))
+}
+
+/// TaxoBench lines given as a path (`is_path`) or as the JSON text of a list of parsed lines.
+fn parse_lines(name: &str, is_path: bool, text: &str) -> litnav_app::Result<Option<Vec<serde_json::Value>>> {
+    if is_path {
+        return Ok(None);
+    }
+    serde_json::from_str(text).map(Some).map_err(|e| litnav_app::Error::input(format!("{name}: {e}")))
+}
+
+fn lines<'a>(name: &'a str, text: &'a str, values: &'a Option<Vec<serde_json::Value>>) -> Lines<'a> {
+    match values {
+        None => Lines::File(std::path::Path::new(text)),
+        Some(values) => Lines::Parsed { name, values },
+    }
+}
+
+/// TaxoBench's metrics of `predictions` against `data`, each given as `(text, is_path)`: a path,
+/// or the JSON text of the parsed lines; JSON of `{summary, per_instance, problems}`.
+#[pyfunction]
+#[pyo3(signature = (data, predictions, similarity, threshold, lambda_))]
+fn score_taxobench(
+    py: Python<'_>,
+    data: (String, bool),
+    predictions: (String, bool),
+    similarity: String,
+    threshold: f64,
+    lambda_: f64,
+) -> PyResult<String> {
+    py.detach(|| {
+        let kind = Kind::from_option(&similarity)?;
+        let data_values = parse_lines("data", data.1, &data.0)?;
+        let prediction_values = parse_lines("predictions", predictions.1, &predictions.0)?;
+        let data = lines("data", &data.0, &data_values);
+        let predictions = lines("predictions", &predictions.0, &prediction_values);
+        let scored = taxobench::score(&workspace()?, data, predictions, kind, threshold, lambda_, &Quiet)?;
+        to_json(&scored)
+    })
+    .map_err(fail)
+}
+
+/// Every tree metric of `prediction` against `reference`, each given as `(text, is_path)`: a JSON
+/// file's path, or the JSON text of a tree; JSON as `eval tree --json`.
+#[pyfunction]
+#[pyo3(signature = (reference, prediction, similarity, threshold, lambda_, tsd_threshold))]
+fn score_tree(
+    py: Python<'_>,
+    reference: (String, bool),
+    prediction: (String, bool),
+    similarity: String,
+    threshold: f64,
+    lambda_: f64,
+    tsd_threshold: f64,
+) -> PyResult<String> {
+    py.detach(|| {
+        let read = |(text, is_path): &(String, bool), name: &str| -> litnav_app::Result<tree::Tree> {
+            if *is_path {
+                return tree::read_tree(std::path::Path::new(text));
+            }
+            let value = serde_json::from_str(text).map_err(|e| litnav_app::Error::input(format!("{name}: {e}")))?;
+            tree::tree_of_value(&value, name)
+        };
+        let (reference, prediction) = (read(&reference, "reference")?, read(&prediction, "prediction")?);
+        let kind = Kind::from_option(&similarity)?;
+        let options = tree::TreeOptions { threshold, lambda: lambda_, tsd_threshold, ..Default::default() };
+        to_json(&tree::score(&workspace()?, &reference, &prediction, kind, options, &Quiet)?)
+    })
+    .map_err(fail)
+}
+
+/// Retrieval metrics of `run` (query → document → score, ranked as trec_eval ranks) against
+/// `qrels` (query → document → grade) at the cut-offs `k`; JSON as `eval retrieval --json`.
+#[pyfunction]
+#[pyo3(signature = (qrels, run, k, per_query))]
+fn score_retrieval(
+    py: Python<'_>,
+    qrels: std::collections::BTreeMap<String, std::collections::HashMap<String, f64>>,
+    run: std::collections::HashMap<String, std::collections::HashMap<String, f64>>,
+    k: Vec<usize>,
+    per_query: bool,
+) -> PyResult<String> {
+    py.detach(|| {
+        let judged = qrels.iter().map(|(q, docs)| ("qrels", q, docs));
+        for (name, query, docs) in judged.chain(run.iter().map(|(q, docs)| ("run", q, docs))) {
+            if let Some((doc, value)) = docs.iter().find(|(_, v)| v.is_nan()) {
+                return Err(litnav_app::Error::input(format!(
+                    "{name}['{query}']['{doc}']: expected a number, not {value}"
+                )));
+            }
+        }
+        let scored =
+            run.into_iter().map(|(query, docs)| (query, docs.into_iter().map(|(d, s)| (s, d)).collect())).collect();
+        let report = litnav_app::score::trec::score(&qrels, &litnav_app::score::trec::rank(scored), &k, per_query)?;
+        to_json(&report)
+    })
+    .map_err(fail)
+}
+
+/// The CD index of each paper of `times` over `edges`, in `times`' order (`None`: undefined).
+#[pyfunction]
+#[pyo3(signature = (times, edges, window))]
+fn cd_index(
+    py: Python<'_>,
+    times: Vec<(String, Option<i32>)>,
+    edges: Vec<(String, String)>,
+    window: Option<u32>,
+) -> PyResult<Vec<(String, Option<f64>)>> {
+    py.detach(|| litnav_app::edges::cd_index(&times, &edges, window)).map_err(fail)
+}
+
+/// Sentence vectors of `texts`: `(bytes, rows, dimension)`, row-major little-endian `float32`.
+#[pyfunction]
+fn encode<'py>(py: Python<'py>, texts: Vec<String>) -> PyResult<(Bound<'py, PyBytes>, usize, usize)> {
+    let (bytes, dim) = py
+        .detach(|| -> litnav_app::Result<(Vec<u8>, usize)> {
+            let workspace = workspace()?;
+            let vectors = workspace.encoder(&Quiet)?.embed(&texts);
+            let dim = vectors.first().map_or(litnav_embed::DIM, Vec::len);
+            Ok((vectors.iter().flatten().flat_map(|v| v.to_le_bytes()).collect(), dim))
+        })
+        .map_err(fail)?;
+    Ok((PyBytes::new(py, &bytes), texts.len(), dim))
+}
+
+/// A corpus opened once: its papers and lexical index read, vectors loaded on first dense use.
+#[pyclass(frozen, module = "litnav._litnav")]
+struct Corpus {
+    workspace: Workspace,
+    session: CorpusSession,
+}
+
+#[pymethods]
+impl Corpus {
+    /// Open the corpus in `path` (none: the built-in litbench corpus, built on first use).
+    #[new]
+    #[pyo3(signature = (path=None))]
+    fn new(py: Python<'_>, path: Option<PathBuf>) -> PyResult<Corpus> {
+        py.detach(|| {
+            let workspace = workspace()?;
+            let session = workspace.open(path.as_deref(), &Quiet)?;
+            Ok(Corpus { workspace, session })
+        })
+        .map_err(fail)
+    }
+
+    /// Search with a request given as the JSON text of the server's search query
+    /// (`{"q": …, "k": …, "mode": …}`); JSON of the hits as `search --json` prints them.
+    fn search(&self, py: Python<'_>, request: String) -> PyResult<String> {
+        py.detach(|| {
+            let params: SearchParams =
+                serde_json::from_str(&request).map_err(|e| litnav_app::Error::input(format!("search: {e}")))?;
+            let request = params.resolve()?;
+            let hits = self.session.answer(&request, &self.workspace, &Quiet)?;
+            to_json(&hits)
+        })
+        .map_err(fail)
+    }
+
+    /// A map of `topic` from the corpus's `k` papers nearest to it, organized offline with `seed`
+    /// (none: the settings' seed); JSON as `litnav map --json` prints it. With `html`, the map's
+    /// page is also written there.
+    #[pyo3(signature = (topic, k, seed, html))]
+    fn map(
+        &self,
+        py: Python<'_>,
+        topic: String,
+        k: usize,
+        seed: Option<u64>,
+        html: Option<PathBuf>,
+    ) -> PyResult<String> {
+        py.detach(|| {
+            let source = PaperSource::Retrieve { k, filter: Default::default(), floor: maps::MAP_FLOOR };
+            let seed = seed.unwrap_or(self.workspace.settings().seed);
+            let request = MapRequest {
+                topic,
+                source,
+                options: Options { seed, ..Options::default() },
+                min_relevance: None,
+                llm_papers: maps::DEFAULT_LLM_PAPERS,
+                bottom_up: None,
+            };
+            let outcome = maps::build_map(&self.workspace, Some(&self.session), &request, None, &Quiet)?;
+            if let Some(path) = &html {
+                let page = litnav_organize::render::html(&outcome.map, &outcome.notices);
+                litnav_corpus::store::write_atomically(path, page.as_bytes())?;
+            }
+            to_json(&outcome.printed()?)
+        })
+        .map_err(fail)
+    }
+
+    /// The corpus's directory.
+    #[getter]
+    fn path(&self) -> PathBuf {
+        self.session.dir().to_path_buf()
+    }
+
+    /// How many papers it holds.
+    fn __len__(&self) -> usize {
+        self.session.papers().len()
+    }
+}
+
+#[pymodule]
+fn _litnav(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("Failure", m.py().get_type::<Failure>())?;
+    m.add_function(wrap_pyfunction!(score_taxobench, m)?)?;
+    m.add_function(wrap_pyfunction!(cd_index, m)?)?;
+    m.add_function(wrap_pyfunction!(score_retrieval, m)?)?;
+    m.add_function(wrap_pyfunction!(score_tree, m)?)?;
+    m.add_function(wrap_pyfunction!(encode, m)?)?;
+    m.add_class::<Corpus>()?;
+    Ok(())
+}

@@ -1,0 +1,123 @@
+"""The CD index, vectors and corpus search from Python, against cdindex, `litnav embed` and `litnav search`."""
+
+import csv
+import json
+import random
+
+import numpy
+import pytest
+
+import litnav
+
+
+def aan(datasets):
+    root = datasets / "citations" / "aan"
+    with open(root / "citations.csv", encoding="utf-8") as handle:
+        edges = [(row["citing_id"], row["cited_id"]) for row in csv.DictReader(handle)]
+    papers = [json.loads(line) for line in open(next(root.glob("papers*.jsonl")), encoding="utf-8")]
+    return edges, {p["id"]: p.get("year") for p in papers}
+
+
+def test_cd_index_equals_the_cdindex_package_on_aan(datasets):
+    import cdindex
+
+    edges, years = aan(datasets)
+    ours = litnav.cd_index(numpy.array(edges), years, window=5)
+    graph = cdindex.Graph()
+    dated = {paper: year for paper, year in years.items() if year is not None}
+    for paper, year in dated.items():
+        graph.add_vertex(paper, year)
+    for citing, cited in sorted(set(edges)):
+        if citing in dated and cited in dated and citing != cited:
+            graph.add_edge(citing, cited)
+    sample = random.Random(7).sample(sorted(dated), 3000)
+    compared = 0
+    for paper in sample:
+        theirs = graph.cdindex(paper, 5)
+        mine = ours[paper]
+        if mine is None:
+            continue
+        assert abs(mine - theirs) <= 1e-12, (paper, mine, theirs)
+        compared += 1
+    assert compared > 500
+
+
+def test_cd_index_reads_pairs_and_refuses_ragged_input():
+    values = litnav.cd_index([("b", "a"), ("c", "b"), ("d", "b")], {"a": 2000, "b": 2001, "c": 2002, "d": 2003})
+    assert values["b"] == 1.0 and values["d"] is None
+    with pytest.raises(litnav.InputError, match=r"edges\[1\]"):
+        litnav.cd_index([("b", "a"), ("c",)], {"a": 2000, "b": 2001, "c": 2002})
+    with pytest.raises(litnav.InputError, match=r"edges\[0\].*\"z\""):
+        litnav.cd_index([("z", "a")], {"a": 2000})
+    with pytest.raises(litnav.InputError, match=r"times\[0\]"):
+        litnav.cd_index([], {"a": 2000.5})
+    with pytest.raises(litnav.InputError, match="window"):
+        litnav.cd_index([], {}, window=-1)
+
+
+def test_encode_equals_litnav_embed(cli):
+    texts = ["Graph neural networks for molecules", "A survey on vision transformer", "ß and ü, accents"]
+    vectors = litnav.encode(texts)
+    assert vectors.dtype == numpy.float32 and vectors.shape == (3, 384)
+    printed = cli("embed", "--json", *[arg for text in texts for arg in ("-t", text)])
+    for row, entry in zip(vectors, printed):
+        assert numpy.max(numpy.abs(row - numpy.array(entry["vector"], dtype=numpy.float32))) <= 1e-6
+    with pytest.raises(litnav.InputError, match=r"texts\[1\]"):
+        litnav.encode(["fine", 3])
+
+
+@pytest.mark.parametrize("mode", [None, "bm25", "hybrid"])
+def test_corpus_search_equals_litnav_search(cli, mode):
+    corpus = litnav.Corpus()
+    assert len(corpus) == 3967
+    options = {} if mode is None else {"mode": mode}
+    hits = corpus.search("continual learning without forgetting", k=15, **options)
+    args = ["search", "-q", "continual learning without forgetting", "-k", "15", "--json"]
+    if mode is not None:
+        args += ["--mode", mode]
+    printed = cli(*args)
+    assert [h["id"] for h in hits] == [p["id"] for p in printed]
+    for ours, theirs in zip(hits, printed):
+        assert abs(ours["score"] - theirs["score"]) <= 1e-6
+        assert set(ours) == {"id", "title", "year", "score"}
+
+
+def test_corpus_errors_are_typed():
+    with pytest.raises(litnav.NotFoundError, match="nonexistent"):
+        litnav.Corpus("/nonexistent/corpus")
+    corpus = litnav.Corpus()
+    with pytest.raises(litnav.InputError, match="mode"):
+        corpus.search("x", mode="nope")
+    with pytest.raises(litnav.InputError, match="colour"):
+        corpus.search("x", colour="red")
+    with pytest.raises(litnav.InputError, match="query"):
+        corpus.search(42)
+
+
+def test_cd_index_from_pandas_as_the_readme_shows(datasets):
+    import pandas
+
+    root = datasets / "citations" / "aan"
+    edges = pandas.read_csv(root / "citations.csv", dtype=str)
+    years = pandas.read_json(root / "papers.jsonl", lines=True, dtype={"id": str}).set_index("id")["year"]
+    from_pandas = litnav.cd_index(edges, years, window=5)
+    pairs, by_id = aan(datasets)
+    assert from_pandas == litnav.cd_index(pairs, by_id, window=5)
+    scored = pandas.DataFrame(litnav.score_taxobench(datasets / "taxobench" / "predictions_example.jsonl",
+                                                     datasets / "taxobench" / "data.jsonl", similarity="public")["per_instance"])
+    assert len(scored) == 5 and "ari" in scored.columns
+
+
+def test_corpus_map_equals_litnav_map_and_writes_its_page(cli, tmp_path):
+    topic = "continual learning"
+    page = tmp_path / "map.html"
+    mapped = litnav.Corpus().map(topic, k=120, html=page)
+    printed = cli("map", "--topic", topic, "-k", "120", "--json")
+    assert mapped == printed
+    assert mapped["coverage"]["covered"] is True and mapped["subtopics"]
+    walked = [paper for theme in mapped["subtopics"] for node in [theme, *theme.get("subtopics", [])]
+              for paper in node.get("papers", [])]
+    assert walked, "the themes hold papers"
+    assert page.read_text(encoding="utf-8").lstrip().lower().startswith("<!doctype html")
+    with pytest.raises(litnav.InputError, match="topic"):
+        litnav.Corpus().map("  ")

@@ -1,0 +1,143 @@
+"""TaxoBench and retrieval scoring from Python, against the CLI's JSON and the field's own packages."""
+
+import json
+import math
+import sys
+
+import pytest
+
+import litnav
+
+
+def public_taxobench(peers, data_path, predictions_path, threshold=0.92):
+    """The public taxobench scorer's summary and rows, computed in this process by its own functions."""
+    sys.path.insert(0, str(peers / "taxobench"))
+    try:
+        from taxobench.metrics.clustering import clustering_metrics
+        from taxobench.metrics.retrieval import retrieval_metrics
+        from taxobench.metrics.sem_path import sem_path_score
+        from taxobench.metrics.tree import extract_papers
+    finally:
+        sys.path.pop(0)
+    load = lambda path: [json.loads(line) for line in open(path, encoding="utf-8") if line.strip()]
+    predictions = {row["id"]: row for row in load(predictions_path)}
+    rows = []
+    for reference in load(data_path):
+        prediction = predictions.get(reference["id"])
+        if prediction is None:
+            continue
+        tree = prediction.get("hierarchy_tree") or prediction.get("tree")
+        row = {"id": reference["id"]}
+        row.update({f"leaf_{k}": v for k, v in clustering_metrics(reference["gt"], tree, threshold=threshold).items()})
+        row.update({f"sem_path_{k}": v for k, v in sem_path_score(reference["gt"], tree, threshold=threshold).items()})
+        retrieved = prediction.get("retrieved_papers") or extract_papers(tree)
+        scores = retrieval_metrics(extract_papers(reference["gt"]), retrieved, threshold=threshold)
+        row.update({f"retrieval_{k}": v for k, v in scores.items()})
+        rows.append(row)
+    mean = lambda key: sum(float(r[key]) for r in rows) / len(rows)
+    summary = {key: mean(key) for key in ("leaf_ari", "leaf_v_measure", "leaf_homogeneity", "leaf_completeness",
+                                          "retrieval_recall", "retrieval_precision", "retrieval_f1")}
+    summary["sem_path"] = mean("sem_path_sem_path")
+    return summary, rows
+
+
+def test_taxobench_public_equals_the_public_scorer_to_the_last_digit(datasets, peers):
+    data = datasets / "taxobench" / "data.jsonl"
+    predictions = datasets / "taxobench" / "predictions_example.jsonl"
+    scored = litnav.score_taxobench(predictions, data, similarity="public")
+    summary, rows = public_taxobench(peers, data, predictions)
+    assert scored["summary"]["n_scored"] == len(rows) == 5
+    for key, value in summary.items():
+        assert scored["summary"][key] == value, key
+    by_id = {str(row["id"]): row for row in scored["per_instance"]}
+    names = {"leaf_ari": "ari", "leaf_v_measure": "v_measure", "leaf_homogeneity": "homogeneity",
+             "leaf_completeness": "completeness", "sem_path_sem_path": "sem_path", "retrieval_recall": "recall",
+             "retrieval_precision": "precision", "retrieval_f1": "f1"}
+    for row in rows:
+        for theirs, ours in names.items():
+            assert by_id[str(row["id"])][ours] == row[theirs], (row["id"], ours, row[theirs])
+
+
+@pytest.mark.parametrize("similarity", ["public", "string", "embedding"])
+def test_taxobench_equals_the_cli_and_parsed_lines_equal_paths(datasets, cli, similarity):
+    data = datasets / "taxobench" / "data.jsonl"
+    predictions = datasets / "taxobench" / "predictions_example.jsonl"
+    from_paths = litnav.score_taxobench(str(predictions), str(data), similarity=similarity)
+    parsed = lambda path: [json.loads(line) for line in open(path, encoding="utf-8") if line.strip()]
+    from_lines = litnav.score_taxobench(parsed(predictions), parsed(data), similarity=similarity)
+    assert from_paths["summary"] == from_lines["summary"]
+    assert from_paths["per_instance"] == from_lines["per_instance"]
+    printed = cli("eval", "taxobench", "--data", str(data), "--predictions", str(predictions),
+                  "--similarity", similarity, "--json")
+    assert from_paths["summary"] == printed
+
+
+def test_taxobench_rows_feed_a_table_and_bad_lines_are_named(datasets):
+    data = datasets / "taxobench" / "data.jsonl"
+    lines = [json.loads(line) for line in open(data, encoding="utf-8") if line.strip()]
+    predictions = [{"id": line["id"], "hierarchy_tree": line["gt"]} for line in lines]
+    predictions[1] = {"id": lines[1]["id"]}
+    scored = litnav.score_taxobench(predictions, lines, similarity="public")
+    assert scored["summary"]["n_scored"] == 4
+    assert any("predictions:2" in problem for problem in scored["problems"]), scored["problems"]
+    assert all(row["ari"] == 1.0 for row in scored["per_instance"])
+    with pytest.raises(litnav.InputError, match=r"predictions\[0\]"):
+        litnav.score_taxobench(["not a line"], lines)
+    with pytest.raises(litnav.InputError, match="similarity"):
+        litnav.score_taxobench(predictions, lines, similarity="cosine")
+    with pytest.raises(litnav.InputError, match="threshold"):
+        litnav.score_taxobench(predictions, lines, threshold=float("nan"))
+    with pytest.raises(litnav.NotFoundError):
+        litnav.score_taxobench("/nonexistent/predictions.jsonl", lines)
+
+
+def test_retrieval_equals_pytrec_eval(datasets):
+    import pytrec_eval
+
+    topics = [json.loads(line) for line in open(datasets / "litbench" / "topics.jsonl", encoding="utf-8")]
+    papers = [json.loads(line)["id"] for line in open(datasets / "litbench" / "corpus.jsonl", encoding="utf-8")]
+    qrels = {t["topic_id"]: {doc: 1 for doc in t["reference_ids"]} for t in topics}
+    # A deterministic run with ties: every topic ranks a stride of the corpus with repeated scores.
+    run = {t["topic_id"]: {papers[(i * 7 + j * 13) % len(papers)]: float((j * 31) % 50) for j in range(400)}
+           for i, t in enumerate(topics)}
+    for query, docs in zip(qrels, run.values()):
+        for doc in list(qrels[query])[:20]:
+            docs[doc] = 60.0
+    ours = litnav.score_retrieval(qrels, run, k=[10, 100], per_query=True)
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"recall.10,100", "P.10,100", "ndcg_cut.10,100", "recip_rank"})
+    theirs = evaluator.evaluate(run)
+    names = {"recall_10": "recall@10", "recall_100": "recall@100", "P_10": "precision@10", "P_100": "precision@100",
+             "ndcg_cut_10": "ndcg@10", "ndcg_cut_100": "ndcg@100", "recip_rank": "mrr"}
+    rows = {row["query"]: row["scores"] for row in ours["per_query"]}
+    for query, measures in theirs.items():
+        for theirs_name, ours_name in names.items():
+            assert math.isclose(rows[query][ours_name], measures[theirs_name], abs_tol=1e-12), (query, ours_name)
+    with pytest.raises(litnav.InputError, match=r"run\['cs_01'\]"):
+        litnav.score_retrieval(qrels, {"cs_01": {"p1": "high"}})
+
+
+@pytest.mark.parametrize("similarity", ["string", "embedding"])
+def test_tree_scores_equal_the_cli_from_paths_and_from_dicts(datasets, cli, tmp_path, similarity):
+    lines = [json.loads(line) for line in open(datasets / "taxobench" / "data.jsonl", encoding="utf-8")]
+    predictions = [json.loads(line) for line in open(datasets / "taxobench" / "predictions_example.jsonl", encoding="utf-8")]
+    reference, prediction = lines[0]["gt"], predictions[0]["hierarchy_tree"]
+    (tmp_path / "reference.json").write_text(json.dumps(reference), encoding="utf-8")
+    (tmp_path / "prediction.json").write_text(json.dumps(predictions[0]), encoding="utf-8")
+    from_dicts = litnav.score_tree(reference, prediction, similarity=similarity)
+    from_paths = litnav.score_tree(tmp_path / "reference.json", tmp_path / "prediction.json", similarity=similarity)
+    assert from_dicts == from_paths
+    printed = cli("eval", "tree", "--reference", str(tmp_path / "reference.json"),
+                  "--prediction", str(tmp_path / "prediction.json"), "--similarity", similarity, "--json")
+    assert from_dicts == printed
+    assert from_dicts["nsr"] > 0.0  # soft cardinalities are not a measure: NSR may pass 1
+    with pytest.raises(litnav.InputError, match="prediction"):
+        litnav.score_tree(reference, {"name": 3})
+    with pytest.raises(litnav.InputError, match="tsd_threshold"):
+        litnav.score_tree(reference, prediction, tsd_threshold=None)
+
+
+def test_retrieval_refuses_nan_naming_the_query_and_document():
+    with pytest.raises(litnav.InputError, match=r"run\['q1'\]\['d2'\]"):
+        litnav.score_retrieval({"q1": {"d1": 1}}, {"q1": {"d1": 2.0, "d2": float("nan")}})
+    with pytest.raises(litnav.InputError, match=r"qrels\['q1'\]\['d1'\]"):
+        litnav.score_retrieval({"q1": {"d1": float("nan")}}, {"q1": {"d1": 2.0}})
