@@ -358,6 +358,7 @@ pub(crate) fn fill_vectors(
             announced = true;
         }
         progress.advance(done, total);
+        if progress.cancelled() { std::ops::ControlFlow::Break(()) } else { std::ops::ControlFlow::Continue(()) }
     })?;
     Ok(fill)
 }

@@ -49,6 +49,14 @@ pub enum Error {
     /// Installing the model failed.
     #[error("installing the model failed: {0}")]
     Install(String),
+    /// The caller asked to stop; what was encoded is kept in the cache.
+    #[error("stopped after encoding {done} of {total} texts (those are kept in the vector cache)")]
+    Stopped {
+        /// Texts encoded and stored.
+        done: usize,
+        /// Texts that were missing.
+        total: usize,
+    },
 }
 
 impl litnav_core::HasKind for Error {
@@ -58,6 +66,7 @@ impl litnav_core::HasKind for Error {
             Error::Missing { .. } => ErrorKind::NotFound,
             Error::Model { .. } => ErrorKind::Input,
             Error::Install(_) => ErrorKind::Unavailable,
+            Error::Stopped { .. } => ErrorKind::Cancelled,
         }
     }
 }
@@ -226,6 +235,11 @@ pub const MODEL_NAME: &str = "all-MiniLM-L6-v2";
 /// The dimension of [`MODEL_NAME`]'s vectors.
 pub const DIM: usize = 384;
 
+/// Texts [`embed_into_cache`] encodes and stores at a time: enough batches to keep every thread
+/// busy, few enough that a stop is honoured within seconds (128 abstracts take about 10 s on two
+/// cores) and a kill loses little.
+pub const CACHE_CHUNK: usize = 128;
+
 /// Outcome of [`embed_into_cache`].
 #[derive(Debug, Clone, Copy, Default, serde::Serialize)]
 pub struct CacheFill {
@@ -239,12 +253,13 @@ pub struct CacheFill {
 
 /// Make sure every text has a vector in `cache`, encoding the missing ones in chunks (each chunk
 /// is durable before the next starts, so an interrupted run resumes). `progress(done, total)` is
-/// called after each chunk with counts of texts that needed encoding.
+/// called before each chunk and at the end with counts of texts that needed encoding; when it
+/// breaks, encoding stops there with [`Error::Stopped`] (what was encoded stays cached).
 pub fn embed_into_cache<S: AsRef<str> + Sync>(
     encoder: &Encoder,
     cache: &mut cache::VectorCache,
     texts: &[S],
-    mut progress: impl FnMut(usize, usize),
+    mut progress: impl FnMut(usize, usize) -> std::ops::ControlFlow<()>,
 ) -> Result<CacheFill> {
     let mut seen = std::collections::HashSet::new();
     let missing: Vec<(cache::Key, &str)> = texts
@@ -253,15 +268,18 @@ pub fn embed_into_cache<S: AsRef<str> + Sync>(
         .filter(|(key, _)| cache.get(key).is_none() && seen.insert(*key))
         .collect();
     let total = missing.len();
-    progress(0, total);
-    // Chunks large enough to keep every thread busy, small enough to lose little when killed.
-    for (done, chunk) in missing.chunks(512).enumerate() {
+    let mut done = 0;
+    for chunk in missing.chunks(CACHE_CHUNK) {
+        if progress(done, total).is_break() {
+            return Err(Error::Stopped { done, total });
+        }
         let chunk_texts: Vec<&str> = chunk.iter().map(|(_, t)| *t).collect();
         let vectors = encoder.embed(&chunk_texts);
         let entries: Vec<(cache::Key, Vec<f32>)> = chunk.iter().map(|(k, _)| *k).zip(vectors).collect();
         cache.append(&entries)?;
-        progress((done * 512 + chunk.len()).min(total), total);
+        done += chunk.len();
     }
+    let _ = progress(done, total);
     Ok(CacheFill { texts: texts.len(), cached: texts.len() - total, encoded: total })
 }
 
@@ -270,7 +288,7 @@ pub fn embed_into_cache<S: AsRef<str> + Sync>(
 /// encoded — the cache only saves time, so failing to open it is not an error.
 pub fn embed_cached<S: AsRef<str> + Sync>(encoder: &Encoder, texts: &[S], cache_path: &Path) -> Vec<Vec<f32>> {
     let Ok(mut cache) = cache::VectorCache::open(cache_path, encoder.dim()) else { return encoder.embed(texts) };
-    if embed_into_cache(encoder, &mut cache, texts, |_, _| {}).is_err() {
+    if embed_into_cache(encoder, &mut cache, texts, |_, _| std::ops::ControlFlow::Continue(())).is_err() {
         return encoder.embed(texts);
     }
     texts

@@ -8,7 +8,7 @@ use litnav_app::maps::{self, MapRequest, PaperSource};
 use litnav_app::score::similarity::Kind;
 use litnav_app::score::taxobench::{self, Lines};
 use litnav_app::score::tree;
-use litnav_app::{CorpusSession, Quiet, Settings, Workspace, request::SearchParams};
+use litnav_app::{CorpusSession, Progress, Quiet, Settings, Workspace, request::SearchParams};
 use litnav_core::HasKind;
 use litnav_organize::Options;
 use pyo3::create_exception;
@@ -16,8 +16,41 @@ use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::path::PathBuf;
+use std::sync::Mutex;
 
 create_exception!(_litnav, Failure, PyException, "A litnav error, raised as (kind, message).");
+
+/// Progress nobody watches that stops at Ctrl-C: between steps (and between chunks of vectors) it
+/// lets Python run its signal handlers on the calling thread; the exception one raises
+/// (`KeyboardInterrupt`) is kept, the operation ends as cancelled, and the call raises the
+/// exception itself.
+#[derive(Default)]
+struct Interruptible {
+    raised: Mutex<Option<PyErr>>,
+}
+
+impl Progress for Interruptible {
+    fn cancelled(&self) -> bool {
+        let mut raised = self.raised.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if raised.is_none()
+            && let Err(error) = Python::attach(|py| py.check_signals())
+        {
+            *raised = Some(error);
+        }
+        raised.is_some()
+    }
+}
+
+impl Interruptible {
+    /// The call's answer: the signal's exception when one stopped it, else the result.
+    fn finish<T>(self, result: litnav_app::Result<T>) -> PyResult<T> {
+        let raised = self.raised.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+        match (result, raised) {
+            (Err(_), Some(interrupt)) => Err(interrupt),
+            (result, _) => result.map_err(fail),
+        }
+    }
+}
 
 /// A litnav error as the exception the package maps to a class by its kind.
 fn fail(error: litnav_app::Error) -> PyErr {
@@ -167,25 +200,27 @@ impl Corpus {
     #[new]
     #[pyo3(signature = (path=None))]
     fn new(py: Python<'_>, path: Option<PathBuf>) -> PyResult<Corpus> {
-        py.detach(|| {
+        let progress = Interruptible::default();
+        let opened = py.detach(|| {
             let workspace = workspace()?;
-            let session = workspace.open(path.as_deref(), &Quiet)?;
+            let session = workspace.open(path.as_deref(), &progress)?;
             Ok(Corpus { workspace, session })
-        })
-        .map_err(fail)
+        });
+        progress.finish(opened)
     }
 
     /// Search with a request given as the JSON text of the server's search query
     /// (`{"q": …, "k": …, "mode": …}`); JSON of the hits as `search --json` prints them.
     fn search(&self, py: Python<'_>, request: String) -> PyResult<String> {
-        py.detach(|| {
+        let progress = Interruptible::default();
+        let answer = py.detach(|| {
             let params: SearchParams =
                 serde_json::from_str(&request).map_err(|e| litnav_app::Error::input(format!("search: {e}")))?;
             let request = params.resolve()?;
-            let hits = self.session.answer(&request, &self.workspace, &Quiet)?;
+            let hits = self.session.answer(&request, &self.workspace, &progress)?;
             to_json(&hits)
-        })
-        .map_err(fail)
+        });
+        progress.finish(answer)
     }
 
     /// A map of `topic` from the corpus's `k` papers nearest to it, organized offline with `seed`
@@ -200,7 +235,8 @@ impl Corpus {
         seed: Option<u64>,
         html: Option<PathBuf>,
     ) -> PyResult<String> {
-        py.detach(|| {
+        let progress = Interruptible::default();
+        let answer = py.detach(|| {
             let source = PaperSource::Retrieve { k, filter: Default::default(), floor: maps::MAP_FLOOR };
             let seed = seed.unwrap_or(self.workspace.settings().seed);
             let request = MapRequest {
@@ -211,14 +247,14 @@ impl Corpus {
                 llm_papers: maps::DEFAULT_LLM_PAPERS,
                 bottom_up: None,
             };
-            let outcome = maps::build_map(&self.workspace, Some(&self.session), &request, None, &Quiet)?;
+            let outcome = maps::build_map(&self.workspace, Some(&self.session), &request, None, &progress)?;
             if let Some(path) = &html {
                 let page = litnav_organize::render::html(&outcome.map, &outcome.notices);
                 litnav_corpus::store::write_atomically(path, page.as_bytes())?;
             }
             to_json(&outcome.printed()?)
-        })
-        .map_err(fail)
+        });
+        progress.finish(answer)
     }
 
     /// The corpus's directory.

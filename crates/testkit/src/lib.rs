@@ -93,7 +93,8 @@ pub fn litbench_vectors() -> &'static Path {
             .collect();
         let encoder = encoder();
         let mut cache = litnav_embed::cache::VectorCache::open(&path, encoder.dim()).unwrap();
-        litnav_embed::embed_into_cache(encoder, &mut cache, &texts, |_, _| {}).unwrap();
+        litnav_embed::embed_into_cache(encoder, &mut cache, &texts, |_, _| std::ops::ControlFlow::Continue(()))
+            .unwrap();
         path
     })
 }
@@ -110,7 +111,7 @@ pub fn seed_litbench_vectors(corpus: &Path) {
     let texts: Vec<String> = papers.papers().iter().map(litnav_corpus::Paper::text).collect();
     let encoder = encoder();
     let mut cache = litnav_embed::cache::VectorCache::open(shared, encoder.dim()).unwrap();
-    litnav_embed::embed_into_cache(encoder, &mut cache, &texts, |_, _| {}).unwrap();
+    litnav_embed::embed_into_cache(encoder, &mut cache, &texts, |_, _| std::ops::ControlFlow::Continue(())).unwrap();
     drop(cache);
     let target = litnav_embed::cache::corpus_cache_path(corpus);
     std::fs::create_dir_all(target.parent().unwrap()).unwrap();

@@ -121,3 +121,30 @@ def test_corpus_map_equals_litnav_map_and_writes_its_page(cli, tmp_path):
     assert page.read_text(encoding="utf-8").lstrip().lower().startswith("<!doctype html")
     with pytest.raises(litnav.InputError, match="topic"):
         litnav.Corpus().map("  ")
+
+
+def test_ctrl_c_stops_a_long_call_and_keeps_what_was_computed(tmp_path):
+    import shutil
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    built_in = litnav.Corpus().path
+    corpus = tmp_path / "corpus"
+    shutil.copytree(built_in, corpus, ignore=shutil.ignore_patterns("vectors", ".lock"))
+    script = ("import litnav, sys; c = litnav.Corpus(sys.argv[1]); print('computing', flush=True); "
+              "c.search('continual learning', mode='dense')")
+    child = subprocess.Popen([sys.executable, "-c", script, str(corpus)], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    assert child.stdout.readline().strip() == "computing"
+    time.sleep(2)
+    child.send_signal(signal.SIGINT)
+    sent = time.monotonic()
+    _, stderr = child.communicate(timeout=120)
+    stopped_after = time.monotonic() - sent
+    assert child.returncode != 0 and "KeyboardInterrupt" in stderr, stderr
+    assert stopped_after < 30, f"Ctrl-C took {stopped_after:.1f} s to stop the call"
+    vectors = corpus / "vectors" / "all-MiniLM-L6-v2.bin"
+    assert vectors.is_file(), "the vectors computed before Ctrl-C are kept"
+    assert vectors.stat().st_size < 16 + 3967 * (16 + 384 * 4), "it stopped before computing every vector"
