@@ -7,7 +7,7 @@
 use litnav_app::maps::{self, MapRequest, PaperSource};
 use litnav_app::score::similarity::Kind;
 use litnav_app::score::taxobench::{self, Lines};
-use litnav_app::score::tree;
+use litnav_app::score::{clusters, tree};
 use litnav_app::{CorpusSession, Progress, Quiet, Settings, Workspace, request::SearchParams};
 use litnav_core::HasKind;
 use litnav_organize::Options;
@@ -129,6 +129,40 @@ fn score_tree(
         let kind = Kind::from_option(&similarity)?;
         let options = tree::TreeOptions { threshold, lambda: lambda_, tsd_threshold, ..Default::default() };
         to_json(&tree::score(&workspace()?, &reference, &prediction, kind, options, &Quiet)?)
+    })
+    .map_err(fail)
+}
+
+/// Knowledge Navigator's clustering scores (ARI, NMI, Rc@p, Rv@p and the random baseline) of
+/// `predicted` against `gold`, each `(document, cluster)` pairs (a document's first pair is its
+/// primary cluster) or, with `paths`, the two files `eval clusters` reads; JSON as its `--json`.
+#[pyfunction]
+#[pyo3(signature = (gold, predicted, coverage_percent, random_runs, seed, paths))]
+fn score_clusters(
+    py: Python<'_>,
+    gold: Vec<(String, String)>,
+    predicted: Vec<(String, String)>,
+    coverage_percent: f64,
+    random_runs: usize,
+    seed: Option<u64>,
+    paths: Option<(PathBuf, PathBuf)>,
+) -> PyResult<String> {
+    py.detach(|| {
+        let seed = match seed {
+            Some(seed) => seed,
+            None => Settings::load()?.seed,
+        };
+        let options = clusters::ClusterOptions { coverage: coverage_percent / 100.0, random_runs, seed };
+        let scores = match &paths {
+            Some((gold, predicted)) => clusters::score_cluster_files(gold, predicted, options)?,
+            None => {
+                let pairs = |list: &[(String, String)]| {
+                    clusters::Assignment::from_pairs(list.iter().map(|(d, c)| (d.as_str(), c.as_str())))
+                };
+                clusters::score_clusters(&pairs(&gold), &pairs(&predicted), options)?
+            }
+        };
+        to_json(&scores)
     })
     .map_err(fail)
 }
@@ -276,6 +310,7 @@ fn _litnav(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cd_index, m)?)?;
     m.add_function(wrap_pyfunction!(score_retrieval, m)?)?;
     m.add_function(wrap_pyfunction!(score_tree, m)?)?;
+    m.add_function(wrap_pyfunction!(score_clusters, m)?)?;
     m.add_function(wrap_pyfunction!(encode, m)?)?;
     m.add_class::<Corpus>()?;
     Ok(())

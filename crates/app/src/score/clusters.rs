@@ -30,9 +30,19 @@ pub struct ClusterOptions {
     pub seed: u64,
 }
 
+/// The seed's coverage p of Rc@p and Rv@p, in percent as the faces take it.
+pub const DEFAULT_COVERAGE_PERCENT: f64 = 80.0;
+
+/// Random assignments the baseline averages by default.
+pub const DEFAULT_RANDOM_RUNS: usize = 10;
+
 impl Default for ClusterOptions {
     fn default() -> Self {
-        ClusterOptions { coverage: 0.8, random_runs: 10, seed: litnav_core::DEFAULT_SEED }
+        ClusterOptions {
+            coverage: DEFAULT_COVERAGE_PERCENT / 100.0,
+            random_runs: DEFAULT_RANDOM_RUNS,
+            seed: litnav_core::DEFAULT_SEED,
+        }
     }
 }
 

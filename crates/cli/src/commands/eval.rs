@@ -281,10 +281,10 @@ pub struct ClusterScoreArgs {
     #[arg(long, value_name = "FILE")]
     predicted: PathBuf,
     /// Coverage p of Rc@p and Rv@p, in percent.
-    #[arg(long, default_value_t = 80.0)]
+    #[arg(long, default_value_t = clusters::DEFAULT_COVERAGE_PERCENT)]
     coverage: f64,
     /// Random assignments averaged for the baseline.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = clusters::DEFAULT_RANDOM_RUNS)]
     random_runs: usize,
     /// Seed of the random baseline (default: the settings' seed, 42).
     #[arg(long)]

@@ -24,6 +24,7 @@ __all__ = [
     "CancelledError",
     "cd_index",
     "encode",
+    "score_clusters",
     "score_retrieval",
     "score_taxobench",
     "score_tree",
@@ -175,6 +176,55 @@ def score_tree(
         float(lambda_),
         float(tsd_threshold),
     )
+    return json.loads(answer)
+
+
+def _memberships(name: str, clustering: Any) -> List[Tuple[str, str]]:
+    """(document, cluster) pairs of a mapping (a cluster or a list of them per document) or of a
+    sequence of pairs; numbers become their text."""
+    items = clustering.items() if isinstance(clustering, Mapping) else clustering
+    pairs: List[Tuple[str, str]] = []
+    for position, item in enumerate(items):
+        try:
+            document, clusters = item
+        except (TypeError, ValueError):
+            raise InputError(f"{name}[{position}]: expected a (document, cluster) pair, not {item!r}") from None
+        for cluster in clusters if isinstance(clusters, (list, tuple)) else [clusters]:
+            if isinstance(cluster, bool) or not isinstance(cluster, (str, int)):
+                raise InputError(f"{name}[{position}]: a cluster is a string or a whole number, not {cluster!r}")
+            pairs.append((str(document), str(cluster)))
+    return pairs
+
+
+def score_clusters(
+    gold: Any,
+    predicted: Any,
+    *,
+    coverage: float = 80.0,
+    random_runs: int = 10,
+    seed: Optional[int] = None,
+) -> Dict[str, Any]:
+    """Knowledge Navigator's clustering scores of ``predicted`` against ``gold``: ARI, NMI
+    (arithmetic), Rc@p and Rv@p at ``coverage`` percent, and the mean of ``random_runs`` random
+    assignments of the same sizes (seeded by ``seed``, default the settings' seed), as ``litnav eval
+    clusters --json``. Each clustering is a mapping of document to cluster (or to a list of
+    clusters, the first primary), a sequence of (document, cluster) pairs, or a file path (JSON
+    lines with ``id`` and ``cluster``, or a litnav map): both paths, or neither."""
+    if isinstance(coverage, bool) or not isinstance(coverage, (int, float)) or not 0 < coverage <= 100:
+        raise InputError(f"coverage: a percentage in (0, 100], not {coverage!r}")
+    if isinstance(random_runs, bool) or not isinstance(random_runs, int) or random_runs < 0:
+        raise InputError(f"random_runs: expected a whole number, not {random_runs!r}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise InputError(f"seed: expected a non-negative whole number, not {seed!r}")
+    are_paths = [isinstance(c, (str, os.PathLike)) for c in (gold, predicted)]
+    if all(are_paths):
+        paths = (os.fspath(gold), os.fspath(predicted))
+        answer = _call(_litnav.score_clusters, [], [], float(coverage), random_runs, seed, paths)
+    elif any(are_paths):
+        raise InputError("gold and predicted: give two paths or two clusterings, not one of each")
+    else:
+        pairs = (_memberships("gold", gold), _memberships("predicted", predicted))
+        answer = _call(_litnav.score_clusters, *pairs, float(coverage), random_runs, seed, None)
     return json.loads(answer)
 
 

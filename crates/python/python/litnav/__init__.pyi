@@ -33,6 +33,14 @@ def score_tree(
     lambda_: float = 1.0,
     tsd_threshold: float = 0.8,
 ) -> Dict[str, Any]: ...
+def score_clusters(
+    gold: Any,
+    predicted: Any,
+    *,
+    coverage: float = 80.0,
+    random_runs: int = 10,
+    seed: Optional[int] = None,
+) -> Dict[str, Any]: ...
 def score_retrieval(
     qrels: Mapping[str, Mapping[str, float]],
     run: Mapping[str, Mapping[str, float]],

@@ -141,3 +141,33 @@ def test_retrieval_refuses_nan_naming_the_query_and_document():
         litnav.score_retrieval({"q1": {"d1": 1}}, {"q1": {"d1": 2.0, "d2": float("nan")}})
     with pytest.raises(litnav.InputError, match=r"qrels\['q1'\]\['d1'\]"):
         litnav.score_retrieval({"q1": {"d1": float("nan")}}, {"q1": {"d1": 2.0}})
+
+
+def test_clusters_equal_scikit_learn_and_the_cli(datasets, cli, tmp_path):
+    from sklearn.metrics import adjusted_rand_score, normalized_mutual_info_score
+
+    rows = [json.loads(line) for line in open(datasets / "litbench" / "assignments.jsonl", encoding="utf-8")]
+    gold = {}
+    for row in rows:
+        if row.get("primary") and row["topic_id"] == "cs_07":
+            gold.setdefault(row["paper_id"], row["section_path"][0])
+    assert len(gold) > 100, "cs_07's papers have primary sections"
+    papers = sorted(gold)
+    predicted = {paper: str(i % 7) for i, paper in enumerate(papers)}
+    scored = litnav.score_clusters(gold, predicted)
+    truth, guess = [gold[p] for p in papers], [predicted[p] for p in papers]
+    assert abs(scored["scores"]["ari"] - adjusted_rand_score(truth, guess)) <= 1e-12
+    assert abs(scored["scores"]["nmi"] - normalized_mutual_info_score(truth, guess)) <= 1e-12
+    for name, clustering in (("gold", gold), ("predicted", predicted)):
+        with open(tmp_path / f"{name}.jsonl", "w", encoding="utf-8") as handle:
+            for paper, cluster in clustering.items():
+                handle.write(json.dumps({"id": paper, "cluster": cluster}) + "\n")
+    printed = cli("eval", "clusters", "--gold", str(tmp_path / "gold.jsonl"),
+                  "--predicted", str(tmp_path / "predicted.jsonl"), "--json")
+    from_paths = litnav.score_clusters(tmp_path / "gold.jsonl", tmp_path / "predicted.jsonl")
+    assert from_paths == printed
+    assert {k: v for k, v in scored.items() if k != "problems"} == {k: v for k, v in printed.items() if k != "problems"}
+    with pytest.raises(litnav.InputError, match=r"predicted\[1\]"):
+        litnav.score_clusters(gold, [("a", "1"), ("b",)])
+    with pytest.raises(litnav.InputError, match="share no document"):
+        litnav.score_clusters({"a": 1}, {"b": 1})
