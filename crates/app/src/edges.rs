@@ -3,17 +3,19 @@
 //! citations.
 
 use crate::error::{Error, Result};
-use litnav_graph::disruption::{CdOptions, disruption_all};
+use litnav_graph::disruption::{CdOptions, Reading, disruption_all};
 use litnav_graph::{Graph, NodeInfo};
 use std::collections::HashSet;
 
 /// The CD index of every paper of `times` (`id`, publication year) over `edges` (`citing`,
-/// `cited`), within `window` years after each paper (none: every later paper), in `times`' order;
-/// `None` where the index is undefined. Every id an edge names must have a time.
+/// `cited`), within `window` years after each paper (none: unbounded), counting the citing papers
+/// `reading` takes, in `times`' order; `None` where the index is undefined. Every id an edge names
+/// must have a time.
 pub fn cd_index(
     times: &[(String, Option<i32>)],
     edges: &[(String, String)],
     window: Option<u32>,
+    reading: Reading,
 ) -> Result<Vec<(String, Option<f64>)>> {
     let mut seen = HashSet::new();
     for (i, (id, _)) in times.iter().enumerate() {
@@ -34,7 +36,7 @@ pub fn cd_index(
         .collect();
     let pairs: Vec<(&str, &str)> = edges.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
     let graph = Graph::build(nodes, &pairs);
-    let options = CdOptions { window, ..CdOptions::default() };
+    let options = CdOptions { window, reading };
     let values = disruption_all(&graph, options);
     Ok(times
         .iter()
@@ -60,12 +62,14 @@ mod tests {
             .map(|(i, y)| (i.to_string(), Some(*y)))
             .collect();
         let disruptive =
-            cd_index(&times, &owned(&[("focal", "old"), ("a", "focal"), ("b", "focal")]), Some(5)).unwrap();
+            cd_index(&times, &owned(&[("focal", "old"), ("a", "focal"), ("b", "focal")]), Some(5), Reading::Subsequent)
+                .unwrap();
         assert_eq!(disruptive[1], ("focal".to_string(), Some(1.0)));
         let consolidating = cd_index(
             &times,
             &owned(&[("focal", "old"), ("a", "focal"), ("a", "old"), ("b", "focal"), ("b", "old")]),
             Some(5),
+            Reading::Subsequent,
         )
         .unwrap();
         assert_eq!(consolidating[1].1, Some(-1.0));
@@ -75,7 +79,7 @@ mod tests {
     #[test]
     fn an_edge_to_a_paper_without_a_time_is_refused_with_its_position() {
         let times = vec![("a".to_string(), Some(2000))];
-        let error = cd_index(&times, &owned(&[("a", "b")]), None).unwrap_err();
+        let error = cd_index(&times, &owned(&[("a", "b")]), None, Reading::Subsequent).unwrap_err();
         assert!(error.to_string().contains("edges[0]") && error.to_string().contains("\"b\""), "{error}");
     }
 }

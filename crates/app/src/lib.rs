@@ -15,6 +15,7 @@
 //! - [`survey`]: Bloom-Eval's 16 metrics of a generated survey against an expert one.
 //! - [`request`]: the requests both faces receive, each option defined once with its default.
 //! - [`fetch`]: a corpus for a topic from OpenAlex.
+//! - [`edges`]: the CD index of an edge list with years (what Python hands over).
 //! - [`Error`]: every failure with its [`litnav_core::ErrorKind`].
 
 pub mod browse;

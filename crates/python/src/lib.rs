@@ -5,10 +5,12 @@
 //! lives here: defaults and checks are the application's.
 
 use litnav_app::maps::{self, MapRequest, PaperSource};
+use litnav_app::request::{CompatName, ReadingName, SearchParams};
 use litnav_app::score::similarity::Kind;
 use litnav_app::score::taxobench::{self, Lines};
 use litnav_app::score::{clusters, tree};
-use litnav_app::{CorpusSession, Progress, Quiet, Settings, Workspace, request::SearchParams};
+use litnav_app::survey;
+use litnav_app::{CorpusSession, Progress, Quiet, Settings, Workspace};
 use litnav_core::HasKind;
 use litnav_organize::Options;
 use pyo3::create_exception;
@@ -167,6 +169,41 @@ fn score_clusters(
     .map_err(fail)
 }
 
+/// Bloom-Eval's metrics of the `generated` survey against the `expert` one (directories in
+/// Bloom-Eval's layout or Markdown files), offline: the metrics that need an LLM report why they
+/// did not run. `metrics` are abbreviations (none: all 16); JSON as `eval survey --json`.
+#[pyfunction]
+#[pyo3(signature = (expert, generated, metrics, compat, topic, corpus))]
+fn score_survey(
+    py: Python<'_>,
+    expert: PathBuf,
+    generated: PathBuf,
+    metrics: Vec<String>,
+    compat: String,
+    topic: Option<String>,
+    corpus: Option<PathBuf>,
+) -> PyResult<String> {
+    let progress = Interruptible::default();
+    let answer = py.detach(|| {
+        let workspace = workspace()?;
+        let session = match &corpus {
+            Some(dir) => Some(workspace.open(Some(dir), &progress)?),
+            None => None,
+        };
+        let expert = survey::read_survey(&expert, session.as_ref())?;
+        let generated = survey::read_survey(&generated, session.as_ref())?;
+        let compat: CompatName = compat.parse()?;
+        let options = survey::SurveyOptions {
+            metrics: survey::Metric::from_keys(&metrics)?,
+            compat: compat.compat(),
+            topic,
+            ..survey::SurveyOptions::default()
+        };
+        to_json(&survey::evaluate(&workspace, &expert, &generated, &options, None, &progress)?)
+    });
+    progress.finish(answer)
+}
+
 /// Retrieval metrics of `run` (query → document → score, ranked as trec_eval ranks) against
 /// `qrels` (query → document → grade) at the cut-offs `k`; JSON as `eval retrieval --json`.
 #[pyfunction]
@@ -195,16 +232,22 @@ fn score_retrieval(
     .map_err(fail)
 }
 
-/// The CD index of each paper of `times` over `edges`, in `times`' order (`None`: undefined).
+/// The CD index of each paper of `times` over `edges` under `reading` (`subsequent`,
+/// `all-time`), in `times`' order (`None`: undefined).
 #[pyfunction]
-#[pyo3(signature = (times, edges, window))]
+#[pyo3(signature = (times, edges, window, reading))]
 fn cd_index(
     py: Python<'_>,
     times: Vec<(String, Option<i32>)>,
     edges: Vec<(String, String)>,
     window: Option<u32>,
+    reading: String,
 ) -> PyResult<Vec<(String, Option<f64>)>> {
-    py.detach(|| litnav_app::edges::cd_index(&times, &edges, window)).map_err(fail)
+    py.detach(|| {
+        let reading: ReadingName = reading.parse()?;
+        litnav_app::edges::cd_index(&times, &edges, window, reading.reading())
+    })
+    .map_err(fail)
 }
 
 /// Sentence vectors of `texts`: `(bytes, rows, dimension)`, row-major little-endian `float32`.
@@ -311,6 +354,7 @@ fn _litnav(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(score_retrieval, m)?)?;
     m.add_function(wrap_pyfunction!(score_tree, m)?)?;
     m.add_function(wrap_pyfunction!(score_clusters, m)?)?;
+    m.add_function(wrap_pyfunction!(score_survey, m)?)?;
     m.add_function(wrap_pyfunction!(encode, m)?)?;
     m.add_class::<Corpus>()?;
     Ok(())

@@ -140,6 +140,46 @@ named! {
     }
 }
 
+named! {
+    /// Which citing papers the CD index counts.
+    pub enum ReadingName ("reading") {
+        /// Later papers only (t_f < t ≤ t_f + window): the index's definition, what `cdindex` computes.
+        Subsequent = "subsequent",
+        /// Every citing paper, whatever its year (the older reading).
+        AllTime = "all-time",
+    }
+}
+
+impl ReadingName {
+    /// The library's setting.
+    pub fn reading(self) -> litnav_graph::disruption::Reading {
+        match self {
+            ReadingName::Subsequent => litnav_graph::disruption::Reading::Subsequent,
+            ReadingName::AllTime => litnav_graph::disruption::Reading::AllTime,
+        }
+    }
+}
+
+named! {
+    /// Whose readings of Bloom-Eval's metrics a survey evaluation follows where they differ.
+    pub enum CompatName ("compat") {
+        /// The seed paper's definitions.
+        Seed = "seed",
+        /// Bloom-Eval's public scripts (to compare with numbers they produced).
+        BloomEval = "bloom-eval",
+    }
+}
+
+impl CompatName {
+    /// The library's setting.
+    pub fn compat(self) -> litnav_eval::bloom::Compat {
+        match self {
+            CompatName::Seed => litnav_eval::bloom::Compat::Seed,
+            CompatName::BloomEval => litnav_eval::bloom::Compat::BloomEval,
+        }
+    }
+}
+
 impl ScanName {
     /// The library's setting.
     pub fn scan(self) -> litnav_search::DenseScan {

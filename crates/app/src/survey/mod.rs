@@ -160,6 +160,25 @@ impl Metric {
     pub fn from_key(key: &str) -> Option<Metric> {
         Metric::ALL.into_iter().find(|m| m.key().eq_ignore_ascii_case(key.trim()))
     }
+
+    /// The metrics `keys` name (every one when there are none); an unknown key is an error that
+    /// lists the names.
+    pub fn from_keys(keys: &[String]) -> crate::Result<BTreeSet<Metric>> {
+        if keys.is_empty() {
+            return Ok(Metric::ALL.into_iter().collect());
+        }
+        keys.iter()
+            .map(|key| {
+                Metric::from_key(key).ok_or_else(|| {
+                    let names: Vec<&str> = Metric::ALL.iter().map(|m| m.key()).collect();
+                    crate::Error::input(format!(
+                        "metrics: `{key}` is not one of Bloom-Eval's 16 metrics ({})",
+                        names.join(", ")
+                    ))
+                })
+            })
+            .collect()
+    }
 }
 
 /// How to evaluate.

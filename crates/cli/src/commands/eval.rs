@@ -5,6 +5,7 @@ use crate::progress::Terminal;
 use anyhow::Result;
 use clap::Subcommand;
 use litnav_app::relations::Measure;
+use litnav_app::request::CompatName;
 use litnav_app::score::similarity::Kind;
 use litnav_app::score::{clusters, pairwise, scinet, taxobench, trec, tree};
 use litnav_graph::paths;
@@ -98,8 +99,8 @@ pub struct SurveyArgs {
     metrics: Vec<String>,
     /// Where the seed and Bloom-Eval's scripts disagree, follow the scripts (`bloom-eval`) to
     /// compare with numbers they produced.
-    #[arg(long, value_enum, default_value_t = CompatArg::Seed)]
-    compat: CompatArg,
+    #[arg(long, value_enum, default_value_t = CompatName::Seed)]
+    compat: CompatName,
     /// The topic (default: the expert survey's title).
     #[arg(long)]
     topic: Option<String>,
@@ -122,14 +123,6 @@ pub struct SurveyArgs {
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum CompatArg {
-    /// The seed paper's definitions.
-    Seed,
-    /// Bloom-Eval's public scripts.
-    BloomEval,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -361,23 +354,9 @@ fn run_survey(args: SurveyArgs) -> Result<()> {
     };
     let expert = survey::read_survey(&args.expert, session.as_ref())?;
     let generated = survey::read_survey(&args.generated, session.as_ref())?;
-    let metrics = if args.metrics.is_empty() {
-        Metric::ALL.into_iter().collect()
-    } else {
-        args.metrics
-            .iter()
-            .map(|key| {
-                Metric::from_key(key)
-                    .ok_or_else(|| anyhow::anyhow!("--metrics: `{key}` is not one of Bloom-Eval's 16 metrics"))
-            })
-            .collect::<Result<_>>()?
-    };
     let options = SurveyOptions {
-        metrics,
-        compat: match args.compat {
-            CompatArg::Seed => litnav_eval::bloom::Compat::Seed,
-            CompatArg::BloomEval => litnav_eval::bloom::Compat::BloomEval,
-        },
+        metrics: Metric::from_keys(&args.metrics)?,
+        compat: args.compat.compat(),
         chunk_chars: args.chunk_chars.max(500),
         max_passages: args.max_passages,
         max_citations: args.max_citations,

@@ -6,6 +6,7 @@ use crate::progress::Terminal;
 use anyhow::Result;
 use litnav_app::CorpusSession;
 use litnav_app::relations::{Measure, MetricOptions, Neighbourhood, RankRequest};
+use litnav_app::request::ReadingName;
 use litnav_core::Sentiment;
 use litnav_graph::disruption::Reading;
 use litnav_graph::novelty::Units;
@@ -60,8 +61,8 @@ pub struct MetricArgs {
     /// Which citing papers CD counts: `subsequent` (papers published after the focal one, as the
     /// index's authors' package computes it) or `all-time` (every citer whatever its year, and no
     /// value for a paper without references: litnav's reading before 2026-11).
-    #[arg(long, value_enum, default_value_t = ReadingArg::Subsequent)]
-    cd_reading: ReadingArg,
+    #[arg(long, value_enum, default_value_t = ReadingName::Subsequent)]
+    cd_reading: ReadingName,
     /// What plays the role of Uzzi's journals in novelty (default: venues).
     #[arg(long, value_enum)]
     units: Option<UnitsArg>,
@@ -71,14 +72,6 @@ pub struct MetricArgs {
     /// Seed of the randomization (default: the settings' seed, 42).
     #[arg(long)]
     seed: Option<u64>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum ReadingArg {
-    /// Later papers only (t_f < t ≤ t_f + window).
-    Subsequent,
-    /// Every citing paper.
-    AllTime,
 }
 
 /// Novelty's units on the command line (`relations` and `analytics novelty`).
@@ -106,10 +99,7 @@ impl MetricArgs {
 
     fn options(&self, seed: u64) -> MetricOptions {
         let units = self.units();
-        let reading = match self.cd_reading {
-            ReadingArg::Subsequent => Reading::Subsequent,
-            ReadingArg::AllTime => Reading::AllTime,
-        };
+        let reading = self.cd_reading.reading();
         MetricOptions { window: self.window, reading, units, nulls: self.nulls, seed: self.seed.unwrap_or(seed) }
     }
 }

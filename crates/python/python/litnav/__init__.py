@@ -26,6 +26,7 @@ __all__ = [
     "encode",
     "score_clusters",
     "score_retrieval",
+    "score_survey",
     "score_taxobench",
     "score_tree",
 ]
@@ -228,6 +229,39 @@ def score_clusters(
     return json.loads(answer)
 
 
+def score_survey(
+    expert: Union[str, "os.PathLike[str]"],
+    generated: Union[str, "os.PathLike[str]"],
+    metrics: Optional[Sequence[str]] = None,
+    *,
+    compat: str = "seed",
+    topic: Optional[str] = None,
+    corpus: Union[str, "os.PathLike[str]", None] = None,
+) -> Dict[str, Any]:
+    """Bloom-Eval's metrics of the ``generated`` survey against the ``expert`` one (directories in
+    Bloom-Eval's layout, or Markdown files), as ``litnav eval survey --json``: the deterministic
+    ones (HIRC, TBal, FMI, DSI, STS, SCons, with the extras) run offline; those that need an LLM
+    report why they did not run. ``metrics`` are abbreviations (default: all 16); ``compat`` is
+    ``"seed"`` or ``"bloom-eval"`` (the scripts' readings); ``corpus`` resolves both bibliographies
+    to its papers."""
+    for name, path in (("expert", expert), ("generated", generated)):
+        if not isinstance(path, (str, os.PathLike)):
+            raise InputError(f"{name}: expected a path, not {type(path).__name__}")
+    keys = [] if metrics is None else list(metrics)
+    if isinstance(metrics, str) or any(not isinstance(key, str) for key in keys):
+        raise InputError(f"metrics: expected a list of abbreviations, not {metrics!r}")
+    answer = _call(
+        _litnav.score_survey,
+        os.fspath(expert),
+        os.fspath(generated),
+        keys,
+        compat,
+        topic,
+        None if corpus is None else os.fspath(corpus),
+    )
+    return json.loads(answer)
+
+
 def score_retrieval(
     qrels: Mapping[str, Mapping[str, float]],
     run: Mapping[str, Mapping[str, float]],
@@ -275,13 +309,17 @@ def _column(name: str, values: Any) -> List[Any]:
     return list(values)
 
 
-def cd_index(edges: Any, times: Any, window: Optional[int] = 5) -> Dict[str, Optional[float]]:
+def cd_index(
+    edges: Any, times: Any, window: Optional[int] = 5, reading: str = "subsequent"
+) -> Dict[str, Optional[float]]:
     """The CD index of every paper (Funk & Owen-Smith; equal to the ``cdindex`` package).
 
     ``edges`` is a sequence of ``(citing, cited)`` pairs, a two-column NumPy array or a pandas
     DataFrame with ``citing`` and ``cited`` columns (its first two columns otherwise). ``times``
     maps each paper to its publication year (a dict, a pandas Series, or ``(id, year)`` pairs).
-    ``window`` counts years after each paper (``None``: every later paper). Returns
+    ``window`` counts years after each paper (``None``: unbounded). ``reading`` is
+    ``"subsequent"`` (later papers only: the index's definition, ``cdindex``'s) or ``"all-time"``
+    (every citing paper, whatever its year). Returns
     ``{paper_id: value}``, ``None`` where the index is undefined. Ids are compared as text.
     """
     if window is not None and (isinstance(window, bool) or not isinstance(window, int) or window < 0):
@@ -290,7 +328,7 @@ def cd_index(edges: Any, times: Any, window: Optional[int] = 5) -> Dict[str, Opt
         # Fast path: the module reads lists of string pairs and a dict of years directly; anything
         # else it refuses is converted and checked below, where errors name their position.
         try:
-            return dict(_call(_litnav.cd_index, list(times.items()), edges, window))
+            return dict(_call(_litnav.cd_index, list(times.items()), edges, window, reading))
         except LitnavError:
             raise
         except (TypeError, ValueError, OverflowError):
@@ -326,7 +364,7 @@ def cd_index(edges: Any, times: Any, window: Optional[int] = 5) -> Dict[str, Opt
             else:
                 year = int(year)
         dated.append((str(paper), year))
-    values = _call(_litnav.cd_index, dated, pairs, window)
+    values = _call(_litnav.cd_index, dated, pairs, window, reading)
     return dict(values)
 
 

@@ -41,13 +41,24 @@ def score_clusters(
     random_runs: int = 10,
     seed: Optional[int] = None,
 ) -> Dict[str, Any]: ...
+def score_survey(
+    expert: Union[str, os.PathLike[str]],
+    generated: Union[str, os.PathLike[str]],
+    metrics: Optional[Sequence[str]] = None,
+    *,
+    compat: str = "seed",
+    topic: Optional[str] = None,
+    corpus: Union[str, os.PathLike[str], None] = None,
+) -> Dict[str, Any]: ...
 def score_retrieval(
     qrels: Mapping[str, Mapping[str, float]],
     run: Mapping[str, Mapping[str, float]],
     k: Sequence[int] = (10, 100),
     per_query: bool = False,
 ) -> Dict[str, Any]: ...
-def cd_index(edges: Any, times: Any, window: Optional[int] = 5) -> Dict[str, Optional[float]]: ...
+def cd_index(
+    edges: Any, times: Any, window: Optional[int] = 5, reading: str = "subsequent"
+) -> Dict[str, Optional[float]]: ...
 def encode(texts: Sequence[str]) -> numpy.typing.NDArray[numpy.float32]: ...
 
 class Corpus:

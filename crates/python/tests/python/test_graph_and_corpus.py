@@ -148,3 +148,14 @@ def test_ctrl_c_stops_a_long_call_and_keeps_what_was_computed(tmp_path):
     vectors = corpus / "vectors" / "all-MiniLM-L6-v2.bin"
     assert vectors.is_file(), "the vectors computed before Ctrl-C are kept"
     assert vectors.stat().st_size < 16 + 3967 * (16 + 384 * 4), "it stopped before computing every vector"
+
+
+def test_cd_index_readings_differ_where_an_earlier_paper_cites():
+    # "early" (1999) cites the focal paper (2000) and nothing else: the all-time reading counts it,
+    # the subsequent reading (cdindex's) does not.
+    edges = [("focal", "old"), ("early", "focal"), ("later", "focal"), ("later", "old")]
+    years = {"old": 1990, "focal": 2000, "early": 1999, "later": 2001}
+    assert litnav.cd_index(edges, years, window=None)["focal"] == -1.0
+    assert litnav.cd_index(edges, years, window=None, reading="all-time")["focal"] == 0.0
+    with pytest.raises(litnav.InputError, match="reading"):
+        litnav.cd_index(edges, years, reading="recent")

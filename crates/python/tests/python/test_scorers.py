@@ -171,3 +171,20 @@ def test_clusters_equal_scikit_learn_and_the_cli(datasets, cli, tmp_path):
         litnav.score_clusters(gold, [("a", "1"), ("b",)])
     with pytest.raises(litnav.InputError, match="share no document"):
         litnav.score_clusters({"a": 1}, {"b": 1})
+
+
+@pytest.mark.parametrize("compat", ["seed", "bloom-eval"])
+def test_survey_metrics_equal_the_cli(datasets, cli, compat):
+    expert = datasets / "bloom-eval" / "cs_01" / "human"
+    generated = datasets / "bloom-eval" / "cs_01" / "llm"
+    metrics = ["HIRC", "TBal", "FMI", "DSI", "SCons"]
+    scored = litnav.score_survey(expert, generated, metrics, compat=compat)
+    printed = cli("eval", "survey", "--expert", str(expert), "--generated", str(generated),
+                  "--metrics", ",".join(metrics), "--compat", compat, "--json")
+    assert scored == printed
+    ran = [m for tier in scored["tiers"] for m in tier["metrics"] if m.get("score") is not None]
+    assert len(ran) >= 4, scored["tiers"]
+    with pytest.raises(litnav.InputError, match="XYZ"):
+        litnav.score_survey(expert, generated, ["XYZ"])
+    with pytest.raises(litnav.InputError, match="compat"):
+        litnav.score_survey(expert, generated, metrics, compat="scripts")
