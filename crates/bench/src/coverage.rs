@@ -102,7 +102,8 @@ pub struct Report {
 /// Retrieve every survey's topic from the three corpora.
 pub fn run(workspace: &Workspace, litbench: &Path, progress: &dyn Progress) -> Result<Report> {
     let topics = survey_topics(litbench)?;
-    let tagged = papers_by_topic(litbench)?;
+    let corpus = read_corpus(litbench)?;
+    let tagged = papers_by_topic(&corpus);
     let full = workspace.open(None, progress)?;
     let mut cases = Vec::new();
     for (done, topic) in topics.iter().enumerate() {
@@ -113,10 +114,10 @@ pub fn run(workspace: &Workspace, litbench: &Path, progress: &dyn Progress) -> R
         for other in &field {
             field_papers.extend(tagged.get(other).into_iter().flatten().cloned());
         }
-        let without = CorpusSession::open(&corpus_without(workspace, litbench, &topic.id, &own, progress)?)?;
+        let without = CorpusSession::open(&corpus_without(workspace, &corpus, &topic.id, &own, progress)?)?;
         let without_field = CorpusSession::open(&corpus_without(
             workspace,
-            litbench,
+            &corpus,
             &format!("{}-field", topic.id),
             &field_papers,
             progress,
@@ -169,18 +170,43 @@ fn same_field(topic: &SurveyTopic, topics: &[SurveyTopic]) -> Vec<String> {
         .collect()
 }
 
+/// One line of litbench's `corpus.jsonl`: the paper's id, the topics whose surveys cite it, and the
+/// line as written.
+struct CorpusLine {
+    id: String,
+    sources: Vec<String>,
+    text: String,
+}
+
+/// litbench's `corpus.jsonl`, read once.
+fn read_corpus(litbench: &Path) -> Result<Vec<CorpusLine>> {
+    let path = litbench.join("corpus.jsonl");
+    let text = std::fs::read_to_string(&path).map_err(|e| litnav_app::Error::io(&path, &e))?;
+    let mut lines = Vec::new();
+    for (number, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let paper: serde_json::Value = serde_json::from_str(line)
+            .map_err(|e| litnav_app::Error::input(format!("{}:{}: {e}", path.display(), number + 1)))?;
+        let sources = paper["sources"].as_array().into_iter().flatten().filter_map(|s| s.as_str());
+        lines.push(CorpusLine {
+            id: paper["id"].as_str().unwrap_or_default().to_string(),
+            sources: sources.map(str::to_string).collect(),
+            text: line.to_string(),
+        });
+    }
+    Ok(lines)
+}
+
 /// For each topic id, the corpus papers a survey of that topic cites: its `sources` name the topic
 /// (`cs_01`) or a survey written on it by an LLM (`cs_01_llm`).
-fn papers_by_topic(litbench: &Path) -> Result<HashMap<String, HashSet<String>>> {
+fn papers_by_topic(corpus: &[CorpusLine]) -> HashMap<String, HashSet<String>> {
     let mut tagged: HashMap<String, HashSet<String>> = HashMap::new();
-    for paper in crate::organize::read_json_lines(&litbench.join("corpus.jsonl"))? {
-        let id = paper["id"].as_str().unwrap_or_default();
-        for source in paper["sources"].as_array().into_iter().flatten().filter_map(|s| s.as_str()) {
+    for paper in corpus {
+        for source in &paper.sources {
             let topic = source.strip_suffix("_llm").unwrap_or(source);
-            tagged.entry(topic.to_string()).or_default().insert(id.to_string());
+            tagged.entry(topic.to_string()).or_default().insert(paper.id.clone());
         }
     }
-    Ok(tagged)
+    tagged
 }
 
 /// The map's coverage of `topic` from `session`, retrieved as `litnav map` retrieves it.
@@ -195,22 +221,16 @@ fn coverage_of(workspace: &Workspace, session: &CorpusSession, topic: &str) -> R
 /// `litbench-without-{name}` (its vectors seeded from the built-in corpus's).
 fn corpus_without(
     workspace: &Workspace,
-    litbench: &Path,
+    corpus: &[CorpusLine],
     name: &str,
     left_out: &HashSet<String>,
     progress: &dyn Progress,
 ) -> Result<std::path::PathBuf> {
     let name = format!("litbench-without-{name}");
     let papers = workspace.settings().home.join("cache").join("bench-coverage").join(format!("{name}.jsonl"));
-    let text = std::fs::read_to_string(litbench.join("corpus.jsonl"))
-        .map_err(|e| litnav_app::Error::io(&litbench.join("corpus.jsonl"), &e))?;
     let mut kept = Vec::new();
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let paper: serde_json::Value =
-            serde_json::from_str(line).map_err(|e| litnav_app::Error::input(format!("litbench corpus.jsonl: {e}")))?;
-        if !left_out.contains(paper["id"].as_str().unwrap_or_default()) {
-            writeln!(kept, "{line}")?;
-        }
+    for paper in corpus.iter().filter(|paper| !left_out.contains(&paper.id)) {
+        writeln!(kept, "{}", paper.text)?;
     }
     if std::fs::read(&papers).ok().as_deref() != Some(&kept[..]) {
         if let Some(dir) = papers.parent() {

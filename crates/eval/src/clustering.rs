@@ -125,10 +125,8 @@ pub fn homogeneity_completeness_v_exact<A: Ord, B: Ord>(truth: &[A], predicted: 
     if truth.is_empty() {
         return (1.0, 1.0, 1.0);
     }
-    let classes: BTreeMap<&A, usize> = truth.iter().map(|l| (l, 0)).collect();
-    let classes: BTreeMap<&A, usize> = classes.into_keys().enumerate().map(|(i, l)| (l, i)).collect();
-    let clusters: BTreeMap<&B, usize> = predicted.iter().map(|l| (l, 0)).collect();
-    let clusters: BTreeMap<&B, usize> = clusters.into_keys().enumerate().map(|(i, l)| (l, i)).collect();
+    let classes = sorted_numbers(truth);
+    let clusters = sorted_numbers(predicted);
     let mut cells: BTreeMap<(usize, usize), i64> = BTreeMap::new();
     for (t, p) in truth.iter().zip(predicted) {
         *cells.entry((classes[t], clusters[p])).or_default() += 1;
@@ -165,6 +163,12 @@ pub fn homogeneity_completeness_v_exact<A: Ord, B: Ord>(truth: &[A], predicted: 
         2.0 * homogeneity * completeness / (homogeneity + completeness)
     };
     (homogeneity, completeness, v)
+}
+
+/// Each distinct label's number in sorted label order (`np.unique`'s inverse).
+fn sorted_numbers<L: Ord>(labels: &[L]) -> std::collections::BTreeMap<&L, usize> {
+    let distinct: std::collections::BTreeSet<&L> = labels.iter().collect();
+    distinct.into_iter().enumerate().map(|(i, label)| (label, i)).collect()
 }
 
 /// A labeling's entropy from its class sizes in sorted label order, as scikit-learn sums it.

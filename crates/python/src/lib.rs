@@ -5,8 +5,7 @@
 //! lives here: defaults and checks are the application's.
 
 use litnav_app::maps::{self, MapRequest, PaperSource};
-use litnav_app::request::{CompatName, ReadingName, SearchParams};
-use litnav_app::score::similarity::Kind;
+use litnav_app::request::{CompatName, ReadingName, SearchParams, SimilarityName};
 use litnav_app::score::taxobench::{self, Lines};
 use litnav_app::score::{clusters, tree};
 use litnav_app::survey;
@@ -95,7 +94,7 @@ fn score_taxobench(
     lambda_: f64,
 ) -> PyResult<String> {
     py.detach(|| {
-        let kind = Kind::from_option(&similarity)?;
+        let kind = similarity.parse::<SimilarityName>()?.kind();
         let data_values = parse_lines("data", data.1, &data.0)?;
         let prediction_values = parse_lines("predictions", predictions.1, &predictions.0)?;
         let data = lines("data", &data.0, &data_values);
@@ -128,7 +127,7 @@ fn score_tree(
             tree::tree_of_value(&value, name)
         };
         let (reference, prediction) = (read(&reference, "reference")?, read(&prediction, "prediction")?);
-        let kind = Kind::from_option(&similarity)?;
+        let kind = similarity.parse::<SimilarityName>()?.kind();
         let options = tree::TreeOptions { threshold, lambda: lambda_, tsd_threshold, ..Default::default() };
         to_json(&tree::score(&workspace()?, &reference, &prediction, kind, options, &Quiet)?)
     })

@@ -12,7 +12,7 @@ pub mod names;
 pub mod search;
 
 pub use fetch::FetchParams;
-pub use names::{CompatName, FusionName, ModeName, ReadingName, ScanName, SnowballName, SourceName};
+pub use names::{CompatName, FusionName, ModeName, ReadingName, ScanName, SimilarityName, SnowballName, SourceName};
 pub use search::SearchParams;
 
 use serde_json::{Map, Value};

@@ -161,6 +161,30 @@ impl ReadingName {
 }
 
 named! {
+    /// The label similarity of the hierarchy metrics.
+    pub enum SimilarityName ("similarity") {
+        /// max(0, cosine) of all-MiniLM-L6-v2 embeddings — TaxoBench's definition.
+        Embedding = "embedding",
+        /// difflib ratio of normalized labels: no model needed, NOT comparable to published numbers.
+        String = "string",
+        /// The public `taxobench` package's reading of every key it reports (its title similarity for labels, its paper keys, Sem-Path 0 without aligned papers) — its numbers to the last digit.
+        Public = "public",
+    }
+}
+
+impl SimilarityName {
+    /// The library's setting.
+    pub fn kind(self) -> crate::score::similarity::Kind {
+        use crate::score::similarity::Kind;
+        match self {
+            SimilarityName::Embedding => Kind::Embedding,
+            SimilarityName::String => Kind::String,
+            SimilarityName::Public => Kind::Public,
+        }
+    }
+}
+
+named! {
     /// Whose readings of Bloom-Eval's metrics a survey evaluation follows where they differ.
     pub enum CompatName ("compat") {
         /// The seed paper's definitions.

@@ -92,19 +92,6 @@ pub enum Kind {
 }
 
 impl Kind {
-    /// Every kind, by the name an option gives it.
-    pub const OPTIONS: [(&'static str, Kind); 3] =
-        [("embedding", Kind::Embedding), ("string", Kind::String), ("public", Kind::Public)];
-
-    /// The kind an option names (`embedding`, `string`, `public`).
-    pub fn from_option(name: &str) -> crate::Result<Kind> {
-        Kind::OPTIONS
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, kind)| *kind)
-            .ok_or_else(|| crate::Error::input(format!("similarity: {name:?} is not one of embedding, string, public")))
-    }
-
     /// The name reports carry.
     pub fn name(self) -> &'static str {
         match self {

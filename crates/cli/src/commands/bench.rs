@@ -135,8 +135,8 @@ pub struct TaxobenchArgs {
     #[arg(long, value_name = "N")]
     limit: Option<usize>,
     /// Label similarity of the hierarchy metrics.
-    #[arg(long, value_enum, default_value_t = super::eval::SimilarityArg::Embedding)]
-    similarity: super::eval::SimilarityArg,
+    #[arg(long, value_enum, default_value_t = litnav_app::request::SimilarityName::Embedding)]
+    similarity: litnav_app::request::SimilarityName,
     #[command(flatten)]
     llm: LlmArgs,
     #[command(flatten)]

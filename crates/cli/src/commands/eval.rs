@@ -5,8 +5,7 @@ use crate::progress::Terminal;
 use anyhow::Result;
 use clap::Subcommand;
 use litnav_app::relations::Measure;
-use litnav_app::request::CompatName;
-use litnav_app::score::similarity::Kind;
+use litnav_app::request::{CompatName, SimilarityName};
 use litnav_app::score::{clusters, pairwise, scinet, taxobench, trec, tree};
 use litnav_graph::paths;
 use serde::Serialize;
@@ -125,28 +124,6 @@ pub struct SurveyArgs {
     json: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum SimilarityArg {
-    /// max(0, cosine) of all-MiniLM-L6-v2 embeddings — TaxoBench's definition.
-    Embedding,
-    /// difflib ratio of normalized labels: no model needed, NOT comparable to published numbers.
-    String,
-    /// The public `taxobench` package's reading of every key it reports (its title similarity for
-    /// labels, its paper keys, Sem-Path 0 without aligned papers) — its numbers to the last digit.
-    Public,
-}
-
-impl SimilarityArg {
-    /// The application's similarity kind.
-    pub fn kind(self) -> Kind {
-        match self {
-            SimilarityArg::Embedding => Kind::Embedding,
-            SimilarityArg::String => Kind::String,
-            SimilarityArg::Public => Kind::Public,
-        }
-    }
-}
-
 #[derive(Debug, clap::Args)]
 pub struct TreeArgs {
     /// The reference (expert) tree, a JSON file.
@@ -165,8 +142,8 @@ pub struct TreeArgs {
     #[arg(long, default_value_t = tree::DEFAULT_TSD_THRESHOLD)]
     tsd_threshold: f64,
     /// Label similarity.
-    #[arg(long, value_enum, default_value_t = SimilarityArg::Embedding)]
-    similarity: SimilarityArg,
+    #[arg(long, value_enum, default_value_t = SimilarityName::Embedding)]
+    similarity: SimilarityName,
     #[command(flatten)]
     model: ModelArgs,
     /// Print the scores as JSON.
@@ -208,8 +185,8 @@ pub struct TaxobenchArgs {
     #[arg(long, default_value_t = taxobench::DEFAULT_LAMBDA)]
     lambda: f64,
     /// Label similarity for the hierarchy metrics.
-    #[arg(long, value_enum, default_value_t = SimilarityArg::Embedding)]
-    similarity: SimilarityArg,
+    #[arg(long, value_enum, default_value_t = SimilarityName::Embedding)]
+    similarity: SimilarityName,
     /// Write one JSON line of scores per instance here.
     #[arg(long, value_name = "FILE")]
     output: Option<PathBuf>,
@@ -441,9 +418,9 @@ fn run_taxobench(args: TaxobenchArgs) -> Result<()> {
         return print_json(&summary);
     }
     let label = match args.similarity {
-        SimilarityArg::Embedding => "label similarity: all-MiniLM-L6-v2 clipped cosine (TaxoBench's)",
-        SimilarityArg::String => "label similarity: STRING RATIO — not comparable to published TaxoBench numbers",
-        SimilarityArg::Public => "the public taxobench scorer's readings (its string label similarity)",
+        SimilarityName::Embedding => "label similarity: all-MiniLM-L6-v2 clipped cosine (TaxoBench's)",
+        SimilarityName::String => "label similarity: STRING RATIO — not comparable to published TaxoBench numbers",
+        SimilarityName::Public => "the public taxobench scorer's readings (its string label similarity)",
     };
     println!("TaxoBench scores over {} instance(s); {label}", scored.per_instance.len());
     print_numbers(&summary)

@@ -15,7 +15,7 @@
 //! - **Fewer than two reference papers** score 0 on every leaf metric.
 
 use super::{align, harmonic_mean, ratio, title_similarity};
-use crate::clustering::{adjusted_rand_index, homogeneity_completeness_v_exact};
+use crate::clustering::{adjusted_rand_index, homogeneity_completeness_v_exact, numpy_sum};
 use crate::hierarchy::chain_cost;
 use crate::tree::{LabelSimilarity, Tree, normalize_title};
 use std::collections::HashMap;
@@ -246,32 +246,9 @@ fn sem_path(reference: &Tree, predicted: &Tree, threshold: f64, sim: &dyn LabelS
     (numpy_mean(&scores), scores.len())
 }
 
-/// `numpy.mean` of a 1-D float64 array (0 for none): numpy's pairwise summation — blocks of up to
-/// 128 summed with eight accumulators, halves above that — divided by the count.
+/// `numpy.mean` of a 1-D float64 array (0 for none): numpy's pairwise sum divided by the count.
 fn numpy_mean(values: &[f64]) -> f64 {
-    fn pairwise(values: &[f64]) -> f64 {
-        let n = values.len();
-        if n < 8 {
-            return values.iter().fold(0.0, |sum, v| sum + v);
-        }
-        if n <= 128 {
-            let mut r: [f64; 8] = values[..8].try_into().expect("eight values");
-            let whole = n - n % 8;
-            for chunk in values[8..whole].chunks_exact(8) {
-                for (acc, v) in r.iter_mut().zip(chunk) {
-                    *acc += v;
-                }
-            }
-            let mut sum = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-            for v in &values[whole..] {
-                sum += v;
-            }
-            return sum;
-        }
-        let half = (n / 2) - (n / 2) % 8;
-        pairwise(&values[..half]) + pairwise(&values[half..])
-    }
-    if values.is_empty() { 0.0 } else { pairwise(values) / values.len() as f64 }
+    if values.is_empty() { 0.0 } else { numpy_sum(values) / values.len() as f64 }
 }
 
 #[cfg(test)]
