@@ -184,6 +184,47 @@ pub struct RankRequest {
     pub metric: MetricOptions,
 }
 
+/// BM25 matches a free-text topic takes when a ranking is limited to it, unless asked otherwise.
+pub const DEFAULT_TOPIC_POOL: usize = 300;
+
+/// Papers a ranking lists, unless asked otherwise.
+pub const DEFAULT_RANKED: usize = 50;
+
+/// Co-cited or coupled papers listed, unless asked otherwise.
+pub const DEFAULT_NEIGHBOURS: usize = 20;
+
+/// The longest citation path considered, in hops, unless asked otherwise.
+pub use litnav_graph::paths::DEFAULT_MAX_HOPS;
+
+/// How many shortest citation paths a path report lists at most, unless asked otherwise.
+pub const DEFAULT_SHORTEST_PATHS: usize = 20;
+
+/// The path report between the nodes `ends` (named `names`) of `graph`, papers shown by `paper`.
+pub(crate) fn path_between(
+    graph: &litnav_graph::Graph,
+    names: (&str, &str),
+    (a, b): (Node, Node),
+    max_hops: usize,
+    shortest_limit: usize,
+    paper: &dyn Fn(Node) -> Result<PaperRef>,
+) -> Result<PathReport> {
+    let refs = |nodes: &[Node]| nodes.iter().map(|&n| paper(n)).collect::<Result<Vec<_>>>();
+    let max_citation_path = match paths::max_citation_path(graph, a, b, max_hops) {
+        Some(p) => Some(MaxPath { papers: refs(&p.nodes)?, hops: p.hops(), total_in_degree: p.total_in_degree }),
+        None => None,
+    };
+    let shortest = paths::shortest_paths(graph, a, b, Direction::Cites, shortest_limit);
+    Ok(PathReport {
+        from: names.0.to_string(),
+        to: names.1.to_string(),
+        max_hops,
+        max_citation_path,
+        citation_distance: paths::distance(graph, a, b, Direction::Cites),
+        undirected_distance: paths::distance(graph, a, b, Direction::Either),
+        shortest_paths: shortest.iter().map(|p| refs(p)).collect::<Result<_>>()?,
+    })
+}
+
 const NO_CD: &str = "no in-corpus references, or nobody cites them or the paper";
 const NO_NOVELTY: &str = "fewer than two in-corpus references";
 
@@ -561,23 +602,9 @@ impl CorpusSession {
     /// The maximum-citation path from `from` (citing) to `to` (cited), the shortest paths, and
     /// the distances.
     pub fn path(&self, from: &str, to: &str, max_hops: usize, shortest_limit: usize) -> Result<PathReport> {
-        let (a, b) = (self.node(from)?, self.node(to)?);
+        let ends = (self.node(from)?, self.node(to)?);
         let graph = &self.citations()?.graph;
-        let refs = |nodes: &[Node]| nodes.iter().map(|&n| self.paper_ref(n)).collect::<Result<Vec<_>>>();
-        let max_citation_path = match paths::max_citation_path(graph, a, b, max_hops) {
-            Some(p) => Some(MaxPath { papers: refs(&p.nodes)?, hops: p.hops(), total_in_degree: p.total_in_degree }),
-            None => None,
-        };
-        let shortest = paths::shortest_paths(graph, a, b, Direction::Cites, shortest_limit);
-        Ok(PathReport {
-            from: from.to_string(),
-            to: to.to_string(),
-            max_hops,
-            max_citation_path,
-            citation_distance: paths::distance(graph, a, b, Direction::Cites),
-            undirected_distance: paths::distance(graph, a, b, Direction::Either),
-            shortest_paths: shortest.iter().map(|p| refs(p)).collect::<Result<_>>()?,
-        })
+        path_between(graph, (from, to), ends, max_hops, shortest_limit, &|node| self.paper_ref(node))
     }
 
     /// Papers co-cited or coupled with a paper.

@@ -4,8 +4,12 @@
 //! lists), vectors as raw little-endian `float32` bytes (NumPy reads them without a copy). No rule
 //! lives here: defaults and checks are the application's.
 
+use litnav_app::edges::{EdgeGraph, Papers};
 use litnav_app::maps::{self, MapRequest, PaperSource};
-use litnav_app::request::{CompatName, ReadingName, SearchParams, SimilarityName};
+use litnav_app::relations::{MetricOptions, RankRequest};
+use litnav_app::request::{
+    CompatName, MeasureName, NeighbourhoodName, ReadingName, SearchParams, SimilarityName, UnitsName,
+};
 use litnav_app::score::taxobench::{self, Lines};
 use litnav_app::score::{clusters, tree};
 use litnav_app::survey;
@@ -249,6 +253,137 @@ fn cd_index(
     .map_err(fail)
 }
 
+/// Whole numbers given as one block of little-endian `int64` (a NumPy or Arrow column's bytes).
+fn numbers(name: &str, block: &[u8]) -> litnav_app::Result<Vec<i64>> {
+    if block.len() % 8 != 0 {
+        return Err(litnav_app::Error::input(format!("{name}: not a block of 64-bit integers")));
+    }
+    Ok(block.chunks_exact(8).map(|c| i64::from_le_bytes(c.try_into().unwrap_or_default())).collect())
+}
+
+/// A year given as a whole number, `i64::MIN` meaning unknown.
+fn year(position: usize, value: i64) -> litnav_app::Result<Option<i32>> {
+    if value == i64::MIN {
+        return Ok(None);
+    }
+    i32::try_from(value).map(Some).map_err(|_| litnav_app::Error::input(format!("times[{position}]: year {value} is out of range")))
+}
+
+/// How disruption and novelty are computed, from their Python names (`seed` none: the settings').
+fn metric(
+    window: Option<u32>,
+    reading: &str,
+    units: &str,
+    nulls: usize,
+    seed: Option<u64>,
+) -> litnav_app::Result<MetricOptions> {
+    let reading: ReadingName = reading.parse()?;
+    let units = units.parse::<UnitsName>()?.units();
+    let seed = match seed {
+        Some(seed) => seed,
+        None => Settings::load()?.seed,
+    };
+    Ok(MetricOptions { window, reading: reading.reading(), units, nulls, seed })
+}
+
+/// A citation graph from lists, answering in the order its papers were given.
+#[pyclass(frozen, module = "litnav._litnav")]
+struct CitationGraph {
+    inner: EdgeGraph,
+}
+
+#[pymethods]
+impl CitationGraph {
+    /// The graph of papers `ids` (text) with `years` and optional `venues`, and the edges
+    /// `citing[i]` → `cited[i]`.
+    #[staticmethod]
+    fn of_text(
+        py: Python<'_>,
+        ids: Vec<String>,
+        years: Vec<Option<i32>>,
+        venues: Option<Vec<Option<String>>>,
+        citing: Vec<String>,
+        cited: Vec<String>,
+    ) -> PyResult<CitationGraph> {
+        py.detach(|| {
+            let papers = Papers { ids: &ids, years: &years, venues: venues.as_deref() };
+            Ok(CitationGraph { inner: EdgeGraph::build(papers, &citing, &cited)? })
+        })
+        .map_err(fail)
+    }
+
+    /// The graph of papers with whole-number ids, every list a block of little-endian `int64`
+    /// (`years`: `i64::MIN` where unknown).
+    #[staticmethod]
+    fn of_numbers(
+        py: Python<'_>,
+        ids: &[u8],
+        years: &[u8],
+        venues: Option<Vec<Option<String>>>,
+        citing: &[u8],
+        cited: &[u8],
+    ) -> PyResult<CitationGraph> {
+        py.detach(|| {
+            let ids = numbers("ids", ids)?;
+            let years = numbers("times", years)?.into_iter().enumerate().map(|(i, y)| year(i, y)).collect::<litnav_app::Result<Vec<_>>>()?;
+            let (citing, cited) = (numbers("edges", citing)?, numbers("edges", cited)?);
+            let papers = Papers { ids: &ids, years: &years, venues: venues.as_deref() };
+            Ok(CitationGraph { inner: EdgeGraph::build(papers, &citing, &cited)? })
+        })
+        .map_err(fail)
+    }
+
+    /// Papers and kept edges.
+    fn size(&self) -> (usize, usize) {
+        (self.inner.len(), self.inner.edge_count())
+    }
+
+    /// CD per paper in the given order: JSON of the counts and values when `detail`, else the
+    /// index alone as little-endian `float64` bytes (NaN: undefined).
+    fn cd_index(&self, py: Python<'_>, window: Option<u32>, reading: String, detail: bool) -> PyResult<Py<PyAny>> {
+        let answer = py
+            .detach(|| {
+                let reading: ReadingName = reading.parse()?;
+                let values = self.inner.disruption(window, reading.reading());
+                if detail {
+                    return to_json(&values).map(Answer::Text);
+                }
+                Ok(Answer::Bytes(values.iter().flat_map(|d| d.cd.unwrap_or(f64::NAN).to_le_bytes()).collect()))
+            })
+            .map_err(fail)?;
+        Ok(answer.into_python(py))
+    }
+
+    /// Uzzi novelty per paper in the given order, JSON (`units`: `venues` or `references`).
+    fn novelty(&self, py: Python<'_>, units: String, nulls: usize, seed: Option<u64>) -> PyResult<String> {
+        py.detach(|| {
+            let metric = metric(None, ReadingName::Subsequent.name(), &units, nulls, seed)?;
+            to_json(&self.inner.novelty(&metric)?)
+        })
+        .map_err(fail)
+    }
+
+    /// The citation paths from `source` (citing) to `target` (cited), JSON as `relations path`.
+    fn citation_path(&self, py: Python<'_>, source: String, target: String, max_hops: usize, shortest_limit: usize) -> PyResult<String> {
+        py.detach(|| to_json(&self.inner.path(&source, &target, max_hops, shortest_limit)?)).map_err(fail)
+    }
+}
+
+/// An answer computed without the interpreter, turned into a Python object with it.
+enum Answer {
+    Text(String),
+    Bytes(Vec<u8>),
+}
+
+impl Answer {
+    fn into_python(self, py: Python<'_>) -> Py<PyAny> {
+        match self {
+            Answer::Text(text) => text.into_pyobject(py).map(|s| s.into_any().unbind()).unwrap_or_else(|e| match e {}),
+            Answer::Bytes(bytes) => PyBytes::new(py, &bytes).into_any().unbind(),
+        }
+    }
+}
+
 /// Sentence vectors of `texts`: `(bytes, rows, dimension)`, row-major little-endian `float32`.
 #[pyfunction]
 fn encode<'py>(py: Python<'py>, texts: Vec<String>) -> PyResult<(Bound<'py, PyBytes>, usize, usize)> {
@@ -261,6 +396,33 @@ fn encode<'py>(py: Python<'py>, texts: Vec<String>) -> PyResult<(Bound<'py, PyBy
         })
         .map_err(fail)?;
     Ok((PyBytes::new(py, &bytes), texts.len(), dim))
+}
+
+/// Ingest `files` (papers, topics, edges; formats detected unless `format` names one) into the
+/// corpus at `corpus` (created if needed); JSON of the report as `ingest --json`.
+#[pyfunction]
+#[pyo3(signature = (corpus, files, format, skip_bad, contexts, surveys))]
+fn ingest(
+    py: Python<'_>,
+    corpus: PathBuf,
+    files: Vec<PathBuf>,
+    format: Option<String>,
+    skip_bad: bool,
+    contexts: Vec<PathBuf>,
+    surveys: Vec<PathBuf>,
+) -> PyResult<String> {
+    py.detach(|| {
+        let format = match format.as_deref() {
+            None => None,
+            Some(name) => Some(litnav_corpus::readers::Format::from_name(name).ok_or_else(|| {
+                let known: Vec<&str> = litnav_corpus::readers::Format::ALL.iter().map(|(_, n)| *n).collect();
+                litnav_app::Error::input(format!("format: `{name}` is not one of {}", known.join(", ")))
+            })?),
+        };
+        let request = litnav_app::IngestRequest { files, format, skip_bad, contexts, surveys };
+        to_json(&workspace()?.ingest(&corpus, &request)?)
+    })
+    .map_err(fail)
 }
 
 /// A corpus opened once: its papers and lexical index read, vectors loaded on first dense use.
@@ -333,6 +495,100 @@ impl Corpus {
         progress.finish(answer)
     }
 
+    /// A paper's citation profile (degrees, CD, novelty, percentiles, co-cited and coupled
+    /// papers), JSON as `relations paper --json`.
+    #[pyo3(signature = (id, window, reading, units, nulls, seed))]
+    fn paper(
+        &self,
+        py: Python<'_>,
+        id: String,
+        window: Option<u32>,
+        reading: String,
+        units: String,
+        nulls: usize,
+        seed: Option<u64>,
+    ) -> PyResult<String> {
+        py.detach(|| to_json(&self.session.profile(&id, &metric(window, &reading, &units, nulls, seed)?)?)).map_err(fail)
+    }
+
+    /// Papers ranked by `measure` (`disruption`, `novelty`, `citations`): the whole corpus or a
+    /// topic's papers; JSON as `relations disruption|novelty|citations --json`.
+    #[pyo3(signature = (measure, topic, pool, k, scinet_form, window, reading, units, nulls, seed))]
+    #[allow(clippy::too_many_arguments)] // One per option of the ranking, as the command has.
+    fn rank(
+        &self,
+        py: Python<'_>,
+        measure: String,
+        topic: Option<String>,
+        pool: usize,
+        k: usize,
+        scinet_form: bool,
+        window: Option<u32>,
+        reading: String,
+        units: String,
+        nulls: usize,
+        seed: Option<u64>,
+    ) -> PyResult<String> {
+        py.detach(|| {
+            let measure = measure.parse::<MeasureName>()?.measure();
+            let metric = metric(window, &reading, &units, nulls, seed)?;
+            to_json(&self.session.rank(&RankRequest { measure, topic, pool, k, scinet_form, metric })?)
+        })
+        .map_err(fail)
+    }
+
+    /// The citation paths from `source` (citing) to `target` (cited), JSON as `relations path`.
+    fn citation_path(&self, py: Python<'_>, source: String, target: String, max_hops: usize, shortest_limit: usize) -> PyResult<String> {
+        py.detach(|| to_json(&self.session.path(&source, &target, max_hops, shortest_limit)?)).map_err(fail)
+    }
+
+    /// Papers most co-cited (`co-cited`) or coupled (`coupled`) with a paper, JSON.
+    fn neighbours(&self, py: Python<'_>, id: String, which: String, k: usize) -> PyResult<String> {
+        py.detach(|| {
+            let which = which.parse::<NeighbourhoodName>()?.neighbourhood();
+            to_json(&self.session.neighbours(&id, which, k)?)
+        })
+        .map_err(fail)
+    }
+
+    /// How two papers relate (citation either way, co-citation, coupling), JSON.
+    fn pair(&self, py: Python<'_>, a: String, b: String) -> PyResult<String> {
+        py.detach(|| to_json(&self.session.pair(&a, &b)?)).map_err(fail)
+    }
+
+    /// The papers citing `id` and how their citation contexts speak of it (offline), JSON.
+    fn citers(&self, py: Python<'_>, id: String) -> PyResult<String> {
+        py.detach(|| to_json(&self.session.citers(&id, None, None, &Quiet)?)).map_err(fail)
+    }
+
+    /// Grow the subtopic `subtopic` of `map` (the JSON text of a map) with `k` new papers into
+    /// its own map, organized offline; JSON of the expansion (query, counts and the sub-map).
+    #[pyo3(signature = (map, subtopic, k, seed, min_relevance))]
+    fn expand(
+        &self,
+        py: Python<'_>,
+        map: String,
+        subtopic: String,
+        k: usize,
+        seed: Option<u64>,
+        min_relevance: f64,
+    ) -> PyResult<String> {
+        let progress = Interruptible::default();
+        let answer = py.detach(|| {
+            let map: litnav_organize::MapNode =
+                serde_json::from_str(&map).map_err(|e| litnav_app::Error::input(format!("map: not a litnav map: {e}")))?;
+            let seed = seed.unwrap_or(self.workspace.settings().seed);
+            let request = maps::ExpandRequest {
+                subtopic,
+                k,
+                options: Options { seed, min_relevance, ..Options::default() },
+                llm_papers: maps::DEFAULT_LLM_PAPERS,
+            };
+            to_json(&maps::expand(&self.workspace, &self.session, &map, &request, None, &progress)?)
+        });
+        progress.finish(answer)
+    }
+
     /// The corpus's directory.
     #[getter]
     fn path(&self) -> PathBuf {
@@ -345,9 +601,41 @@ impl Corpus {
     }
 }
 
+/// The `litnav` command run on `words` (the program's name first) in this process, as the
+/// package's `litnav` script does; its exit status.
+#[pyfunction]
+fn main(py: Python<'_>, words: Vec<String>) -> i32 {
+    py.detach(|| litnav_cli::main_with(words))
+}
+
+/// The application's defaults of the options the package's functions take, by name: the package's
+/// signatures read them, so that each default has one definition.
+fn defaults(py: Python<'_>) -> PyResult<Bound<'_, pyo3::types::PyDict>> {
+    use litnav_app::relations;
+    let table = pyo3::types::PyDict::new(py);
+    table.set_item("threshold", taxobench::DEFAULT_THRESHOLD)?;
+    table.set_item("lambda", taxobench::DEFAULT_LAMBDA)?;
+    table.set_item("tsd_threshold", tree::DEFAULT_TSD_THRESHOLD)?;
+    table.set_item("coverage_percent", clusters::DEFAULT_COVERAGE_PERCENT)?;
+    table.set_item("random_runs", clusters::DEFAULT_RANDOM_RUNS)?;
+    table.set_item("map_papers", maps::DEFAULT_MAP_PAPERS)?;
+    table.set_item("expansion_papers", maps::DEFAULT_EXPANSION_PAPERS)?;
+    table.set_item("expansion_relevance_floor", maps::EXPANSION_RELEVANCE_FLOOR)?;
+    table.set_item("topic_pool", relations::DEFAULT_TOPIC_POOL)?;
+    table.set_item("ranked", relations::DEFAULT_RANKED)?;
+    table.set_item("neighbours", relations::DEFAULT_NEIGHBOURS)?;
+    table.set_item("shortest_paths", relations::DEFAULT_SHORTEST_PATHS)?;
+    table.set_item("max_hops", litnav_app::relations::DEFAULT_MAX_HOPS)?;
+    table.set_item("nulls", MetricOptions::default().nulls)?;
+    table.set_item("reading", ReadingName::Subsequent.name())?;
+    table.set_item("units", UnitsName::Venues.name())?;
+    Ok(table)
+}
+
 #[pymodule]
 fn _litnav(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("Failure", m.py().get_type::<Failure>())?;
+    m.add("DEFAULTS", defaults(m.py())?)?;
     m.add_function(wrap_pyfunction!(score_taxobench, m)?)?;
     m.add_function(wrap_pyfunction!(cd_index, m)?)?;
     m.add_function(wrap_pyfunction!(score_retrieval, m)?)?;
@@ -355,6 +643,9 @@ fn _litnav(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(score_clusters, m)?)?;
     m.add_function(wrap_pyfunction!(score_survey, m)?)?;
     m.add_function(wrap_pyfunction!(encode, m)?)?;
+    m.add_function(wrap_pyfunction!(ingest, m)?)?;
+    m.add_function(wrap_pyfunction!(main, m)?)?;
     m.add_class::<Corpus>()?;
+    m.add_class::<CitationGraph>()?;
     Ok(())
 }

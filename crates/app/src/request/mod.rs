@@ -12,7 +12,10 @@ pub mod names;
 pub mod search;
 
 pub use fetch::FetchParams;
-pub use names::{CompatName, FusionName, ModeName, ReadingName, ScanName, SimilarityName, SnowballName, SourceName};
+pub use names::{
+    CompatName, FusionName, MeasureName, ModeName, NeighbourhoodName, ReadingName, ScanName, SimilarityName, SnowballName,
+    SourceName, UnitsName,
+};
 pub use search::SearchParams;
 
 use serde_json::{Map, Value};

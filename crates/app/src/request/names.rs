@@ -232,3 +232,66 @@ mod tests {
         assert_eq!(SnowballName::Both.help(), "Both the works they cite and the works citing them.");
     }
 }
+
+named! {
+    /// What plays the role of Uzzi's journals in novelty.
+    pub enum UnitsName ("novelty units") {
+        /// A reference's venue (its own unit when it has none).
+        Venues = "venues",
+        /// Every reference is its own unit.
+        References = "references",
+    }
+}
+
+impl UnitsName {
+    /// The library's setting.
+    pub fn units(self) -> litnav_graph::novelty::Units {
+        match self {
+            UnitsName::Venues => litnav_graph::novelty::Units::Venues,
+            UnitsName::References => litnav_graph::novelty::Units::References,
+        }
+    }
+}
+
+named! {
+    /// A property papers are ranked by.
+    pub enum MeasureName ("measure") {
+        /// The CD disruption index (most disruptive first).
+        Disruption = "disruption",
+        /// Uzzi novelty (most novel first).
+        Novelty = "novelty",
+        /// In-corpus citations (most cited first).
+        Citations = "citations",
+    }
+}
+
+impl MeasureName {
+    /// The library's measure.
+    pub fn measure(self) -> crate::relations::Measure {
+        match self {
+            MeasureName::Disruption => crate::relations::Measure::Disruption,
+            MeasureName::Novelty => crate::relations::Measure::Novelty,
+            MeasureName::Citations => crate::relations::Measure::Citations,
+        }
+    }
+}
+
+named! {
+    /// Which papers related to a paper are listed.
+    pub enum NeighbourhoodName ("neighbourhood") {
+        /// Papers most often cited together with it.
+        CoCited = "co-cited",
+        /// Papers sharing the most references with it.
+        Coupled = "coupled",
+    }
+}
+
+impl NeighbourhoodName {
+    /// The library's neighbourhood.
+    pub fn neighbourhood(self) -> crate::relations::Neighbourhood {
+        match self {
+            NeighbourhoodName::CoCited => crate::relations::Neighbourhood::CoCited,
+            NeighbourhoodName::Coupled => crate::relations::Neighbourhood::Coupled,
+        }
+    }
+}

@@ -2,7 +2,7 @@
 //! parquet` or an OpenAlex snapshot), on the in-memory graph, embedded DataFusion, or a Ballista
 //! cluster (`litnav cluster`). Needs the `analytics` build feature.
 
-use super::relations::UnitsArg;
+use litnav_app::request::UnitsName;
 use anyhow::Result;
 use std::path::PathBuf;
 
@@ -137,8 +137,8 @@ pub struct NoveltyArgs {
     engine: EngineArgs,
     /// What plays the role of Uzzi's journals: a reference's venue (its own unit when it has
     /// none), or every reference itself.
-    #[arg(long, value_enum, default_value_t = UnitsArg::Venues)]
-    units: UnitsArg,
+    #[arg(long, value_enum, default_value_t = UnitsName::Venues)]
+    units: UnitsName,
 }
 
 pub fn run(query: Query) -> Result<()> {
@@ -169,7 +169,6 @@ mod enabled {
     use litnav_analytics::cd::CdPlan;
     use litnav_analytics::related::{RelatedPlan, Relation};
     use litnav_analytics::{Engine, LocalOptions};
-    use litnav_graph::novelty::Units;
 
     pub fn run(query: Query) -> Result<()> {
         match query {
@@ -263,7 +262,7 @@ mod enabled {
     }
 
     fn novelty(args: NoveltyArgs) -> Result<()> {
-        let units = Units::from(args.units);
+        let units = args.units.units();
         let engine = engine(&args.engine);
         let started = std::time::Instant::now();
         let summary = litnav_analytics::paper_novelty(&engine, &args.engine.parquet, units, &args.engine.out)?;

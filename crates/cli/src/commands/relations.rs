@@ -6,7 +6,7 @@ use crate::progress::Terminal;
 use anyhow::Result;
 use litnav_app::CorpusSession;
 use litnav_app::relations::{Measure, MetricOptions, Neighbourhood, RankRequest};
-use litnav_app::request::ReadingName;
+use litnav_app::request::{ReadingName, UnitsName};
 use litnav_core::Sentiment;
 use litnav_graph::disruption::Reading;
 use litnav_graph::novelty::Units;
@@ -65,7 +65,7 @@ pub struct MetricArgs {
     cd_reading: ReadingName,
     /// What plays the role of Uzzi's journals in novelty (default: venues).
     #[arg(long, value_enum)]
-    units: Option<UnitsArg>,
+    units: Option<UnitsName>,
     /// Randomized citation graphs drawn for novelty's null model.
     #[arg(long, default_value_t = MetricOptions::default().nulls)]
     nulls: usize,
@@ -74,27 +74,9 @@ pub struct MetricArgs {
     seed: Option<u64>,
 }
 
-/// Novelty's units on the command line (`relations` and `analytics novelty`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub(super) enum UnitsArg {
-    /// A reference's venue (its own unit when it has none).
-    Venues,
-    /// Every reference is its own unit.
-    References,
-}
-
-impl From<UnitsArg> for Units {
-    fn from(units: UnitsArg) -> Units {
-        match units {
-            UnitsArg::Venues => Units::Venues,
-            UnitsArg::References => Units::References,
-        }
-    }
-}
-
 impl MetricArgs {
     fn units(&self) -> Units {
-        self.units.map_or(Units::Venues, Units::from)
+        self.units.map_or(Units::Venues, UnitsName::units)
     }
 
     fn options(&self, seed: u64) -> MetricOptions {
@@ -113,10 +95,10 @@ pub struct RankArgs {
     #[arg(long)]
     topic: Option<String>,
     /// How many BM25 matches a free-text topic takes.
-    #[arg(long, default_value_t = 300)]
+    #[arg(long, default_value_t = litnav_app::relations::DEFAULT_TOPIC_POOL)]
     pool: usize,
     /// How many papers to list.
-    #[arg(long, short, default_value_t = 50)]
+    #[arg(long, short, default_value_t = litnav_app::relations::DEFAULT_RANKED)]
     k: usize,
     /// Rank by SciNet's printed form (n_i − n_j)/(n_i + n_j) instead of the CD index.
     #[arg(long)]
@@ -152,7 +134,7 @@ pub struct PathArgs {
     #[arg(long, default_value_t = paths::DEFAULT_MAX_HOPS)]
     max_hops: usize,
     /// At most this many shortest paths are listed.
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = litnav_app::relations::DEFAULT_SHORTEST_PATHS)]
     shortest_limit: usize,
 }
 
@@ -163,7 +145,7 @@ pub struct NeighbourArgs {
     /// The paper's id.
     id: String,
     /// How many papers to list.
-    #[arg(long, short, default_value_t = 20)]
+    #[arg(long, short, default_value_t = litnav_app::relations::DEFAULT_NEIGHBOURS)]
     k: usize,
     /// List the paper's neighbours from the file `litnav analytics cocitation|coupling` wrote
     /// (from this corpus's `export parquet`) instead of computing them; it holds each paper's top

@@ -21,24 +21,24 @@ def score_taxobench(
     data: Lines,
     similarity: str = "embedding",
     *,
-    threshold: float = 0.92,
-    lambda_: float = 1.0,
+    threshold: float = ...,
+    lambda_: float = ...,
 ) -> Dict[str, Any]: ...
 def score_tree(
     reference: Any,
     prediction: Any,
     similarity: str = "embedding",
     *,
-    threshold: float = 0.92,
-    lambda_: float = 1.0,
-    tsd_threshold: float = 0.8,
+    threshold: float = ...,
+    lambda_: float = ...,
+    tsd_threshold: float = ...,
 ) -> Dict[str, Any]: ...
 def score_clusters(
     gold: Any,
     predicted: Any,
     *,
-    coverage: float = 80.0,
-    random_runs: int = 10,
+    coverage: float = ...,
+    random_runs: int = ...,
     seed: Optional[int] = None,
 ) -> Dict[str, Any]: ...
 def score_survey(
@@ -58,8 +58,27 @@ def score_retrieval(
 ) -> Dict[str, Any]: ...
 def cd_index(
     edges: Any, times: Any, window: Optional[int] = 5, reading: str = "subsequent"
-) -> Dict[str, Optional[float]]: ...
+) -> Dict[Any, Optional[float]]: ...
 def encode(texts: Sequence[str]) -> numpy.typing.NDArray[numpy.float32]: ...
+def ingest(
+    corpus: Union[str, os.PathLike[str]],
+    files: Union[str, os.PathLike[str], Sequence[Union[str, os.PathLike[str]]]],
+    *,
+    format: Optional[str] = None,
+    skip_bad: bool = False,
+    contexts: Sequence[Union[str, os.PathLike[str]]] = (),
+    surveys: Sequence[Union[str, os.PathLike[str]]] = (),
+) -> Dict[str, Any]: ...
+
+class CitationGraph:
+    def __init__(self, edges: Any, times: Any, venues: Optional[Mapping[Any, Optional[str]]] = None) -> None: ...
+    def __len__(self) -> int: ...
+    @property
+    def edge_count(self) -> int: ...
+    def cd_index(self, window: Optional[int] = 5, reading: str = "subsequent") -> Dict[Any, Optional[float]]: ...
+    def disruption(self, window: Optional[int] = 5, reading: str = "subsequent") -> Dict[Any, Dict[str, Any]]: ...
+    def novelty(self, units: str = "venues", nulls: int = ..., seed: Optional[int] = None) -> Dict[Any, Dict[str, Any]]: ...
+    def citation_path(self, source: Any, target: Any, max_hops: int = ..., shortest_limit: int = ...) -> Dict[str, Any]: ...
 
 class Corpus:
     def __init__(self, path: Union[str, os.PathLike[str], None] = None) -> None: ...
@@ -70,8 +89,45 @@ class Corpus:
     def map(
         self,
         topic: str,
-        k: int = 200,
+        k: int = ...,
         *,
         seed: Optional[int] = None,
         html: Union[str, os.PathLike[str], None] = None,
+    ) -> Dict[str, Any]: ...
+    def paper(
+        self,
+        id: str,
+        *,
+        window: Optional[int] = None,
+        reading: str = "subsequent",
+        units: str = "venues",
+        nulls: int = ...,
+        seed: Optional[int] = None,
+    ) -> Dict[str, Any]: ...
+    def rank(
+        self,
+        measure: str = "disruption",
+        *,
+        topic: Optional[str] = None,
+        k: int = ...,
+        pool: int = ...,
+        scinet_form: bool = False,
+        window: Optional[int] = None,
+        reading: str = "subsequent",
+        units: str = "venues",
+        nulls: int = ...,
+        seed: Optional[int] = None,
+    ) -> Dict[str, Any]: ...
+    def citation_path(self, source: str, target: str, *, max_hops: int = ..., shortest_limit: int = ...) -> Dict[str, Any]: ...
+    def neighbours(self, id: str, which: str = "co-cited", *, k: int = ...) -> Dict[str, Any]: ...
+    def pair(self, a: str, b: str) -> Dict[str, Any]: ...
+    def citers(self, id: str) -> Dict[str, Any]: ...
+    def expand(
+        self,
+        map: Mapping[str, Any],
+        subtopic: str,
+        k: int = ...,
+        *,
+        seed: Optional[int] = None,
+        min_relevance: float = ...,
     ) -> Dict[str, Any]: ...
