@@ -112,7 +112,8 @@ impl EdgeGraph {
 
     /// Per paper, in the order given: Uzzi novelty under `metric`'s units, null graphs and seed.
     pub fn novelty(&self, metric: &MetricOptions) -> Result<Vec<Novelty>> {
-        let options = novelty::Options { units: metric.units, nulls: metric.nulls, seed: metric.seed, ..Default::default() };
+        let options =
+            novelty::Options { units: metric.units, nulls: metric.nulls, seed: metric.seed, ..Default::default() };
         let values = novelty::novelty_all(&self.graph, &options)?;
         Ok(self.given.iter().map(|&node| values[node as usize]).collect())
     }
@@ -120,7 +121,8 @@ impl EdgeGraph {
     /// The maximum-citation path from `from` (citing) to `to` (cited), the shortest paths (at
     /// most `shortest_limit`) and the distances, as a corpus's `relations path` reports them.
     pub fn path(&self, from: &str, to: &str, max_hops: usize, shortest_limit: usize) -> Result<PathReport> {
-        let node = |id: &str| self.graph.find(id).ok_or_else(|| Error::not_found(format!("no paper `{id}` in the graph")));
+        let node =
+            |id: &str| self.graph.find(id).ok_or_else(|| Error::not_found(format!("no paper `{id}` in the graph")));
         let ends = (node(from)?, node(to)?);
         let paper = |node: Node| {
             Ok(PaperRef {

@@ -266,7 +266,9 @@ fn year(position: usize, value: i64) -> litnav_app::Result<Option<i32>> {
     if value == i64::MIN {
         return Ok(None);
     }
-    i32::try_from(value).map(Some).map_err(|_| litnav_app::Error::input(format!("times[{position}]: year {value} is out of range")))
+    i32::try_from(value)
+        .map(Some)
+        .map_err(|_| litnav_app::Error::input(format!("times[{position}]: year {value} is out of range")))
 }
 
 /// How disruption and novelty are computed, from their Python names (`seed` none: the settings').
@@ -325,7 +327,11 @@ impl CitationGraph {
     ) -> PyResult<CitationGraph> {
         py.detach(|| {
             let ids = numbers("ids", ids)?;
-            let years = numbers("times", years)?.into_iter().enumerate().map(|(i, y)| year(i, y)).collect::<litnav_app::Result<Vec<_>>>()?;
+            let years = numbers("times", years)?
+                .into_iter()
+                .enumerate()
+                .map(|(i, y)| year(i, y))
+                .collect::<litnav_app::Result<Vec<_>>>()?;
             let (citing, cited) = (numbers("edges", citing)?, numbers("edges", cited)?);
             let papers = Papers { ids: &ids, years: &years, venues: venues.as_deref() };
             Ok(CitationGraph { inner: EdgeGraph::build(papers, &citing, &cited)? })
@@ -364,7 +370,14 @@ impl CitationGraph {
     }
 
     /// The citation paths from `source` (citing) to `target` (cited), JSON as `relations path`.
-    fn citation_path(&self, py: Python<'_>, source: String, target: String, max_hops: usize, shortest_limit: usize) -> PyResult<String> {
+    fn citation_path(
+        &self,
+        py: Python<'_>,
+        source: String,
+        target: String,
+        max_hops: usize,
+        shortest_limit: usize,
+    ) -> PyResult<String> {
         py.detach(|| to_json(&self.inner.path(&source, &target, max_hops, shortest_limit)?)).map_err(fail)
     }
 }
@@ -508,7 +521,8 @@ impl Corpus {
         nulls: usize,
         seed: Option<u64>,
     ) -> PyResult<String> {
-        py.detach(|| to_json(&self.session.profile(&id, &metric(window, &reading, &units, nulls, seed)?)?)).map_err(fail)
+        py.detach(|| to_json(&self.session.profile(&id, &metric(window, &reading, &units, nulls, seed)?)?))
+            .map_err(fail)
     }
 
     /// Papers ranked by `measure` (`disruption`, `novelty`, `citations`): the whole corpus or a
@@ -538,7 +552,14 @@ impl Corpus {
     }
 
     /// The citation paths from `source` (citing) to `target` (cited), JSON as `relations path`.
-    fn citation_path(&self, py: Python<'_>, source: String, target: String, max_hops: usize, shortest_limit: usize) -> PyResult<String> {
+    fn citation_path(
+        &self,
+        py: Python<'_>,
+        source: String,
+        target: String,
+        max_hops: usize,
+        shortest_limit: usize,
+    ) -> PyResult<String> {
         py.detach(|| to_json(&self.session.path(&source, &target, max_hops, shortest_limit)?)).map_err(fail)
     }
 
@@ -575,8 +596,8 @@ impl Corpus {
     ) -> PyResult<String> {
         let progress = Interruptible::default();
         let answer = py.detach(|| {
-            let map: litnav_organize::MapNode =
-                serde_json::from_str(&map).map_err(|e| litnav_app::Error::input(format!("map: not a litnav map: {e}")))?;
+            let map: litnav_organize::MapNode = serde_json::from_str(&map)
+                .map_err(|e| litnav_app::Error::input(format!("map: not a litnav map: {e}")))?;
             let seed = seed.unwrap_or(self.workspace.settings().seed);
             let request = maps::ExpandRequest {
                 subtopic,

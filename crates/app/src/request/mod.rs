@@ -13,8 +13,8 @@ pub mod search;
 
 pub use fetch::FetchParams;
 pub use names::{
-    CompatName, FusionName, MeasureName, ModeName, NeighbourhoodName, ReadingName, ScanName, SimilarityName, SnowballName,
-    SourceName, UnitsName,
+    CompatName, FusionName, MeasureName, ModeName, NeighbourhoodName, ReadingName, ScanName, SimilarityName,
+    SnowballName, SourceName, UnitsName,
 };
 pub use search::SearchParams;
 

@@ -2,8 +2,8 @@
 //! parquet` or an OpenAlex snapshot), on the in-memory graph, embedded DataFusion, or a Ballista
 //! cluster (`litnav cluster`). Needs the `analytics` build feature.
 
-use litnav_app::request::UnitsName;
 use anyhow::Result;
+use litnav_app::request::UnitsName;
 use std::path::PathBuf;
 
 /// The analytics.
