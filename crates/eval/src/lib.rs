@@ -4,6 +4,7 @@
 pub mod agreement;
 pub mod assignment;
 pub mod bloom;
+pub mod checks;
 pub mod clustering;
 pub mod difflib;
 pub mod entities;

@@ -109,13 +109,14 @@ fn score_taxobench(
     .map_err(fail)
 }
 
-/// Every tree metric of `prediction` against `reference`, each given as `(text, is_path)`: a JSON
-/// file's path, or the JSON text of a tree; JSON as `eval tree --json`.
+/// The reference-free checks of `prediction` and, when a `reference` is given, every tree metric
+/// against it; each tree `(text, is_path)`: a JSON file's path, or the JSON text of a tree; JSON
+/// as `eval tree --json`.
 #[pyfunction]
 #[pyo3(signature = (reference, prediction, similarity, threshold, lambda_, tsd_threshold))]
 fn score_tree(
     py: Python<'_>,
-    reference: (String, bool),
+    reference: Option<(String, bool)>,
     prediction: (String, bool),
     similarity: String,
     threshold: f64,
@@ -130,10 +131,11 @@ fn score_tree(
             let value = serde_json::from_str(text).map_err(|e| litnav_app::Error::input(format!("{name}: {e}")))?;
             tree::tree_of_value(&value, name)
         };
-        let (reference, prediction) = (read(&reference, "reference")?, read(&prediction, "prediction")?);
+        let reference = reference.as_ref().map(|given| read(given, "reference")).transpose()?;
+        let prediction = read(&prediction, "prediction")?;
         let kind = similarity.parse::<SimilarityName>()?.kind();
         let options = tree::TreeOptions { threshold, lambda: lambda_, tsd_threshold, ..Default::default() };
-        to_json(&tree::score(&workspace()?, &reference, &prediction, kind, options, &Quiet)?)
+        to_json(&tree::evaluate(&workspace()?, reference.as_ref(), &prediction, kind, options, &Quiet)?)
     })
     .map_err(fail)
 }
@@ -255,7 +257,7 @@ fn cd_index(
 
 /// Whole numbers given as one block of little-endian `int64` (a NumPy or Arrow column's bytes).
 fn numbers(name: &str, block: &[u8]) -> litnav_app::Result<Vec<i64>> {
-    if block.len() % 8 != 0 {
+    if !block.len().is_multiple_of(8) {
         return Err(litnav_app::Error::input(format!("{name}: not a block of 64-bit integers")));
     }
     Ok(block.chunks_exact(8).map(|c| i64::from_le_bytes(c.try_into().unwrap_or_default())).collect())
@@ -271,21 +273,18 @@ fn year(position: usize, value: i64) -> litnav_app::Result<Option<i32>> {
         .map_err(|_| litnav_app::Error::input(format!("times[{position}]: year {value} is out of range")))
 }
 
-/// How disruption and novelty are computed, from their Python names (`seed` none: the settings').
-fn metric(
-    window: Option<u32>,
-    reading: &str,
-    units: &str,
-    nulls: usize,
-    seed: Option<u64>,
-) -> litnav_app::Result<MetricOptions> {
+/// How disruption and novelty are computed, as Python gives them: `(window, reading, units, nulls,
+/// seed)`, names as the command spells them (`seed` none: the settings').
+type MetricWords = (Option<u32>, String, String, usize, Option<u64>);
+
+fn metric((window, reading, units, nulls, seed): &MetricWords) -> litnav_app::Result<MetricOptions> {
     let reading: ReadingName = reading.parse()?;
     let units = units.parse::<UnitsName>()?.units();
     let seed = match seed {
-        Some(seed) => seed,
+        Some(seed) => *seed,
         None => Settings::load()?.seed,
     };
-    Ok(MetricOptions { window, reading: reading.reading(), units, nulls, seed })
+    Ok(MetricOptions { window: *window, reading: reading.reading(), units, nulls: *nulls, seed })
 }
 
 /// A citation graph from lists, answering in the order its papers were given.
@@ -363,7 +362,7 @@ impl CitationGraph {
     /// Uzzi novelty per paper in the given order, JSON (`units`: `venues` or `references`).
     fn novelty(&self, py: Python<'_>, units: String, nulls: usize, seed: Option<u64>) -> PyResult<String> {
         py.detach(|| {
-            let metric = metric(None, ReadingName::Subsequent.name(), &units, nulls, seed)?;
+            let metric = metric(&(None, ReadingName::Subsequent.name().to_string(), units, nulls, seed))?;
             to_json(&self.inner.novelty(&metric)?)
         })
         .map_err(fail)
@@ -510,24 +509,13 @@ impl Corpus {
 
     /// A paper's citation profile (degrees, CD, novelty, percentiles, co-cited and coupled
     /// papers), JSON as `relations paper --json`.
-    #[pyo3(signature = (id, window, reading, units, nulls, seed))]
-    fn paper(
-        &self,
-        py: Python<'_>,
-        id: String,
-        window: Option<u32>,
-        reading: String,
-        units: String,
-        nulls: usize,
-        seed: Option<u64>,
-    ) -> PyResult<String> {
-        py.detach(|| to_json(&self.session.profile(&id, &metric(window, &reading, &units, nulls, seed)?)?))
-            .map_err(fail)
+    fn paper(&self, py: Python<'_>, id: String, metric_words: MetricWords) -> PyResult<String> {
+        py.detach(|| to_json(&self.session.profile(&id, &metric(&metric_words)?)?)).map_err(fail)
     }
 
     /// Papers ranked by `measure` (`disruption`, `novelty`, `citations`): the whole corpus or a
     /// topic's papers; JSON as `relations disruption|novelty|citations --json`.
-    #[pyo3(signature = (measure, topic, pool, k, scinet_form, window, reading, units, nulls, seed))]
+    #[pyo3(signature = (measure, topic, pool, k, scinet_form, metric_words))]
     #[allow(clippy::too_many_arguments)] // One per option of the ranking, as the command has.
     fn rank(
         &self,
@@ -537,15 +525,11 @@ impl Corpus {
         pool: usize,
         k: usize,
         scinet_form: bool,
-        window: Option<u32>,
-        reading: String,
-        units: String,
-        nulls: usize,
-        seed: Option<u64>,
+        metric_words: MetricWords,
     ) -> PyResult<String> {
         py.detach(|| {
             let measure = measure.parse::<MeasureName>()?.measure();
-            let metric = metric(window, &reading, &units, nulls, seed)?;
+            let metric = metric(&metric_words)?;
             to_json(&self.session.rank(&RankRequest { measure, topic, pool, k, scinet_form, metric })?)
         })
         .map_err(fail)

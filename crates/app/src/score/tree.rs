@@ -151,3 +151,60 @@ pub fn compare(
         similarity: similarity_name.to_string(),
     }
 }
+
+/// A tree checked without a reference and, when one is given, compared with it.
+#[derive(Debug, Clone, Serialize)]
+pub struct TreeEvaluation {
+    /// Every comparison metric, when a reference was given.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub scores: Option<TreeReport>,
+    /// The reference-free checks of the prediction (they compare texts through the encoder's
+    /// vectors: none when a reference is compared under another similarity, which needs no model).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub checks: Option<litnav_eval::checks::TreeChecks>,
+}
+
+/// The reference-free checks of `tree` (`litnav_eval::checks`) on the encoder's vectors of its
+/// labels and paper titles (cached with the label vectors).
+pub fn check(
+    workspace: &crate::Workspace,
+    tree: &Tree,
+    progress: &dyn crate::Progress,
+) -> Result<litnav_eval::checks::TreeChecks> {
+    let mut texts: Vec<String> = Vec::new();
+    collect_texts(tree, &mut texts);
+    texts.sort_unstable();
+    texts.dedup();
+    let encoder = workspace.encoder(progress)?;
+    let vectors = litnav_embed::embed_cached(encoder, &texts, &workspace.settings().vector_cache("labels"));
+    let by_text: std::collections::HashMap<String, Vec<f32>> = texts.into_iter().zip(vectors).collect();
+    Ok(litnav_eval::checks::check(tree, &by_text, litnav_eval::checks::CheckOptions::default()))
+}
+
+fn collect_texts(tree: &Tree, out: &mut Vec<String>) {
+    out.push(tree.name.clone());
+    out.extend(tree.papers.iter().cloned());
+    tree.children.iter().for_each(|child| collect_texts(child, out));
+}
+
+/// `prediction` compared with `reference` when there is one (under the label similarity `kind`, as
+/// [`score`]), and checked without a reference — always when no reference is given, otherwise
+/// when `kind` is the embedding similarity (the checks need the encoder, the other kinds do not).
+pub fn evaluate(
+    workspace: &crate::Workspace,
+    reference: Option<&Tree>,
+    prediction: &Tree,
+    kind: crate::score::similarity::Kind,
+    options: TreeOptions,
+    progress: &dyn crate::Progress,
+) -> Result<TreeEvaluation> {
+    let scores = match reference {
+        Some(reference) => Some(score(workspace, reference, prediction, kind, options, progress)?),
+        None => None,
+    };
+    let checks = match (&scores, kind) {
+        (None, _) | (_, crate::score::similarity::Kind::Embedding) => Some(check(workspace, prediction, progress)?),
+        _ => None,
+    };
+    Ok(TreeEvaluation { scores, checks })
+}

@@ -126,10 +126,12 @@ pub struct SurveyArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct TreeArgs {
-    /// The reference (expert) tree, a JSON file.
+    /// The reference (expert) tree, a JSON file. Without it, only the checks that need no
+    /// reference run.
     #[arg(long, value_name = "FILE")]
-    reference: PathBuf,
-    /// The predicted tree, a JSON file.
+    reference: Option<PathBuf>,
+    /// The tree to check (and to compare with the reference), a JSON file: TaxoBench's shape, a
+    /// litnav map, an outline with `children`, or a TaxoBench line holding one.
     #[arg(long, value_name = "FILE")]
     prediction: PathBuf,
     /// Title-alignment threshold (for trees with papers).
@@ -372,7 +374,7 @@ fn print_numbers<T: Serialize>(report: &T) -> Result<()> {
 }
 
 fn run_tree(args: TreeArgs) -> Result<()> {
-    let reference = tree::read_tree(&args.reference)?;
+    let reference = args.reference.as_deref().map(tree::read_tree).transpose()?;
     let predicted = tree::read_tree(&args.prediction)?;
     let options = tree::TreeOptions {
         threshold: args.threshold,
@@ -381,11 +383,38 @@ fn run_tree(args: TreeArgs) -> Result<()> {
         ..tree::TreeOptions::default()
     };
     let workspace = args.model.workspace()?;
-    let report = tree::score(&workspace, &reference, &predicted, args.similarity.kind(), options, &Terminal::new())?;
+    let kind = args.similarity.kind();
+    let report = tree::evaluate(&workspace, reference.as_ref(), &predicted, kind, options, &Terminal::new())?;
     if args.json {
         return print_json(&report);
     }
-    print_numbers(&report)
+    if let Some(scores) = &report.scores {
+        print_numbers(scores)?;
+    }
+    match &report.checks {
+        Some(checks) => print_checks(checks),
+        None => Ok(()),
+    }
+}
+
+/// The checks that need no reference: the tree's numbers, then each node's problems.
+fn print_checks(checks: &litnav_eval::checks::TreeChecks) -> Result<()> {
+    println!("checks without a reference (entailment: {})", checks.entailment_by);
+    let mut numbers = serde_json::to_value(checks)?;
+    if let Some(fields) = numbers.as_object_mut() {
+        for key in ["problems", "options", "entailment_by"] {
+            fields.remove(key);
+        }
+    }
+    print_numbers(&numbers)?;
+    if checks.problems.is_empty() {
+        println!("no node has a problem");
+    }
+    for problem in &checks.problems {
+        let node = if problem.node.is_empty() { "root".to_string() } else { problem.node.clone() };
+        println!("  {node} “{}”: {}", problem.name, problem.reason);
+    }
+    Ok(())
 }
 
 fn run_retrieval(args: RetrievalArgs) -> Result<()> {

@@ -8,7 +8,6 @@ use litnav_app::CorpusSession;
 use litnav_app::relations::{Measure, MetricOptions, Neighbourhood, RankRequest};
 use litnav_app::request::{ReadingName, UnitsName};
 use litnav_core::Sentiment;
-use litnav_graph::disruption::Reading;
 use litnav_graph::novelty::Units;
 use litnav_graph::paths;
 
@@ -244,7 +243,7 @@ fn use_results(session: &CorpusSession, metric: &MetricOptions, path: &std::path
     #[cfg(feature = "analytics")]
     {
         anyhow::ensure!(
-            metric.reading == Reading::Subsequent,
+            metric.reading == litnav_graph::disruption::Reading::Subsequent,
             "--results holds the index's definition (subsequent papers); --cd-reading all-time is computed here"
         );
         let results = litnav_analytics::cd::read(path)?;

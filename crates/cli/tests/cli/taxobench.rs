@@ -131,3 +131,58 @@ fn a_map_exports_as_a_prediction_line() {
     assert_eq!(scored["n_scored"], 1);
     assert_eq!(scored["retrieval_recall"], 1.0);
 }
+
+/// The checks that need no reference, on the expert trees of TaxoBench: each finds what was
+/// broken on purpose — a sibling renamed to another's name, a leaf renamed "Others", a wrapper
+/// with a single child — at the node where it was done, with a reason; and with a reference the
+/// comparison and the checks come together.
+#[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
+fn trees_are_checked_without_a_reference_and_each_planted_problem_is_found_where_it_was_planted() {
+    let data = lines(&datasets().join("taxobench/data.jsonl"));
+    let dir = tempfile::tempdir().unwrap();
+    for line in &data {
+        let expert = dir.path().join("expert.json");
+        std::fs::write(&expert, line["gt"].to_string()).unwrap();
+        let out = litnav(&["eval", "tree", "--prediction", path(&expert), "--json"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let checks = &serde_json::from_str::<Value>(&stdout(&out)).unwrap()["checks"];
+        assert!(checks["nodes"].as_u64().unwrap() > 3 && checks["papers"].as_u64().unwrap() > 10, "{checks}");
+        let rho = checks["semantic_taxonomic_correlation"].as_f64().unwrap();
+        assert!((-1.0..=1.0).contains(&rho), "{checks}");
+        for problem in checks["problems"].as_array().unwrap() {
+            assert!(problem["reason"].as_str().unwrap().len() > 10, "{problem}");
+        }
+    }
+    // Plant three problems in the first expert tree, under its first theme with two children.
+    let mut broken = data[0]["gt"].clone();
+    let themes = broken["subtopics"].as_array_mut().unwrap();
+    let theme = themes.iter_mut().find(|t| t["subtopics"].as_array().is_some_and(|s| s.len() >= 2)).unwrap();
+    let first_name = theme["subtopics"][0]["name"].as_str().unwrap().to_string();
+    theme["subtopics"][1]["name"] = first_name.clone().into();
+    let wrapped = theme["subtopics"][0].clone();
+    theme["subtopics"][0] = serde_json::json!({"name": "Wrapper of one", "subtopics": [wrapped]});
+    let last = themes.len() - 1;
+    themes[last]["name"] = "Others".into();
+    let planted = dir.path().join("broken.json");
+    std::fs::write(&planted, broken.to_string()).unwrap();
+    let out = litnav(&["eval", "tree", "--prediction", path(&planted), "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let problems = serde_json::from_str::<Value>(&stdout(&out)).unwrap()["checks"]["problems"].clone();
+    let found = |kind: &str, name: &str| {
+        problems.as_array().unwrap().iter().any(|p| p["kind"] == kind && p["name"].as_str() == Some(name))
+    };
+    assert!(found("duplicate_name", &first_name), "the renamed sibling is a duplicate: {problems:#}");
+    assert!(found("unbalanced", "Wrapper of one"), "{problems:#}");
+    assert!(found("generic_name", "Others"), "{problems:#}");
+    // Outline output: the same problems, one line each.
+    let out = litnav(&["eval", "tree", "--prediction", path(&planted)]);
+    assert!(stdout(&out).contains("“Others”: its name says nothing about what is in it"), "{}", stdout(&out));
+
+    // With a reference: the comparison's metrics and the checks of the prediction.
+    let expert = dir.path().join("expert.json");
+    std::fs::write(&expert, data[0]["gt"].to_string()).unwrap();
+    let out = litnav(&["eval", "tree", "--reference", path(&expert), "--prediction", path(&planted), "--json"]);
+    let both: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert!(both["nsr"].as_f64().unwrap() > 0.5 && both["checks"]["problems"].as_array().unwrap().len() >= 3, "{both}");
+}

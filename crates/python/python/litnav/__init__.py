@@ -19,7 +19,7 @@ from ._errors import (
     UnavailableError,
 )
 from ._graph import CitationGraph, cd_index
-from ._scoring import score_clusters, score_retrieval, score_survey, score_taxobench, score_tree
+from ._scoring import check_tree, score_clusters, score_retrieval, score_survey, score_taxobench, score_tree
 
 __all__ = [
     "CitationGraph",
@@ -32,6 +32,7 @@ __all__ = [
     "InternalError",
     "CancelledError",
     "cd_index",
+    "check_tree",
     "encode",
     "ingest",
     "score_clusters",

@@ -33,6 +33,7 @@ def score_tree(
     lambda_: float = ...,
     tsd_threshold: float = ...,
 ) -> Dict[str, Any]: ...
+def check_tree(tree: Any) -> Dict[str, Any]: ...
 def score_clusters(
     gold: Any,
     predicted: Any,

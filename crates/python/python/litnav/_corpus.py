@@ -134,7 +134,7 @@ class Corpus:
         (``units``, ``nulls`` randomized graphs, ``seed``), corpus-wide percentiles, and the papers
         most co-cited and most coupled with it."""
         self._metric_checks(window, nulls, seed)
-        return json.loads(_call(self._inner.paper, text("id", id), window, reading, units, nulls, seed))
+        return json.loads(_call(self._inner.paper, text("id", id), (window, reading, units, nulls, seed)))
 
     def rank(
         self,
@@ -161,7 +161,7 @@ class Corpus:
         if topic is not None:
             text("topic", topic)
         answer = _call(
-            self._inner.rank, text("measure", measure), topic, pool, k, bool(scinet_form), window, reading, units, nulls, seed
+            self._inner.rank, text("measure", measure), topic, pool, k, bool(scinet_form), (window, reading, units, nulls, seed)
         )
         return json.loads(answer)
 

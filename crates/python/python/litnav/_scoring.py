@@ -85,8 +85,10 @@ def score_tree(
     """Every tree metric of ``prediction`` against ``reference`` (US-TED/US-NTED, NSR/NSP/Soft-F1,
     Bloom-Eval's STS and Shape Consistency, ordered TED, ResearchArena's organization metrics —
     Heading Soft Recall, Heading Entity Recall and Tree Semantic Distance — and the paper metrics
-    when both trees hold papers), as ``litnav eval tree --json``. Each tree is a JSON file's path or a parsed tree: TaxoBench's shape, a litnav
-    map, an outline with ``children``, or a TaxoBench line holding one."""
+    when both trees hold papers) and, under the embedding similarity, the prediction's
+    reference-free ``checks`` (see :func:`check_tree`), as ``litnav eval tree --json``. Each tree is a JSON file's path or a
+    parsed tree: TaxoBench's shape, a litnav map, an outline with ``children``, or a TaxoBench
+    line holding one."""
     answer = _call(
         _litnav.score_tree,
         _tree("reference", reference),
@@ -97,6 +99,25 @@ def score_tree(
         number("tsd_threshold", tsd_threshold),
     )
     return json.loads(answer)
+
+
+def check_tree(tree: Any) -> Dict[str, Any]:
+    """The checks of ``tree`` that need no reference, as ``litnav eval tree --prediction FILE
+    --json`` prints them under ``checks``: sibling overlap (labels naming the same thing, papers
+    fitting a sibling better), gaps, balance, label problems (restating the parent or the topic,
+    duplicate and generic names), the semantic–taxonomic correlation and parent–child entailment
+    (``entailment_by`` says how it was judged), with every problem per node and its reason
+    (``pandas.DataFrame(result["problems"])``). ``tree`` is a path or a parsed tree."""
+    answer = _call(
+        _litnav.score_tree,
+        None,
+        _tree("tree", tree),
+        "embedding",
+        float(_DEFAULTS["threshold"]),
+        float(_DEFAULTS["lambda"]),
+        float(_DEFAULTS["tsd_threshold"]),
+    )
+    return json.loads(answer)["checks"]  # always present without a reference
 
 
 def _memberships(name: str, clustering: Any) -> List[Tuple[str, str]]:

@@ -188,3 +188,16 @@ def test_survey_metrics_equal_the_cli(datasets, cli, compat):
         litnav.score_survey(expert, generated, ["XYZ"])
     with pytest.raises(litnav.InputError, match="compat"):
         litnav.score_survey(expert, generated, metrics, compat="scripts")
+
+
+def test_check_tree_equals_eval_tree_without_a_reference(cli, datasets, tmp_path):
+    line = json.loads(open(datasets / "taxobench" / "data.jsonl", encoding="utf-8").readline())
+    saved = tmp_path / "expert.json"
+    saved.write_text(json.dumps(line["gt"]), encoding="utf-8")
+    checks = litnav.check_tree(line["gt"])
+    assert checks == cli("eval", "tree", "--prediction", str(saved), "--json")["checks"]
+    assert checks == litnav.check_tree(saved)
+    assert checks["entailment_by"].startswith("offline") and checks["nodes"] > 3
+    assert all(set(problem) == {"kind", "node", "name", "reason"} for problem in checks["problems"])
+    with pytest.raises(litnav.InputError, match="tree"):
+        litnav.check_tree(["not", "a", "tree"])
