@@ -135,6 +135,9 @@ pub struct MapOutcome {
     pub notices: Vec<String>,
     /// Whether the corpus covers the topic, with the evidence (maps retrieved from a corpus).
     pub coverage: Option<Coverage>,
+    /// Which parts of the map to distrust: its checks without a reference (the "Filtered"
+    /// branch left out), problems named by the map's node ids.
+    pub checks: Option<litnav_eval::checks::TreeChecks>,
 }
 
 impl MapOutcome {
@@ -145,6 +148,10 @@ impl MapOutcome {
         if let (Some(coverage), Some(fields)) = (&self.coverage, printed.as_object_mut()) {
             let coverage = serde_json::to_value(coverage).map_err(|e| Error::internal(e.to_string()))?;
             fields.insert("coverage".into(), coverage);
+        }
+        if let (Some(checks), Some(fields)) = (&self.checks, printed.as_object_mut()) {
+            let checks = serde_json::to_value(checks).map_err(|e| Error::internal(e.to_string()))?;
+            fields.insert("checks".into(), checks);
         }
         Ok(printed)
     }
@@ -210,7 +217,29 @@ pub fn build_map(
             bottom_up_docs(workspace, &request.topic, &docs, settings, options, client, progress)
         }
     }?;
-    Ok(MapOutcome { notices, coverage, ..outcome })
+    let checks = Some(map_checks(workspace, &outcome.map, progress)?);
+    Ok(MapOutcome { notices, coverage, checks, ..outcome })
+}
+
+/// The checks of `map` without a reference, each problem's node named by its id in the map.
+pub fn map_checks(
+    workspace: &Workspace,
+    map: &MapNode,
+    progress: &dyn Progress,
+) -> Result<litnav_eval::checks::TreeChecks> {
+    let mut checks = crate::score::tree::check(workspace, &map.kept_tree(), progress)?;
+    for problem in &mut checks.problems {
+        let mut node = map;
+        for step in problem.node.split('.').filter(|s| !s.is_empty()) {
+            let kept = node.subtopics.iter().filter(|s| !s.filtered);
+            match step.parse::<usize>().ok().and_then(|i| kept.clone().nth(i.saturating_sub(1))) {
+                Some(child) => node = child,
+                None => break,
+            }
+        }
+        problem.node = node.id.clone();
+    }
+    Ok(checks)
 }
 
 /// The papers a map retrieves for its topic, what the score floor and the coverage check said.
@@ -295,7 +324,7 @@ pub fn bottom_up_docs(
     )?;
     let noted = notes.iter().filter(|n| n.is_some()).count();
     let report = BottomUpReport { input: settings.input, noted, notes_failed, trace };
-    Ok(MapOutcome { map, trace: None, bottom_up: Some(report), notices: Vec::new(), coverage: None })
+    Ok(MapOutcome { map, trace: None, bottom_up: Some(report), notices: Vec::new(), coverage: None, checks: None })
 }
 
 /// Each paper's note for `input` (none for title and abstract). A paper whose extraction fails
@@ -347,11 +376,11 @@ pub fn organize_docs(
     progress.check(&format!("organizing {} papers", docs.len()))?;
     let map = organize(topic, &topic_vector, docs, &embed, options);
     let Some(client) = llm else {
-        return Ok(MapOutcome { map, trace: None, bottom_up: None, notices: Vec::new(), coverage: None });
+        return Ok(MapOutcome { map, trace: None, bottom_up: None, notices: Vec::new(), coverage: None, checks: None });
     };
     progress.check("naming and grouping subtopics with the LLM")?;
     let (map, trace) = litnav_organize::llm::refine(map, topic, client, llm_papers)?;
-    Ok(MapOutcome { map, trace: Some(trace), bottom_up: None, notices: Vec::new(), coverage: None })
+    Ok(MapOutcome { map, trace: Some(trace), bottom_up: None, notices: Vec::new(), coverage: None, checks: None })
 }
 
 /// Every paper of a file (or of one of its topics), with vectors from litnav's cache of paper

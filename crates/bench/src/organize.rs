@@ -130,6 +130,17 @@ pub struct Row {
     pub papers: usize,
     /// Seconds to organize (0 for precomputed trees).
     pub seconds: f64,
+    /// The tree's checks without a reference (none when they could not be computed).
+    pub checks: Option<litnav_eval::checks::TreeChecks>,
+}
+
+/// The method name of the rows that score the expert tree itself (its checks beside the
+/// machines'; its reference scores are perfect by construction).
+pub const EXPERT: &str = "expert tree (the reference itself)";
+
+/// The reference-free checks of `tree`, for its row.
+fn checks_of(workspace: &Workspace, tree: &Tree) -> Option<litnav_eval::checks::TreeChecks> {
+    litnav_app::score::tree::check(workspace, tree, &Quiet).ok()
 }
 
 /// The papers of a TaxoBench `data.jsonl` line (`pdfs: [{title, abs}]`).
@@ -281,26 +292,22 @@ pub fn run(
             trees.push(p);
         }
         let sim = Embedded::new(encoder, &trees, &labels);
+        let row = |method: String, tree: &Tree, seconds: f64| Row {
+            suite: "taxobench".into(),
+            id: instance.id.clone(),
+            method,
+            scores: score_instance(gt, tree, None, Scoring::default(), &sim),
+            papers: docs.len(),
+            seconds,
+            checks: checks_of(workspace, tree),
+        };
         for (name, tree, seconds) in &built {
-            report.rows.push(Row {
-                suite: "taxobench".into(),
-                id: instance.id.clone(),
-                method: name.clone(),
-                scores: score_instance(gt, tree, None, Scoring::default(), &sim),
-                papers: docs.len(),
-                seconds: *seconds,
-            });
+            report.rows.push(row(name.clone(), tree, *seconds));
         }
         if let Some(p) = llm {
-            report.rows.push(Row {
-                suite: "taxobench".into(),
-                id: instance.id.clone(),
-                method: "LLM trees (predictions_example)".into(),
-                scores: score_instance(gt, &p, None, Scoring::default(), &sim),
-                papers: docs.len(),
-                seconds: 0.0,
-            });
+            report.rows.push(row("LLM trees (predictions_example)".into(), &p, 0.0));
         }
+        report.rows.push(row(EXPERT.into(), gt, 0.0));
     }
     Ok(report)
 }
@@ -491,16 +498,19 @@ pub fn run_bloom(
         let mut trees: Vec<&Tree> = vec![&topic.truth];
         trees.extend(built.iter().map(|(_, t, _)| t));
         let sim = Embedded::new(encoder, &trees, &labels);
+        let row = |method: String, tree: &Tree, seconds: f64| Row {
+            suite: "bloom-eval".into(),
+            id: topic.id.clone(),
+            method,
+            scores: score_instance(&topic.truth, tree, None, Scoring::default(), &sim),
+            papers: topic.docs.len(),
+            seconds,
+            checks: checks_of(workspace, tree),
+        };
         for (name, tree, seconds) in &built {
-            report.rows.push(Row {
-                suite: "bloom-eval".into(),
-                id: topic.id.clone(),
-                method: name.clone(),
-                scores: score_instance(&topic.truth, tree, None, Scoring::default(), &sim),
-                papers: topic.docs.len(),
-                seconds: *seconds,
-            });
+            report.rows.push(row(name.clone(), tree, *seconds));
         }
+        report.rows.push(row(EXPERT.into(), &topic.truth, 0.0));
     }
     Ok(report)
 }
@@ -558,6 +568,7 @@ impl std::fmt::Display for Report {
             }
         }
         write_ceilings(f, &self.ceilings)?;
+        write_check_correlations(f, &self.rows)?;
         if !self.failures.is_empty() {
             writeln!(f, "\nRows not produced:")?;
             for failure in &self.failures {
@@ -566,6 +577,49 @@ impl std::fmt::Display for Report {
         }
         Ok(())
     }
+}
+
+/// Do the checks that need no reference mean anything? Spearman's ρ of each check with ARI,
+/// Sem-Path and NSR over the machines' rows (method × instance; the expert rows are perfect by
+/// construction and left out), each check oriented so that a positive ρ means it agrees; then
+/// each check's mean on the machines' trees and on the experts'.
+fn write_check_correlations(f: &mut std::fmt::Formatter<'_>, rows: &[Row]) -> std::fmt::Result {
+    let machines: Vec<&Row> = rows.iter().filter(|r| r.method != EXPERT && r.checks.is_some()).collect();
+    let experts: Vec<&Row> = rows.iter().filter(|r| r.method == EXPERT && r.checks.is_some()).collect();
+    let Some(first) = machines.first().and_then(|r| r.checks.as_ref()) else { return Ok(()) };
+    writeln!(
+        f,
+        "\nChecks without a reference against the reference metrics: Spearman ρ over {} machine trees",
+        machines.len()
+    )?;
+    writeln!(f, "(oriented: positive = the check agrees with the metric); means on machine and expert trees.")?;
+    writeln!(
+        f,
+        "{:<34} {:>8} {:>9} {:>8} {:>10} {:>10}",
+        "check", "ρ ARI", "ρ Sem-Path", "ρ NSR", "machines", "experts"
+    )?;
+    let references: [(&str, fn(&Row) -> Option<f64>); 3] =
+        [("ari", |r| Some(r.scores.leaf.ari)), ("sem_path", |r| r.scores.sem_path), ("nsr", |r| Some(r.scores.nsr))];
+    for (index, (name, sign, _)) in first.measures().into_iter().enumerate() {
+        let value = |r: &Row| r.checks.as_ref().and_then(|c| c.measures()[index].2);
+        let rho = |reference: fn(&Row) -> Option<f64>| {
+            let pairs: Vec<(f64, f64)> =
+                machines.iter().filter_map(|r| Some((value(r)? * f64::from(sign), reference(r)?))).collect();
+            let (a, b): (Vec<f64>, Vec<f64>) = pairs.into_iter().unzip();
+            litnav_eval::agreement::spearman(&a, &b).map_or("—".to_string(), |rho| format!("{rho:+.3}"))
+        };
+        let mean = |of: &[&Row]| {
+            let values: Vec<f64> = of.iter().filter_map(|r| value(r)).collect();
+            if values.is_empty() {
+                "—".to_string()
+            } else {
+                format!("{:.3}", values.iter().sum::<f64>() / values.len() as f64)
+            }
+        };
+        let [ari, sem, nsr] = references.map(|(_, reference)| rho(reference));
+        writeln!(f, "{name:<34} {ari:>8} {sem:>9} {nsr:>8} {:>10} {:>10}", mean(&machines), mean(&experts))?;
+    }
+    Ok(())
 }
 
 /// The diagnostic table: how well the paper vectors alone separate the truth's leaves.

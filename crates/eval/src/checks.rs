@@ -109,6 +109,25 @@ pub struct TreeChecks {
     pub problems: Vec<Problem>,
 }
 
+impl TreeChecks {
+    /// The per-tree numbers, by name, as benchmarks correlate them with reference metrics; the
+    /// sign says which way is better (+1: higher is better, −1: lower is better).
+    pub fn measures(&self) -> Vec<(&'static str, i8, Option<f64>)> {
+        let per_node = |count: usize| Some(count as f64 / self.nodes.max(1) as f64);
+        vec![
+            ("sibling label overlaps / node", -1, per_node(self.sibling_label_overlaps)),
+            ("papers fitting a sibling better", -1, self.papers_fitting_a_sibling_better),
+            ("gap papers / paper", -1, Some(self.gap_papers as f64 / self.papers.max(1) as f64)),
+            ("balance", 1, self.balance),
+            ("leaf depth spread", -1, Some(self.leaf_depth_spread as f64)),
+            ("label problems / node", -1, per_node(self.label_problems)),
+            ("semantic-taxonomic correlation", 1, self.semantic_taxonomic_correlation),
+            ("entailment", 1, self.entailment),
+            ("problems / node", -1, per_node(self.problems.len())),
+        ]
+    }
+}
+
 /// How entailment is judged without an LLM.
 pub const OFFLINE_ENTAILMENT: &str =
     "offline approximation: label embeddings (closest to its parent among the parent's level)";

@@ -242,7 +242,10 @@ pub fn run(args: Args) -> Result<()> {
         report_bottom_up(report);
     }
     let printed = outcome.printed()?;
-    let MapOutcome { map, notices, .. } = outcome;
+    let MapOutcome { map, mut notices, checks, .. } = outcome;
+    if let Some(checks) = &checks {
+        notices.extend(check_lines(checks, HTML_PROBLEMS));
+    }
     write_file(args.out.as_deref(), &serde_json::to_string_pretty(&map)?)?;
     if let Some(path) = &args.taxobench_out {
         let id = args.instance.as_deref().unwrap_or(&args.topic);
@@ -255,7 +258,34 @@ pub fn run(args: Args) -> Result<()> {
         return super::print_json(&printed);
     }
     print_outline(&map);
+    if let Some(checks) = &checks {
+        check_lines(checks, OUTLINE_PROBLEMS).iter().for_each(|line| println!("{line}"));
+    }
     Ok(())
+}
+
+/// Problems listed under the outline and on the page (`--json` has them all).
+const OUTLINE_PROBLEMS: usize = 10;
+const HTML_PROBLEMS: usize = 5;
+
+/// The map's checks without a reference: one summary line, then at most `shown` problems.
+fn check_lines(checks: &litnav_eval::checks::TreeChecks, shown: usize) -> Vec<String> {
+    let number = |value: Option<f64>| value.map_or("—".to_string(), |v| format!("{v:.2}"));
+    let mut lines = vec![format!(
+        "checks without a reference: {} problems in {} nodes (entailment {}, semantic-taxonomic ρ {}, balance {})",
+        checks.problems.len(),
+        checks.nodes,
+        number(checks.entailment),
+        number(checks.semantic_taxonomic_correlation),
+        number(checks.balance),
+    )];
+    for problem in checks.problems.iter().take(shown) {
+        lines.push(format!("  {} “{}”: {}", problem.node, problem.name, problem.reason));
+    }
+    if checks.problems.len() > shown {
+        lines.push(format!("  … {} more (the map's JSON lists them all)", checks.problems.len() - shown));
+    }
+    lines
 }
 
 /// With --fetch, the topic's field fetched into the corpus (named, or the topic's default), and
