@@ -598,8 +598,9 @@ fn write_check_correlations(f: &mut std::fmt::Formatter<'_>, rows: &[Row]) -> st
         "{:<34} {:>8} {:>9} {:>8} {:>10} {:>10}",
         "check", "ρ ARI", "ρ Sem-Path", "ρ NSR", "machines", "experts"
     )?;
-    let references: [(&str, fn(&Row) -> Option<f64>); 3] =
-        [("ari", |r| Some(r.scores.leaf.ari)), ("sem_path", |r| r.scores.sem_path), ("nsr", |r| Some(r.scores.nsr))];
+    // ARI, Sem-Path, NSR.
+    let references: [fn(&Row) -> Option<f64>; 3] =
+        [|r| Some(r.scores.leaf.ari), |r| r.scores.sem_path, |r| Some(r.scores.nsr)];
     for (index, (name, sign, _)) in first.measures().into_iter().enumerate() {
         let value = |r: &Row| r.checks.as_ref().and_then(|c| c.measures()[index].2);
         let rho = |reference: fn(&Row) -> Option<f64>| {
@@ -616,7 +617,7 @@ fn write_check_correlations(f: &mut std::fmt::Formatter<'_>, rows: &[Row]) -> st
                 format!("{:.3}", values.iter().sum::<f64>() / values.len() as f64)
             }
         };
-        let [ari, sem, nsr] = references.map(|(_, reference)| rho(reference));
+        let [ari, sem, nsr] = references.map(rho);
         writeln!(f, "{name:<34} {ari:>8} {sem:>9} {nsr:>8} {:>10} {:>10}", mean(&machines), mean(&experts))?;
     }
     Ok(())

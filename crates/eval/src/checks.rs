@@ -491,7 +491,7 @@ fn entailment_and_correlation(
         }
     }
     let correlation = semantic_taxonomic(flat, vectors);
-    problems.sort_by(|a, b| path_key(&a.node).cmp(&path_key(&b.node)));
+    problems.sort_by_key(|problem| path_key(&problem.node));
     let label_problems = {
         let mut nodes: Vec<&str> = problems
             .iter()
