@@ -21,6 +21,7 @@
 pub mod browse;
 pub mod coverage;
 pub mod edges;
+pub mod edits;
 pub mod error;
 pub mod export;
 pub mod fetch;

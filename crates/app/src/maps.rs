@@ -221,6 +221,25 @@ pub fn build_map(
     Ok(MapOutcome { notices, coverage, checks, ..outcome })
 }
 
+impl MapOutcome {
+    /// The outcome with the edit log `log` applied to its map (named `source` in the notice), its
+    /// checks made again on the edited map.
+    pub fn edited(
+        mut self,
+        workspace: &Workspace,
+        log: &[crate::edits::Edit],
+        source: &str,
+        progress: &dyn Progress,
+    ) -> Result<MapOutcome> {
+        self.map = crate::edits::apply(&self.map, log)?;
+        if self.checks.is_some() {
+            self.checks = Some(map_checks(workspace, &self.map, progress)?);
+        }
+        self.notices.push(format!("{} corrections applied by hand (from {source})", log.len()));
+        Ok(self)
+    }
+}
+
 /// The checks of `map` without a reference, each problem's node named by its id in the map.
 pub fn map_checks(
     workspace: &Workspace,

@@ -281,7 +281,8 @@ pub fn check(tree: &Tree, vectors: &dyn Vectors, options: CheckOptions) -> TreeC
         }
         if !node.own.is_empty() {
             gap_papers += node.own.len();
-            let reason = format!("{} papers sit beside its {} children, in none of them", node.own.len(), kids.len());
+            let reason =
+                format!("papers placed beside its {} children, in none of them: {}", kids.len(), node.own.len());
             problems.push(problem(ProblemKind::Gap, node, reason));
         }
         let sums: Vec<Vec<f64>> = kids.iter().map(|&k| vector_sum(&beneath[k], vectors)).collect();
@@ -326,7 +327,7 @@ pub fn check(tree: &Tree, vectors: &dyn Vectors, options: CheckOptions) -> TreeC
         if lost > 0 {
             gap_papers += lost;
             let reason =
-                format!("{lost} papers under it fit none of its children (cosine below {})", options.gap_floor);
+                format!("papers under it that fit none of its children (cosine below {}): {lost}", options.gap_floor);
             problems.push(problem(ProblemKind::Gap, node, reason));
         }
         balance_of(&flat, index, &beneath, options, &mut entropies, &mut problems);
@@ -665,8 +666,8 @@ mod tests {
         let checks = check(&tree, &axes(&tree), CheckOptions::default());
         let gaps: Vec<&Problem> = checks.problems.iter().filter(|p| p.kind == ProblemKind::Gap).collect();
         assert_eq!(gaps.len(), 2, "{gaps:#?}");
-        assert!(gaps.iter().any(|p| p.reason.contains("1 papers sit beside its 2 children")));
-        assert!(gaps.iter().any(|p| p.reason.contains("fit none of its children")));
+        assert!(gaps.iter().any(|p| p.reason.contains("placed beside its 2 children, in none of them: 1")));
+        assert!(gaps.iter().any(|p| p.reason.contains("fit none of its children (cosine below 0.2): 1")));
         assert_eq!(checks.gap_papers, 2);
     }
 }

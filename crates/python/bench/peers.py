@@ -154,24 +154,55 @@ def cd_large_case(papers, references):
     return f"cd_index vs cdindex, synthetic {papers:,} papers, {len(pairs):,} edges", peer_s, ours_s, diff
 
 
-def retrieval_case(shared, repeat):
-    import pytrec_eval
+RETRIEVAL_MEASURES = {"recall.10,100", "P.10,100", "ndcg_cut.10,100", "recip_rank"}
+RETRIEVAL_NAMES = {"recall_10": "recall@10", "P_100": "precision@100", "ndcg_cut_10": "ndcg@10", "ndcg_cut_100": "ndcg@100", "recip_rank": "mrr"}
 
+
+def retrieval_inputs(shared):
+    """litbench's 19 topics' references as qrels, and a deterministic run of 1,000 documents each."""
     topics = [json.loads(line) for line in open(shared / "datasets/litbench/topics.jsonl", encoding="utf-8")]
     papers = [json.loads(line)["id"] for line in open(shared / "datasets/litbench/corpus.jsonl", encoding="utf-8")]
     qrels = {t["topic_id"]: {doc: 1 for doc in t["reference_ids"]} for t in topics}
     run = {t["topic_id"]: {papers[(i * 7 + j * 13) % len(papers)]: float((j * 31) % 997) for j in range(1000)} for i, t in enumerate(topics)}
-    measures = {"recall.10,100", "P.10,100", "ndcg_cut.10,100", "recip_rank"}
+    return qrels, run
+
+
+def retrieval_compared(repeat, peer, ours):
+    peer_s, theirs = best_of(repeat, peer)
+    ours_s, mine = best_of(repeat, ours)
+    rows = {r["query"]: r["scores"] for r in mine["per_query"]}
+    diff = max(abs(rows[q][o] - m[t]) for q, m in theirs.items() for t, o in RETRIEVAL_NAMES.items())
+    return peer_s, ours_s, diff
+
+
+def retrieval_case(shared, repeat):
+    import pytrec_eval
+
+    qrels, run = retrieval_inputs(shared)
+    peer = lambda: pytrec_eval.RelevanceEvaluator(qrels, RETRIEVAL_MEASURES).evaluate(run)  # noqa: E731
+    ours = lambda: litnav.score_retrieval(qrels, run, k=[10, 100], per_query=True)  # noqa: E731
+    return ("score_retrieval vs pytrec_eval, 19 queries x 1,000 documents", *retrieval_compared(repeat, peer, ours))
+
+
+def retrieval_files_case(shared, repeat):
+    """The same judgments and run as TREC files: pytrec_eval's own parsers and evaluator against
+    litnav reading the files natively."""
+    import tempfile
+
+    import pytrec_eval
+
+    qrels, run = retrieval_inputs(shared)
+    folder = pathlib.Path(tempfile.mkdtemp())
+    qrels_file, run_file = folder / "qrels.txt", folder / "run.txt"
+    qrels_file.write_text("".join(f"{q} 0 {d} {g}\n" for q, docs in qrels.items() for d, g in docs.items()))
+    run_file.write_text("".join(f"{q} Q0 {d} {r} {s!r} x\n" for q, docs in run.items() for r, (d, s) in enumerate(docs.items(), 1)))
 
     def peer():
-        return pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run)
+        with open(qrels_file) as q, open(run_file) as r:
+            return pytrec_eval.RelevanceEvaluator(pytrec_eval.parse_qrel(q), RETRIEVAL_MEASURES).evaluate(pytrec_eval.parse_run(r))
 
-    peer_s, theirs = best_of(repeat, peer)
-    ours_s, mine = best_of(repeat, lambda: litnav.score_retrieval(qrels, run, k=[10, 100], per_query=True))
-    rows = {r["query"]: r["scores"] for r in mine["per_query"]}
-    names = {"recall_10": "recall@10", "P_100": "precision@100", "ndcg_cut_10": "ndcg@10", "ndcg_cut_100": "ndcg@100", "recip_rank": "mrr"}
-    diff = max(abs(rows[q][o] - m[t]) for q, m in theirs.items() for t, o in names.items())
-    return "score_retrieval vs pytrec_eval, 19 queries x 1,000 documents", peer_s, ours_s, diff
+    ours = lambda: litnav.score_retrieval(qrels_file, run_file, k=[10, 100], per_query=True)  # noqa: E731
+    return ("score_retrieval vs pytrec_eval, the same as TREC files", *retrieval_compared(repeat, peer, ours))
 
 
 def main():
@@ -184,7 +215,7 @@ def main():
     args = parser.parse_args()
     shared = args.shared.resolve()
     print(f"{'binding':<70} {'peer s':>9} {'litnav s':>9} {'speed-up':>9} {'largest difference':>19}", flush=True)
-    cases = [lambda c=case: c(shared, args.repeat) for case in (taxobench_case, cd_case, cd_numbered_case, retrieval_case)]
+    cases = [lambda c=case: c(shared, args.repeat) for case in (taxobench_case, cd_case, cd_numbered_case, retrieval_case, retrieval_files_case)]
     if args.large:
         cases.append(lambda: cd_large_case(args.large, args.references))
     for case in cases:

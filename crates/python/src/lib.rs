@@ -237,6 +237,20 @@ fn score_retrieval(
     .map_err(fail)
 }
 
+/// Retrieval metrics of the TREC run file `run` against the qrels file `qrels`, read natively;
+/// JSON as `eval retrieval --json`.
+#[pyfunction]
+#[pyo3(signature = (qrels, run, k, per_query))]
+fn score_retrieval_files(
+    py: Python<'_>,
+    qrels: PathBuf,
+    run: PathBuf,
+    k: Vec<usize>,
+    per_query: bool,
+) -> PyResult<String> {
+    py.detach(|| to_json(&litnav_app::score::trec::score_files(&qrels, &run, &k, per_query)?)).map_err(fail)
+}
+
 /// The CD index of each paper of `times` over `edges` under `reading` (`subsequent`,
 /// `all-time`), in `times`' order (`None`: undefined).
 #[pyfunction]
@@ -644,6 +658,7 @@ fn _litnav(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(score_taxobench, m)?)?;
     m.add_function(wrap_pyfunction!(cd_index, m)?)?;
     m.add_function(wrap_pyfunction!(score_retrieval, m)?)?;
+    m.add_function(wrap_pyfunction!(score_retrieval_files, m)?)?;
     m.add_function(wrap_pyfunction!(score_tree, m)?)?;
     m.add_function(wrap_pyfunction!(score_clusters, m)?)?;
     m.add_function(wrap_pyfunction!(score_survey, m)?)?;

@@ -92,7 +92,7 @@ function toggle(name, paper) {
 function updateBasketCount() { $("#basket-count").textContent = Object.keys(lists.get("basket")).length; }
 
 // ---------- caches ----------
-const cache = { maps: new Map(), graphs: new Map(), timelines: new Map(), scores: new Map(), counts: new Map(), topics: null };
+const cache = { maps: new Map(), graphs: new Map(), timelines: new Map(), scores: new Map(), counts: new Map(), checks: new Map(), topics: null };
 async function loadMap(id) {
   if (!cache.maps.has(id)) cache.maps.set(id, await getJson(`/api/maps/${id}`));
   return cache.maps.get(id);
@@ -147,6 +147,7 @@ async function render() {
   else if (tab === "graph") await renderGraph(stored, state, token);
   else if (tab === "timeline") await renderTimeline(stored, token);
   else if (tab === "path") renderPathTab(state);
+  else if (tab === "quality") await renderQualityTab(stored, nodeId, token);
   else if (tab === "score") await renderScoreTab(stored, state, token);
   await renderPaper(stored, state, token);
 }
@@ -466,6 +467,49 @@ function canvasPainter(canvas, graph, look) {
     }
   };
   return { name: "2d", draw };
+}
+
+// ---------- Quality tab: checks without a reference ----------
+// The tree's numbers, each with what it says (higher or lower is better, as the checks orient them).
+const CHECKS = [
+  ["entailment", "Parent–child entailment", "Share of subtopics whose name is closer to their parent's than to any other theme's (higher is better)."],
+  ["semantic_taxonomic_correlation", "Semantic–taxonomic ρ", "Do nodes far apart in the tree have names far apart in meaning? Spearman's ρ (higher is better)."],
+  ["balance", "Balance", "How evenly each node's papers spread over its children, 1 = even."],
+  ["papers_fitting_a_sibling_better", "Papers fitting a sibling better", "Share of papers closer to a sibling's papers than to their own node's (lower is better)."],
+  ["gap_papers", "Gap papers", "Papers that fit none of their parent's children, or sit beside them."],
+  ["sibling_label_overlaps", "Overlapping sibling names", "Pairs of siblings whose names say nearly the same thing."],
+  ["label_problems", "Nodes with a name problem", "A name restating its parent or the topic, a duplicate, or a generic name."],
+];
+const PROBLEM_KINDS = {
+  sibling_label_overlap: "overlap", sibling_paper_overlap: "overlap", gap: "gap", unbalanced: "balance",
+  restates_parent: "name", restates_topic: "name", duplicate_name: "name", generic_name: "name", not_entailed: "entailment",
+};
+
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+async function renderQualityTab(stored, nodeId, token) {
+  const out = h("div", { id: "quality" }, h("p", { class: "muted" }, "Checking the map…"));
+  $("#view").replaceChildren(out);
+  try {
+    if (!cache.checks.has(stored.id)) cache.checks.set(stored.id, await getJson(`/api/maps/${stored.id}/checks`));
+  } catch (e) { out.replaceChildren(h("div", { class: "error" }, `The checks failed: ${e.message}`)); return; }
+  if (token !== renderToken) return;
+  const checks = cache.checks.get(stored.id);
+  const value = (v) => typeof v === "number" ? (Number.isInteger(v) ? String(v) : v.toFixed(2)) : "—";
+  const flagged = new Set(checks.problems.map((p) => p.node));
+  document.querySelectorAll("#tree .node").forEach((el) => el.classList.toggle("flagged", flagged.has(el.dataset.id)));
+  const here = checks.problems.filter((p) => p.node === nodeId);
+  const rows = (nodeId === "root" ? checks.problems : [...here, ...checks.problems.filter((p) => p.node !== nodeId)]).map((p) =>
+    h("li", { class: "problem" + (p.node === nodeId ? " current" : ""), dataset: { node: p.node }, onclick: () => setState({ node: p.node, tab: "quality" }) },
+      h("span", { class: `kind ${PROBLEM_KINDS[p.kind] || ""}` }, (PROBLEM_KINDS[p.kind] || p.kind).replace("_", " ")),
+      h("b", {}, p.name), " ", h("span", {}, p.reason)));
+  out.replaceChildren(
+    h("h3", {}, "Where to distrust this map"),
+    h("p", { class: "muted" }, `Checks that need no expert tree, on the encoder's vectors of the names and titles: places for a person to look, not a score (BENCHMARKS.md: they do not track agreement with experts). Entailment: ${checks.entailment_by}.`),
+    h("table", { class: "scores" }, h("tbody", {}, CHECKS.map(([k, label, meaning]) =>
+      h("tr", {}, h("th", {}, label), h("td", { class: "num", "data-key": k }, value(checks[k])), h("td", { class: "muted" }, meaning))))),
+    h("h3", {}, nodeId !== "root" && here.length ? `The selected node's ${plural(here.length, "problem")} first, then the rest` : `${plural(checks.problems.length, "problem")} in ${checks.nodes} nodes`),
+    checks.problems.length ? h("ul", { class: "problems" }, rows) : h("p", { class: "muted" }, "No node has a problem."));
 }
 
 // ---------- Score & export tab ----------

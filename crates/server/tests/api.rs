@@ -315,6 +315,14 @@ async fn a_stored_map_is_browsed_by_node_graph_timeline_and_placement() {
     let map = store_map(&state);
     let read = get(&state, &format!("/api/maps/{map}")).await.json();
     assert_eq!(read["papers"], 7);
+    // Its checks without a reference name problems by the map's node ids.
+    let checks = get(&state, &format!("/api/maps/{map}/checks")).await;
+    assert_eq!(checks.status, StatusCode::OK);
+    let checks = checks.json();
+    assert_eq!(checks["papers"], 7);
+    let ids: Vec<&str> = checks["problems"].as_array().unwrap().iter().map(|p| p["node"].as_str().unwrap()).collect();
+    assert!(ids.iter().all(|id| *id == "root" || id.starts_with('t')), "{ids:?}");
+    assert_eq!(get(&state, "/api/maps/0000000000000000/checks").await.status, StatusCode::NOT_FOUND);
     let listed = get(&state, &format!("/api/maps/{map}/maps")).await;
     assert_eq!(listed.status, StatusCode::NOT_FOUND);
     let list = get(&state, "/api/maps").await.json();

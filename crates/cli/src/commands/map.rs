@@ -153,6 +153,12 @@ pub struct Args {
     /// Write a self-contained HTML page to browse the map.
     #[arg(long, value_name = "FILE")]
     html: Option<PathBuf>,
+    /// Apply this edit log (JSON lines: `{"op": "rename", "node": "t1.s2", "name": …}`, also
+    /// move_node, move_paper, remove_paper, merge, split; each with optional `who` and `when`) to
+    /// the map before it is written or printed, so an edited map is reproducible from its inputs.
+    /// A log that does not fit the map is refused, naming the entry.
+    #[arg(long, value_name = "FILE")]
+    edits: Option<PathBuf>,
     /// Seed of every stochastic step (default: the settings' seed, 42).
     #[arg(long)]
     seed: Option<u64>,
@@ -232,7 +238,11 @@ pub fn run(args: Args) -> Result<()> {
         llm_papers: args.llm.llm_papers,
         bottom_up,
     };
-    let outcome = maps::build_map(&workspace, session.as_ref(), &request, client.as_ref(), &progress)?;
+    let mut outcome = maps::build_map(&workspace, session.as_ref(), &request, client.as_ref(), &progress)?;
+    if let Some(path) = &args.edits {
+        let log = litnav_app::edits::read_log(path)?;
+        outcome = outcome.edited(&workspace, &log, &path.display().to_string(), &progress)?;
+    }
     progress.finish();
     if let Some(trace) = &outcome.trace {
         write_file(args.llm_trace.as_deref(), &serde_json::to_string_pretty(trace)?)?;

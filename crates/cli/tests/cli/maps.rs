@@ -326,3 +326,55 @@ fn a_corpus_map_applies_the_leakage_filters() {
     assert!(!out.status.success());
     assert!(stderr(&out).contains("--papers organizes the file whole"), "{}", stderr(&out));
 }
+
+/// Corrections by hand: a log of edits applied to a map reproduces the edited map from its
+/// inputs, its checks are made on the edited map, and a log that does not fit is refused naming
+/// the entry.
+#[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
+fn a_map_takes_an_edit_log_and_refuses_one_that_does_not_fit() {
+    let model = litnav_embed_model();
+    let dir = tempfile::tempdir().unwrap();
+    let data = datasets().join("taxobench/data.jsonl");
+    let args = ["map", "--topic", "LLM-based agents", "--papers", path(&data), "--instance", "64", "--model", &model];
+    let out = litnav(&[&args[..], &["--json"]].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let map: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let leaves: Vec<&serde_json::Value> = map["subtopics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|t| t["subtopics"].as_array().into_iter().flatten())
+        .filter(|s| s["subtopics"].as_array().is_none_or(Vec::is_empty))
+        .collect();
+    let (first, second) = (leaves[0], leaves[1]);
+    let paper = first["paper_ids"][0].as_str().unwrap();
+    let log = dir.path().join("edits.jsonl");
+    let lines = [
+        serde_json::json!({"op": "rename", "node": first["id"], "name": "Renamed by hand", "who": "tester"}),
+        serde_json::json!({"op": "move_paper", "paper": paper, "from": first["id"], "to": second["id"]}),
+    ];
+    std::fs::write(&log, lines.iter().map(|l| format!("{l}\n")).collect::<String>()).unwrap();
+    let out = litnav(&[&args[..], &["--json", "--edits", path(&log)]].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let edited: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let find = |id: &serde_json::Value| {
+        fn walk<'a>(node: &'a serde_json::Value, id: &serde_json::Value) -> Option<&'a serde_json::Value> {
+            if &node["id"] == id {
+                return Some(node);
+            }
+            node["subtopics"].as_array().into_iter().flatten().find_map(|c| walk(c, id))
+        }
+        walk(&edited, id).unwrap().clone()
+    };
+    assert_eq!(find(&first["id"])["name"], "Renamed by hand");
+    assert!(find(&second["id"])["paper_ids"].as_array().unwrap().iter().any(|p| p == paper));
+    assert!(!find(&first["id"])["paper_ids"].as_array().unwrap().iter().any(|p| p == paper));
+    assert_eq!(all_paper_ids(&edited).len(), all_paper_ids(&map).len(), "a move keeps every paper once");
+    assert!(edited["checks"]["problems"].is_array(), "the checks are made on the edited map");
+
+    std::fs::write(&log, "{\"op\": \"merge\", \"node\": \"t1\", \"into\": \"t99\"}\n").unwrap();
+    let out = litnav(&[&args[..], &["--edits", path(&log)]].concat());
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("edits[0] (merge): t1 and t99 are not siblings"), "{}", stderr(&out));
+}

@@ -188,6 +188,29 @@ fn a_reader_maps_expands_reads_and_exports_in_a_browser() {
     browser.wait_for("document.querySelector('.timeline svg rect')", 60);
     browser.screenshot(&shots.join("7-timeline.png"));
 
+    // Quality: the checks without a reference; a problem clicked selects (highlights) its node in
+    // the tree and lists that node's problems first.
+    browser.click("#tabs button[data-tab='quality']");
+    browser.wait_for(
+        "document.querySelector('#quality .problems li') || document.querySelector('#quality td[data-key=entailment]')",
+        120,
+    );
+    let entailment = browser
+        .script("return document.querySelector('#quality td[data-key=entailment]').innerText;", serde_json::json!([]));
+    let entailment: f64 = entailment.as_str().unwrap().parse().unwrap();
+    assert!((0.0..=1.0).contains(&entailment), "{entailment}");
+    let problem = browser.script(
+        "const li = [...document.querySelectorAll('#quality .problems li')].find((l) => l.dataset.node !== 'root'); \
+         if (!li) return null; li.click(); return li.dataset.node;",
+        serde_json::json!([]),
+    );
+    let node = problem.as_str().expect("a map of this size has a node with a problem").to_string();
+    let selected = format!(
+        "document.querySelector('#tree .node.selected')?.dataset.id === '{node}' && document.querySelector('#quality .problems li.current')"
+    );
+    browser.wait_for(&selected, 30);
+    browser.screenshot(&shots.join("7a-quality.png"));
+
     // Score the map against the survey closest to its topic, and export the whole map.
     browser.click("#tabs button[data-tab='score']");
     browser.wait_for("document.querySelector('#score-survey option')", 60);

@@ -52,8 +52,8 @@ def score_survey(
     corpus: Union[str, os.PathLike[str], None] = None,
 ) -> Dict[str, Any]: ...
 def score_retrieval(
-    qrels: Mapping[str, Mapping[str, float]],
-    run: Mapping[str, Mapping[str, float]],
+    qrels: Union[str, os.PathLike[str], Mapping[str, Mapping[str, float]]],
+    run: Union[str, os.PathLike[str], Mapping[str, Mapping[str, float]]],
     k: Sequence[int] = (10, 100),
     per_query: bool = False,
 ) -> Dict[str, Any]: ...

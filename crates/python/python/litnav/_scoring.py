@@ -201,15 +201,17 @@ def score_survey(
 
 
 def score_retrieval(
-    qrels: Mapping[str, Mapping[str, float]],
-    run: Mapping[str, Mapping[str, float]],
+    qrels: Union[str, "os.PathLike[str]", Mapping[str, Mapping[str, float]]],
+    run: Union[str, "os.PathLike[str]", Mapping[str, Mapping[str, float]]],
     k: Sequence[int] = (10, 100),
     per_query: bool = False,
 ) -> Dict[str, Any]:
     """Recall, precision and nDCG at each cut-off in ``k`` and MRR of ``run`` against ``qrels``,
-    in ``pytrec_eval``'s shapes: ``qrels`` maps query → document → grade, ``run`` query → document
-    → score (ranked as trec_eval ranks: by score, ties by document id, decreasing). Returns
-    ``{"queries": n, "mean": {…}, "per_query": […] or None}`` as ``litnav eval retrieval --json``."""
+    in ``pytrec_eval``'s shapes — ``qrels`` maps query → document → grade, ``run`` query →
+    document → score (ranked as trec_eval ranks: by score, ties by document id, decreasing) — or
+    as two TREC files (qrels ``query 0 doc grade``, run ``query Q0 doc rank score tag``), read
+    natively. Returns ``{"queries": n, "mean": {…}, "per_query": […] or None}`` as ``litnav eval
+    retrieval --json``."""
     def nested(name: str, table: Any) -> Dict[str, Dict[str, float]]:
         if not isinstance(table, Mapping):
             raise InputError(f"{name}: expected a mapping of query to documents, not {type(table).__name__}")
@@ -228,6 +230,11 @@ def score_retrieval(
     cutoffs = [int(c) for c in k]
     if any(c < 1 for c in cutoffs):
         raise InputError(f"k: cut-offs are at least 1, not {list(k)!r}")
+    are_paths = [isinstance(table, (str, os.PathLike)) for table in (qrels, run)]
+    if all(are_paths):
+        return json.loads(_call(_litnav.score_retrieval_files, os.fspath(qrels), os.fspath(run), cutoffs, bool(per_query)))
+    if any(are_paths):
+        raise InputError("qrels and run: give two files or two mappings, not one of each")
     if isinstance(qrels, dict) and isinstance(run, dict):
         # Fast path: the module reads dicts of dicts of numbers directly (NaN is checked there too);
         # what it refuses is checked below, where errors name the query and document.

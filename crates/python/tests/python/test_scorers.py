@@ -91,7 +91,7 @@ def test_taxobench_rows_feed_a_table_and_bad_lines_are_named(datasets):
         litnav.score_taxobench("/nonexistent/predictions.jsonl", lines)
 
 
-def test_retrieval_equals_pytrec_eval(datasets):
+def test_retrieval_equals_pytrec_eval(datasets, tmp_path):
     import pytrec_eval
 
     topics = [json.loads(line) for line in open(datasets / "litbench" / "topics.jsonl", encoding="utf-8")]
@@ -114,6 +114,17 @@ def test_retrieval_equals_pytrec_eval(datasets):
             assert math.isclose(rows[query][ours_name], measures[theirs_name], abs_tol=1e-12), (query, ours_name)
     with pytest.raises(litnav.InputError, match=r"run\['cs_01'\]"):
         litnav.score_retrieval(qrels, {"cs_01": {"p1": "high"}})
+    # The same judgments and run as TREC files, read natively and by pytrec_eval's own parsers.
+    qrels_file, run_file = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels_file.write_text("".join(f"{q} 0 {d} {g}\n" for q, docs in qrels.items() for d, g in docs.items()))
+    run_file.write_text("".join(f"{q} Q0 {d} {rank} {score!r} x\n" for q, docs in run.items()
+                                for rank, (d, score) in enumerate(docs.items(), 1)))
+    assert litnav.score_retrieval(qrels_file, run_file, k=[10, 100], per_query=True) == ours
+    with open(qrels_file) as q, open(run_file) as r:
+        assert pytrec_eval.RelevanceEvaluator(pytrec_eval.parse_qrel(q), {"recip_rank"}).evaluate(
+            pytrec_eval.parse_run(r)) == {query: {"recip_rank": m["recip_rank"]} for query, m in theirs.items()}
+    with pytest.raises(litnav.InputError, match="two files or two mappings"):
+        litnav.score_retrieval(qrels_file, run)
 
 
 @pytest.mark.parametrize("similarity", ["string", "embedding"])

@@ -378,6 +378,19 @@ fn grow(state: &AppState, job: &Job, id: &str, parent: &StoredMap, node: &str, b
     Ok(id.to_string())
 }
 
+/// Which parts of a map to distrust: its checks without a reference, problems named by node id.
+pub(super) async fn checks(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<axum::Json<litnav_eval::checks::TreeChecks>> {
+    let checks = blocking(move || {
+        let stored = state.0.maps.get(&id)?;
+        Ok(litnav_app::maps::map_checks(state.workspace(), &stored.map, &Quiet)?)
+    })
+    .await?;
+    Ok(axum::Json(checks))
+}
+
 pub(super) async fn placement(
     State(state): State<AppState>,
     Path((id, paper)): Path<(String, String)>,
@@ -438,11 +451,9 @@ pub(super) async fn score(
     Path(id): Path<String>,
     Json(body): Json<ScoreBody>,
 ) -> ApiResult<axum::Json<tree::TreeReport>> {
-    let kind = match body.similarity.as_deref().unwrap_or("embedding") {
-        "embedding" => similarity::Kind::Embedding,
-        "string" => similarity::Kind::String,
-        "public" => similarity::Kind::Public,
-        other => return Err(ApiError::input(format!("unknown similarity {other:?} (embedding, string or public)"))),
+    let kind = match &body.similarity {
+        Some(name) => name.parse::<litnav_app::request::SimilarityName>()?.kind(),
+        None => similarity::Kind::Embedding,
     };
     let report = blocking(move || {
         let stored = state.0.maps.get(&id)?;

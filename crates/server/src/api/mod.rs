@@ -262,6 +262,16 @@ pub fn endpoints() -> Vec<Endpoint> {
         },
         Endpoint {
             method: "get",
+            path: "/api/maps/{id}/checks",
+            summary: "Which parts of a map to distrust, by checks that need no expert tree: sibling overlap, gaps, balance, label problems, semantic-taxonomic correlation, parent-child entailment",
+            params: vec![ID],
+            body: None,
+            answers: "{nodes, leaves, depth, papers, …, entailment, entailment_by, problems: [{kind, node, name, reason}]}, as the `checks` of `litnav map --json`",
+            streaming: false,
+            handler: get(maps::checks),
+        },
+        Endpoint {
+            method: "get",
             path: "/api/maps/{id}/timeline",
             summary: "Papers per theme per year",
             params: vec![ID],
