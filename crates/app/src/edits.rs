@@ -236,6 +236,9 @@ fn merge(map: &mut MapNode, id: &str, into: &str) -> std::result::Result<(), Str
     if !gone.paper_ids.is_empty() && !target.subtopics.is_empty() {
         return Err(format!("{into} has subtopics: {id}'s papers would sit beside them (merge into a leaf)"));
     }
+    if !gone.subtopics.is_empty() && !target.paper_ids.is_empty() {
+        return Err(format!("{into} is a leaf holding papers: {id}'s subtopics would sit beside them"));
+    }
     while let Some(paper) = gone.paper_ids.first().cloned() {
         let entry = take_paper(&mut gone, &paper, id)?;
         if !target.paper_ids.contains(&entry.id) {
@@ -354,6 +357,7 @@ mod tests {
         refuse(Change::MoveNode { node: "t1".into(), to: "t1.s1".into() }, "would make a cycle");
         refuse(Change::MoveNode { node: "t1".into(), to: "t1".into() }, "would make a cycle");
         refuse(Change::Merge { node: "t1.s1".into(), into: "t2.s1".into() }, "not siblings");
+        refuse(Change::MoveNode { node: "t2.s1".into(), to: "t1.s1".into() }, "a leaf holding papers");
         refuse(Change::Split { node: "t1.s2".into(), papers: vec!["d".into()], name: "x".into() }, "not none or all");
         refuse(Change::Rename { node: "t1.s1".into(), name: "  ".into() }, "cannot be empty");
         assert_eq!(original, map());
