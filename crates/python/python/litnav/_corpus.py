@@ -8,7 +8,7 @@ import os
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 from . import _litnav
-from ._errors import InputError, _call, text, whole
+from ._errors import InputError, _call, json_text, text, whole
 
 _DEFAULTS = _litnav.DEFAULTS
 PathLike = Union[str, "os.PathLike[str]"]
@@ -213,10 +213,7 @@ class Corpus:
             raise InputError(f"map: expected a map (a dict, as Corpus.map returns), not {type(map).__name__}")
         whole("k", k, least=1)
         whole("seed", seed, optional=True)
-        try:
-            document = json.dumps(map, allow_nan=False)
-        except (TypeError, ValueError) as error:
-            raise InputError(f"map: not JSON-serializable: {error}") from None
+        document = json_text("map", map)
         answer = _call(self._inner.expand, document, text("subtopic", subtopic), k, seed, float(min_relevance))
         return json.loads(answer)
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from . import _litnav
+
 
 class LitnavError(Exception):
     """A failure reported by litnav; ``kind`` is its stable kind name."""
@@ -92,3 +94,11 @@ def text(name: str, value: Any) -> str:
     if not isinstance(value, str):
         raise InputError(f"{name}: expected a string, not {type(value).__name__}")
     return value
+
+
+def json_text(name: str, value: Any) -> str:
+    """``value`` as JSON text for the module, refusing what JSON cannot carry (NaN among it)."""
+    try:
+        return json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError) as error:
+        raise InputError(f"{name}: not JSON-serializable: {error}") from None

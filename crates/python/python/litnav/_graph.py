@@ -25,19 +25,30 @@ def _two_columns(name: str, table: Any, wanted: Tuple[str, str]) -> Optional[Tup
     """The two columns of a pandas DataFrame or an Arrow table (``wanted`` by name, else the first
     two), as NumPy arrays; ``None`` when ``table`` is neither."""
     if hasattr(table, "column_names") and hasattr(table, "column"):  # pyarrow.Table
-        names = list(table.column_names)
-        first, second = wanted if set(wanted) <= set(names) else (names + [None, None])[:2]
-        if second is None:
-            raise InputError(f"{name}: expected a table with two columns ({', '.join(wanted)}), not {names!r}")
         # Integer columns without nulls come out of Arrow without a copy.
-        return table.column(first).to_numpy(), table.column(second).to_numpy()
-    if hasattr(table, "columns") and hasattr(table, "iloc"):  # pandas.DataFrame
-        names = list(table.columns)
-        first, second = wanted if set(wanted) <= set(names) else (names + [None, None])[:2]
-        if second is None:
-            raise InputError(f"{name}: expected a frame with two columns ({', '.join(wanted)}), not {names!r}")
-        return table[first].to_numpy(), table[second].to_numpy()
-    return None
+        names, column, kind = list(table.column_names), lambda c: table.column(c).to_numpy(), "table"
+    elif hasattr(table, "columns") and hasattr(table, "iloc"):  # pandas.DataFrame
+        names, column, kind = list(table.columns), lambda c: table[c].to_numpy(), "frame"
+    else:
+        return None
+    first, second = wanted if set(wanted) <= set(names) else (names + [None, None])[:2]
+    if second is None:
+        raise InputError(f"{name}: expected a {kind} with two columns ({', '.join(wanted)}), not {names!r}")
+    return column(first), column(second)
+
+
+def _unzip(name: str, items: Any, what: str) -> Tuple[List[Any], List[Any]]:
+    """Two lists of a sequence of pairs; a position that is not a pair is refused, naming it."""
+    firsts: List[Any] = []
+    seconds: List[Any] = []
+    for position, item in enumerate(items):
+        try:
+            first, second = item
+        except (TypeError, ValueError):
+            raise InputError(f"{name}[{position}]: expected {what} pair, not {item!r}") from None
+        firsts.append(first)
+        seconds.append(second)
+    return firsts, seconds
 
 
 def _edge_columns(edges: Any) -> Tuple[Any, Any]:
@@ -48,16 +59,7 @@ def _edge_columns(edges: Any) -> Tuple[Any, Any]:
         if edges.ndim != 2 or edges.shape[1] != 2:
             raise InputError(f"edges: expected an array of shape (n, 2), not {tuple(edges.shape)}")
         return edges[:, 0], edges[:, 1]
-    citing: List[Any] = []
-    cited: List[Any] = []
-    for position, edge in enumerate(edges):
-        try:
-            a, b = edge
-        except (TypeError, ValueError):
-            raise InputError(f"edges[{position}]: expected a (citing, cited) pair, not {edge!r}") from None
-        citing.append(a)
-        cited.append(b)
-    return citing, cited
+    return _unzip("edges", edges, "a (citing, cited)")
 
 
 def _paper_columns(times: Any) -> Tuple[Any, Any]:
@@ -70,16 +72,7 @@ def _paper_columns(times: Any) -> Tuple[Any, Any]:
         return times.index.to_numpy(), times.to_numpy()
     if isinstance(times, Mapping):
         return list(times.keys()), list(times.values())
-    ids: List[Any] = []
-    years: List[Any] = []
-    for position, item in enumerate(times):
-        try:
-            paper, year = item
-        except (TypeError, ValueError):
-            raise InputError(f"times[{position}]: expected an (id, year) pair, not {item!r}") from None
-        ids.append(paper)
-        years.append(year)
-    return ids, years
+    return _unzip("times", times, "an (id, year)")
 
 
 def _years(ids: Sequence[Any], values: Any):

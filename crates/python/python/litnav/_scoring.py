@@ -9,7 +9,7 @@ import os
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _litnav
-from ._errors import InputError, LitnavError, _call, number, whole
+from ._errors import InputError, LitnavError, _call, json_text, number, whole
 
 _DEFAULTS = _litnav.DEFAULTS
 
@@ -26,10 +26,7 @@ def _lines(name: str, lines: Lines) -> Tuple[str, bool]:
     for position, row in enumerate(rows):
         if not isinstance(row, Mapping):
             raise InputError(f"{name}[{position}]: expected a mapping (one parsed JSON line), not {type(row).__name__}")
-    try:
-        return json.dumps(rows, allow_nan=False), False
-    except (TypeError, ValueError) as error:
-        raise InputError(f"{name}: not JSON-serializable: {error}") from None
+    return json_text(name, rows), False
 
 
 def score_taxobench(
@@ -67,10 +64,7 @@ def _tree(name: str, tree: Any) -> Tuple[str, bool]:
         return os.fspath(tree), True
     if not isinstance(tree, Mapping):
         raise InputError(f"{name}: expected a path or a tree (a mapping), not {type(tree).__name__}")
-    try:
-        return json.dumps(tree, allow_nan=False), False
-    except (TypeError, ValueError) as error:
-        raise InputError(f"{name}: not JSON-serializable: {error}") from None
+    return json_text(name, tree), False
 
 
 def score_tree(
