@@ -10,7 +10,7 @@ mod progress;
 
 use clap::{CommandFactory, FromArgMatches, Parser};
 use commands::Command;
-use litnav_app::request::{Defaults, FetchParams, SearchParams};
+use litnav_app::request::{Defaults, ExpandParams, FetchParams, MapParams, SearchParams};
 
 /// litnav finds the papers that matter for a topic, organizes them, relates them through their
 /// citations and measures all of it against expert surveys. Offline by default.
@@ -31,7 +31,8 @@ const PEAK_MEMORY_VARIABLE: &str = "LITNAV_PEAK_MEMORY";
 fn grammar() -> clap::Command {
     Cli::command()
         .mut_subcommand("search", show_defaults::<SearchParams>)
-        .mut_subcommand("map", show_defaults::<FetchParams>)
+        .mut_subcommand("map", |map| show_defaults::<MapParams>(show_defaults::<FetchParams>(map)))
+        .mut_subcommand("expand", show_defaults::<ExpandParams>)
         .mut_subcommand("fetch", |fetch| fetch.mut_subcommand("openalex", show_defaults::<FetchParams>))
 }
 
@@ -141,16 +142,41 @@ mod tests {
         let cli = as_map(&args.params.filled());
         // The server's map body carries the same options as `fetch`.
         let server: FetchParams = serde_json::from_str("{}").unwrap();
+        agree::<FetchParams>(cli, as_map(&server.filled()), documented_body("/api/maps", "post", true));
+    }
+
+    /// The OpenAPI document's default of every property of `method path`'s JSON body (or of its
+    /// `fetch` object).
+    fn documented_body(path: &str, method: &str, fetch: bool) -> Map<String, Value> {
         let document = litnav_server::openapi::document();
-        let properties = &document["paths"]["/api/maps"]["post"]["requestBody"]["content"]["application/json"]["schema"]
-            ["properties"]["fetch"]["properties"];
-        let documented = properties
+        let schema = &document["paths"][path][method]["requestBody"]["content"]["application/json"]["schema"];
+        let properties = if fetch { &schema["properties"]["fetch"]["properties"] } else { &schema["properties"] };
+        properties
             .as_object()
             .unwrap()
             .iter()
             .map(|(name, p)| (name.clone(), p.get("default").cloned().unwrap_or(Value::Null)))
-            .collect();
-        agree::<FetchParams>(cli, as_map(&server.filled()), documented);
+            .collect()
+    }
+
+    #[test]
+    fn map_has_one_default_per_option_in_the_cli_the_server_and_the_document() {
+        let Command::Map(args) = parse(["litnav", "map", "--topic", "x"]).unwrap().command else { panic!() };
+        let cli = as_map(&args.params().filled());
+        let server: MapParams = serde_json::from_str(r#"{"topic": "x"}"#).unwrap();
+        agree::<MapParams>(cli, as_map(&server.filled()), documented_body("/api/maps", "post", false));
+        assert_eq!(MapParams::defaults()["k"], 200);
+        assert_eq!(MapParams::defaults()["llm_papers"], 12);
+    }
+
+    #[test]
+    fn expand_has_one_default_per_option_in_the_cli_the_server_and_the_document() {
+        let words = ["litnav", "expand", "--map", "m.json", "--subtopic", "t1"];
+        let Command::Expand(args) = parse(words).unwrap().command else { panic!() };
+        let cli = as_map(&args.params().filled());
+        let server: ExpandParams = serde_json::from_str("{}").unwrap();
+        let document = documented_body("/api/maps/{id}/nodes/{node}/expand", "post", false);
+        agree::<ExpandParams>(cli, as_map(&server.filled()), document);
     }
 
     #[test]
@@ -159,5 +185,8 @@ mod tests {
         let help = search.render_help().to_string();
         assert!(help.contains("[default: expanded]"), "{help}");
         assert!(help.contains("[default: 10]"), "{help}");
+        let mut map = grammar().find_subcommand("map").unwrap().clone();
+        let help = map.render_help().to_string().split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(help.contains("[default: average]") && help.contains("[default: 0.32]"), "{help}");
     }
 }

@@ -5,17 +5,17 @@
 //! lives here: defaults and checks are the application's.
 
 use litnav_app::edges::{EdgeGraph, Papers};
-use litnav_app::maps::{self, MapRequest, PaperSource};
+use litnav_app::maps;
 use litnav_app::relations::{MetricOptions, RankRequest};
 use litnav_app::request::{
-    CompatName, MeasureName, NeighbourhoodName, ReadingName, SearchParams, SimilarityName, UnitsName,
+    CompatName, ExpandParams, MapParams, MeasureName, NeighbourhoodName, ReadingName, SearchParams, SimilarityName,
+    UnitsName,
 };
 use litnav_app::score::taxobench::{self, Lines};
 use litnav_app::score::{clusters, tree};
 use litnav_app::survey;
 use litnav_app::{CorpusSession, Progress, Quiet, Settings, Workspace};
 use litnav_core::HasKind;
-use litnav_organize::Options;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
@@ -64,6 +64,19 @@ fn fail(error: litnav_app::Error) -> PyErr {
 
 fn workspace() -> litnav_app::Result<Workspace> {
     Ok(Workspace::new(Settings::load()?))
+}
+
+/// A request's options from the JSON object the package sends (the server's names and types).
+fn parse_options<T: serde::de::DeserializeOwned>(what: &str, text: &str) -> litnav_app::Result<T> {
+    serde_json::from_str(text).map_err(|e| litnav_app::Error::input(format!("{what}: {e}")))
+}
+
+/// Refuse what needs an LLM: the package organizes offline.
+fn offline(needs_llm: bool) -> litnav_app::Result<()> {
+    match needs_llm {
+        true => Err(litnav_app::Error::input("llm: the Python package organizes offline (use `litnav map --llm`)")),
+        false => Ok(()),
+    }
 }
 
 fn to_json<T: serde::Serialize>(value: &T) -> litnav_app::Result<String> {
@@ -478,8 +491,7 @@ impl Corpus {
     fn search(&self, py: Python<'_>, request: String) -> PyResult<String> {
         let progress = Interruptible::default();
         let answer = py.detach(|| {
-            let params: SearchParams =
-                serde_json::from_str(&request).map_err(|e| litnav_app::Error::input(format!("search: {e}")))?;
+            let params: SearchParams = parse_options("search", &request)?;
             let request = params.resolve()?;
             let hits = self.session.answer(&request, &self.workspace, &progress)?;
             to_json(&hits)
@@ -487,30 +499,16 @@ impl Corpus {
         progress.finish(answer)
     }
 
-    /// A map of `topic` from the corpus's `k` papers nearest to it, organized offline with `seed`
-    /// (none: the settings' seed); JSON as `litnav map --json` prints it. With `html`, the map's
-    /// page is also written there.
-    #[pyo3(signature = (topic, k, seed, html))]
-    fn map(
-        &self,
-        py: Python<'_>,
-        topic: String,
-        k: usize,
-        seed: Option<u64>,
-        html: Option<PathBuf>,
-    ) -> PyResult<String> {
+    /// A map of the corpus's papers for the options `params` (JSON of a map request, as the
+    /// server's body), organized offline; JSON as `litnav map --json` prints it. With `html`, the
+    /// map's page is also written there.
+    #[pyo3(signature = (params, html))]
+    fn map(&self, py: Python<'_>, params: String, html: Option<PathBuf>) -> PyResult<String> {
         let progress = Interruptible::default();
         let answer = py.detach(|| {
-            let source = PaperSource::Retrieve { k, filter: Default::default(), floor: maps::MAP_FLOOR };
-            let seed = seed.unwrap_or(self.workspace.settings().seed);
-            let request = MapRequest {
-                topic,
-                source,
-                options: Options { seed, ..Options::default() },
-                min_relevance: None,
-                llm_papers: maps::DEFAULT_LLM_PAPERS,
-                bottom_up: None,
-            };
+            let params: MapParams = parse_options("map", &params)?;
+            offline(params.needs_llm())?;
+            let request = params.resolve(self.workspace.settings().seed)?;
             let outcome = maps::build_map(&self.workspace, Some(&self.session), &request, None, &progress)?;
             if let Some(path) = &html {
                 let page = litnav_organize::render::html(&outcome.map, &outcome.notices);
@@ -580,29 +578,17 @@ impl Corpus {
         py.detach(|| to_json(&self.session.citers(&id, None, None, &Quiet)?)).map_err(fail)
     }
 
-    /// Grow the subtopic `subtopic` of `map` (the JSON text of a map) with `k` new papers into
-    /// its own map, organized offline; JSON of the expansion (query, counts and the sub-map).
-    #[pyo3(signature = (map, subtopic, k, seed, min_relevance))]
-    fn expand(
-        &self,
-        py: Python<'_>,
-        map: String,
-        subtopic: String,
-        k: usize,
-        seed: Option<u64>,
-        min_relevance: f64,
-    ) -> PyResult<String> {
+    /// Grow the subtopic `subtopic` of `map` (the JSON text of a map) with new papers into its
+    /// own map for the options `params` (JSON of an expansion request), organized offline; JSON
+    /// of the expansion (query, counts and the sub-map).
+    fn expand(&self, py: Python<'_>, map: String, subtopic: String, params: String) -> PyResult<String> {
         let progress = Interruptible::default();
         let answer = py.detach(|| {
             let map: litnav_organize::MapNode = serde_json::from_str(&map)
                 .map_err(|e| litnav_app::Error::input(format!("map: not a litnav map: {e}")))?;
-            let seed = seed.unwrap_or(self.workspace.settings().seed);
-            let request = maps::ExpandRequest {
-                subtopic,
-                k,
-                options: Options { seed, min_relevance, ..Options::default() },
-                llm_papers: maps::DEFAULT_LLM_PAPERS,
-            };
+            let params: ExpandParams = parse_options("expand", &params)?;
+            offline(params.llm == Some(true))?;
+            let request = params.resolve(&subtopic, self.workspace.settings().seed)?;
             to_json(&maps::expand(&self.workspace, &self.session, &map, &request, None, &progress)?)
         });
         progress.finish(answer)

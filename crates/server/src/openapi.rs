@@ -1,7 +1,7 @@
 //! `GET /api/openapi.json`: the API described from the endpoint table the router is made of.
 
 use crate::api::{In, endpoints};
-use litnav_app::request::{Defaults, FetchParams};
+use litnav_app::request::{Defaults, ExpandParams, FetchParams, MapParams};
 use serde_json::{Map, Value, json};
 
 /// A request type of the application as a JSON object schema: each option's type, meaning,
@@ -61,11 +61,16 @@ pub fn document() -> Value {
             },
         });
         if let Some(body) = endpoint.body {
-            let mut schema = json!({"type": "object"});
-            if endpoint.path == "/api/maps" {
-                let fetch = json!({"description": "fetch the topic's field from OpenAlex into the served corpus first (needs `litnav serve --allow-network`)"});
-                schema["properties"] = json!({"fetch": merge(object_schema::<FetchParams>(), fetch)});
-            }
+            let schema = match endpoint.path {
+                "/api/maps" => {
+                    let fetch = json!({"description": "fetch the topic's field from OpenAlex into the served corpus first (needs `litnav serve --allow-network`)"});
+                    let mut schema = merge(object_schema::<MapParams>(), json!({"required": MapParams::REQUIRED}));
+                    schema["properties"]["fetch"] = merge(object_schema::<FetchParams>(), fetch);
+                    schema
+                }
+                "/api/maps/{id}/nodes/{node}/expand" => object_schema::<ExpandParams>(),
+                _ => json!({"type": "object"}),
+            };
             operation["requestBody"] = json!({
                 "required": true,
                 "description": body,

@@ -8,13 +8,15 @@
 //! [`names`] holds the options chosen by name, each with one table of names.
 
 pub mod fetch;
+pub mod map;
 pub mod names;
 pub mod search;
 
 pub use fetch::FetchParams;
+pub use map::{ExpandParams, MapParams};
 pub use names::{
-    CompatName, FusionName, MeasureName, ModeName, NeighbourhoodName, ReadingName, ScanName, SimilarityName,
-    SnowballName, SourceName, UnitsName,
+    CompatName, FusionName, InputName, MeasureName, MethodName, ModeName, NeighbourhoodName, ReadingName, ScanName,
+    SimilarityName, SnowballName, SourceName, UnitsName,
 };
 pub use search::SearchParams;
 
@@ -84,5 +86,7 @@ mod tests {
     fn every_option_is_documented_once_with_its_default() {
         documented::<SearchParams>();
         documented::<FetchParams>();
+        documented::<MapParams>();
+        documented::<ExpandParams>();
     }
 }

@@ -295,3 +295,56 @@ impl NeighbourhoodName {
         }
     }
 }
+
+named! {
+    /// How a map's papers are organized into subtopics.
+    pub enum MethodName ("method") {
+        /// Average-linkage (UPGMA) agglomerative clustering on cosine distance (the most even on litnav's organizer benchmarks).
+        Average = "average",
+        /// Ward agglomerative clustering cut at the silhouette's k.
+        Ward = "ward",
+        /// Knowledge Navigator's pipeline: UMAP (seeded) and a Gaussian mixture, soft assignments kept.
+        Navigator = "navigator",
+        /// Seeded spherical k-means.
+        Kmeans = "kmeans",
+        /// TaxoBench's LLM Bottom-Up organizer: the model reads the papers in batches and writes the taxonomy (needs an LLM).
+        Llm = "llm",
+    }
+}
+
+impl MethodName {
+    /// The clustering method (the LLM organizer's offline fallback clusters by the default).
+    pub fn method(self) -> litnav_organize::Method {
+        use litnav_organize::Method;
+        match self {
+            MethodName::Average | MethodName::Llm => Method::Average,
+            MethodName::Ward => Method::Ward,
+            MethodName::Navigator => Method::Navigator,
+            MethodName::Kmeans => Method::KMeans,
+        }
+    }
+}
+
+named! {
+    /// What the LLM Bottom-Up organizer is shown of each paper (TaxoBench's input settings).
+    pub enum InputName ("input") {
+        /// Title and abstract.
+        TitleAbstract = "title-abstract",
+        /// Plus a summary the LLM extracts from each paper (problem, motivation, methods, conclusions, contributions; cached).
+        Summary = "summary",
+        /// Plus the paper's core task and claimed contributions, extracted by the LLM (cached).
+        CoreTask = "core-task",
+    }
+}
+
+impl InputName {
+    /// The organizer's input setting.
+    pub fn input(self) -> litnav_llm::extract::Input {
+        use litnav_llm::extract::Input;
+        match self {
+            InputName::TitleAbstract => Input::TitleAbstract,
+            InputName::Summary => Input::Summary,
+            InputName::CoreTask => Input::CoreTask,
+        }
+    }
+}

@@ -5,6 +5,7 @@ use crate::progress::Terminal;
 use anyhow::Result;
 use clap::Subcommand;
 use litnav_app::Progress;
+use litnav_app::request::{InputName, MapParams, MethodName};
 use litnav_bench::search;
 use std::path::PathBuf;
 
@@ -113,20 +114,24 @@ pub struct TaxobenchArgs {
     /// Where to write the prediction lines (default: taxobench-MODE.jsonl here).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
-    /// Papers retrieved per topic (Deep-Research).
-    #[arg(long, short, default_value_t = litnav_app::maps::DEFAULT_MAP_PAPERS)]
-    k: usize,
+    /// Papers retrieved per topic (Deep-Research; default as `litnav map`).
+    #[arg(long, short)]
+    k: Option<usize>,
     /// Subtopic clustering, as `litnav map --method`.
-    #[arg(long, value_enum, default_value_t = super::map::MethodArg::Average)]
-    method: super::map::MethodArg,
-    #[command(flatten)]
-    bottom_up: super::map::BottomUpArgs,
+    #[arg(long, value_enum)]
+    method: Option<MethodName>,
+    /// With --method llm, as `litnav map --input`.
+    #[arg(long, value_enum)]
+    input: Option<InputName>,
+    /// With --method llm, as `litnav map --llm-batch`.
+    #[arg(long, value_name = "PAPERS")]
+    llm_batch: Option<usize>,
     /// Organize subtopics with more papers than this again, as `litnav map --recurse-above`.
     #[arg(long, value_name = "PAPERS")]
     recurse_above: Option<usize>,
     /// The relevance floor of retrieved maps (default 0.35, `litnav map`'s without a score
     /// floor: Deep-Research mode organizes all k papers retrieved).
-    #[arg(long, value_name = "COSINE", value_parser = super::map::cosine)]
+    #[arg(long, value_name = "COSINE")]
     min_relevance: Option<f64>,
     /// Seed of every stochastic step (default: the settings' seed).
     #[arg(long)]
@@ -659,7 +664,7 @@ pub fn run(suite: Suite) -> Result<()> {
             let client = args.llm.client(&workspace)?;
             let options = litnav_bench::expander::ExpanderOptions {
                 cluster_size: args.cluster_size,
-                llm_papers: args.llm.llm_papers,
+                llm_papers: args.llm.llm_papers.unwrap_or(litnav_app::maps::DEFAULT_LLM_PAPERS),
                 llm: client.as_ref(),
                 seed: args.seed.unwrap_or(workspace.settings().seed),
             };
@@ -860,9 +865,10 @@ fn run_organize(args: OrganizeArgs) -> Result<()> {
     };
     let progress = Terminal::start("organizing the TaxoBench instances");
     let client = args.llm.client(&workspace)?;
-    let stage = client
-        .as_ref()
-        .map(|client| litnav_bench::organize::LlmStage { client, papers_per_cluster: args.llm.llm_papers });
+    let stage = client.as_ref().map(|client| litnav_bench::organize::LlmStage {
+        client,
+        papers_per_cluster: args.llm.llm_papers.unwrap_or(litnav_app::maps::DEFAULT_LLM_PAPERS),
+    });
     let mut report = litnav_bench::organize::run(
         &workspace,
         &taxobench.join("data.jsonl"),
@@ -964,8 +970,23 @@ fn run_taxobench(args: TaxobenchArgs) -> Result<()> {
         ModeArg::DeepResearch => Mode::DeepResearch,
         ModeArg::BottomUp => Mode::BottomUp,
     };
-    let bottom_up = args.bottom_up.settings(args.method)?;
-    let client = args.method.client(&args.llm, &workspace)?;
+    // The organizer's options are a map's, checked as `litnav map` checks them.
+    let params = MapParams {
+        topic: Some(mode.name().to_string()),
+        k: args.k,
+        method: args.method,
+        input: args.input,
+        llm_batch: args.llm_batch,
+        recurse_above: args.recurse_above,
+        min_relevance: args.min_relevance,
+        seed: args.seed,
+        llm: args.llm.llm.then_some(true),
+        llm_papers: args.llm.llm_papers,
+        ..MapParams::default()
+    };
+    let map = params.resolve(workspace.settings().seed)?;
+    let client = if params.needs_llm() { Some(args.llm.required(&workspace)?) } else { None };
+    let k = params.filled().k.unwrap_or_default();
     let session = match mode {
         Mode::DeepResearch => Some(workspace.open(args.corpus.as_deref(), &Terminal::new())?),
         Mode::BottomUp => None,
@@ -977,17 +998,12 @@ fn run_taxobench(args: TaxobenchArgs) -> Result<()> {
             None => workspace.settings().datasets()?.join("taxobench/data.jsonl"),
         },
         predictions_out: args.out.unwrap_or_else(|| PathBuf::from(format!("taxobench-{}.jsonl", mode.name()))),
-        k: args.k,
-        organizer: litnav_organize::Options {
-            seed: args.seed.unwrap_or(workspace.settings().seed),
-            method: args.method.method(),
-            recurse_above: args.recurse_above,
-            ..Default::default()
-        },
-        min_relevance: args.min_relevance,
+        k,
+        organizer: map.options,
+        min_relevance: map.min_relevance,
         llm: client.as_ref(),
-        llm_papers: args.llm.llm_papers,
-        bottom_up,
+        llm_papers: map.llm_papers,
+        bottom_up: map.bottom_up,
         similarity: args.similarity.kind(),
         limit: args.limit,
     };

@@ -3,8 +3,9 @@
 use super::{LlmArgs, ModelArgs, write_file};
 use crate::progress::Terminal;
 use anyhow::{Context, Result};
-use litnav_app::maps::{self, DEFAULT_EXPANSION_PAPERS, EXPANSION_RELEVANCE_FLOOR, ExpandRequest};
-use litnav_organize::{MapNode, Options, render};
+use litnav_app::maps;
+use litnav_app::request::ExpandParams;
+use litnav_organize::{MapNode, render};
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]
@@ -18,22 +19,14 @@ pub struct Args {
     /// Corpus to retrieve new papers from (default: the built-in litbench corpus).
     #[arg(long, value_name = "DIR")]
     corpus: Option<PathBuf>,
-    /// Papers to retrieve for the expansion query.
-    #[arg(long, short, default_value_t = DEFAULT_EXPANSION_PAPERS)]
-    k: usize,
+    #[command(flatten)]
+    params: ExpandParams,
     /// Write the sub-map as JSON.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
     /// Write the sub-map as a self-contained HTML page.
     #[arg(long, value_name = "FILE")]
     html: Option<PathBuf>,
-    /// Seed of every stochastic step (default: the settings' seed, 42).
-    #[arg(long)]
-    seed: Option<u64>,
-    /// Move sub-map subtopics whose cosine to the subtopic's name is below this under a final
-    /// "Filtered" node (default 0: keep all).
-    #[arg(long, value_name = "COSINE", default_value_t = EXPANSION_RELEVANCE_FLOOR, value_parser = super::map::cosine)]
-    min_relevance: f64,
     #[command(flatten)]
     model: ModelArgs,
     /// With --llm, Knowledge Navigator's Subtopic Expander writes the query (terms from the
@@ -49,24 +42,23 @@ pub struct Args {
     json: bool,
 }
 
+impl Args {
+    /// The expansion's options, the LLM's among them.
+    pub fn params(&self) -> ExpandParams {
+        ExpandParams { llm: self.llm.llm.then_some(true), llm_papers: self.llm.llm_papers, ..self.params.clone() }
+    }
+}
+
 pub fn run(args: Args) -> Result<()> {
     let text = std::fs::read_to_string(&args.map).with_context(|| format!("cannot read {}", args.map.display()))?;
     let map: MapNode =
         serde_json::from_str(&text).with_context(|| format!("{} is not a litnav map", args.map.display()))?;
     let workspace = args.model.workspace()?;
+    let params = args.params();
+    let request = params.resolve(&args.subtopic, workspace.settings().seed)?;
     let client = args.llm.client(&workspace)?;
     let progress = Terminal::new();
     let session = workspace.open(args.corpus.as_deref(), &progress)?;
-    let request = ExpandRequest {
-        subtopic: args.subtopic.clone(),
-        k: args.k,
-        options: Options {
-            seed: args.seed.unwrap_or(workspace.settings().seed),
-            min_relevance: args.min_relevance,
-            ..Options::default()
-        },
-        llm_papers: args.llm.llm_papers,
-    };
     let expansion = maps::expand(&workspace, &session, &map, &request, client.as_ref(), &progress)?;
     progress.finish();
     if let Some(why) = &expansion.expander_error {

@@ -5,104 +5,15 @@ use crate::progress::Terminal;
 use anyhow::Result;
 use litnav_app::Workspace;
 use litnav_app::fetch::{FetchRequest, default_corpus, fetch_openalex};
-use litnav_app::maps::{
-    self, BottomUpReport, BottomUpSettings, DEFAULT_MAP_PAPERS, MAP_FLOOR, MapOutcome, MapRequest, PaperSource,
-};
-use litnav_app::request::{FetchParams, SourceName};
-use litnav_llm::extract::Input;
-use litnav_organize::{MapNode, Method, Options, render};
-use litnav_search::ScoreFloor;
+use litnav_app::maps::{self, BottomUpReport, MapOutcome, PaperSource};
+use litnav_app::request::{FetchParams, MapParams, ScanName, SourceName};
+use litnav_organize::{MapNode, render};
 use std::path::PathBuf;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum MethodArg {
-    /// Average-linkage (UPGMA) agglomerative clustering on cosine distance.
-    Average,
-    /// Ward agglomerative clustering.
-    Ward,
-    /// Knowledge Navigator's pipeline: UMAP (seeded) + Gaussian mixture, soft assignments kept.
-    Navigator,
-    /// Seeded spherical k-means.
-    Kmeans,
-    /// TaxoBench's LLM Bottom-Up organizer: the model reads the papers (--llm-batch per
-    /// request, the requests' categories grouped into themes) and writes the taxonomy; needs an
-    /// LLM endpoint (implies --llm).
-    Llm,
-}
-
-impl MethodArg {
-    /// The clustering method (the LLM organizer's offline fallback clusters by the default).
-    pub fn method(self) -> Method {
-        match self {
-            MethodArg::Ward => Method::Ward,
-            MethodArg::Average | MethodArg::Llm => Method::Average,
-            MethodArg::Kmeans => Method::KMeans,
-            MethodArg::Navigator => Method::Navigator,
-        }
-    }
-
-    /// The LLM client this method needs: always for `llm`, else only with --llm.
-    pub fn client(self, llm: &LlmArgs, workspace: &Workspace) -> Result<Option<litnav_llm::Client>> {
-        match self {
-            MethodArg::Llm => Ok(Some(llm.required(workspace)?)),
-            _ => llm.client(workspace),
-        }
-    }
-}
-
-/// TaxoBench's input settings (seed 000, "Input Settings").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum InputArg {
-    /// Title and abstract.
-    TitleAbstract,
-    /// Plus a summary the LLM extracts from each paper (problem, motivation, methods,
-    /// conclusions, contributions; cached per paper).
-    Summary,
-    /// Plus the paper's core task and claimed contributions, extracted by the LLM (cached).
-    CoreTask,
-}
-
-/// The LLM Bottom-Up organizer's flags.
-#[derive(Debug, clap::Args)]
-pub struct BottomUpArgs {
-    /// With --method llm: what the model is shown of each paper besides the title and the start
-    /// of its abstract (TaxoBench's input settings).
-    #[arg(long, value_enum, default_value_t = InputArg::TitleAbstract)]
-    input: InputArg,
-    /// With --method llm: most papers in one request (a larger set is cut into batches of
-    /// neighbouring papers whose categories are then grouped); raise it for models with a long
-    /// context.
-    #[arg(long, value_name = "PAPERS", default_value_t = BottomUpSettings::default().batch)]
-    llm_batch: usize,
-}
-
-impl BottomUpArgs {
-    /// The organizer's settings when `method` is `llm`; these flags with another method are an
-    /// error rather than silently ignored.
-    pub fn settings(&self, method: MethodArg) -> Result<Option<BottomUpSettings>> {
-        if method != MethodArg::Llm {
-            if self.input != InputArg::TitleAbstract {
-                anyhow::bail!("--input chooses what the LLM Bottom-Up organizer sees: it needs --method llm");
-            }
-            return Ok(None);
-        }
-        if self.llm_batch < 2 {
-            anyhow::bail!("--llm-batch must be at least 2 papers, not {}", self.llm_batch);
-        }
-        let input = match self.input {
-            InputArg::TitleAbstract => Input::TitleAbstract,
-            InputArg::Summary => Input::Summary,
-            InputArg::CoreTask => Input::CoreTask,
-        };
-        Ok(Some(BottomUpSettings { batch: self.llm_batch, input, ..BottomUpSettings::default() }))
-    }
-}
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The topic, in plain words (also the map's title).
-    #[arg(long, short)]
-    topic: String,
+    #[command(flatten)]
+    params: MapParams,
     /// Corpus to retrieve the topic's papers from (default: the built-in litbench corpus; with
     /// --fetch, $LITNAV_HOME/corpora/fetched/TOPIC).
     #[arg(long, value_name = "DIR", conflicts_with = "papers")]
@@ -113,24 +24,11 @@ pub struct Args {
     fetch: Option<SourceName>,
     #[command(flatten)]
     fetch_params: FetchParams,
+    /// How retrieval scans the paper vectors (default: auto — exact below 250,000 papers).
+    #[arg(long, value_enum)]
+    scan: Option<ScanName>,
     #[command(flatten)]
     key: super::fetch::KeyArg,
-    /// How many papers to retrieve for the topic at most (the expanded search).
-    #[arg(long, short, default_value_t = DEFAULT_MAP_PAPERS)]
-    k: usize,
-    /// Keep the retrieved papers whose neighbourhood relevance (their search scores smoothed over
-    /// their 8 nearest hits) is at least this share of the best; 0 keeps all k.
-    #[arg(long, value_name = "SHARE", default_value_t = MAP_FLOOR.share, value_parser = share)]
-    min_score: f32,
-    /// Papers a map keeps whatever their relevance (the best ones).
-    #[arg(long, value_name = "PAPERS", default_value_t = MAP_FLOOR.at_least)]
-    min_papers: usize,
-    /// Leakage filters on the retrieved papers (with a corpus; a --papers file is organized whole).
-    #[command(flatten)]
-    filter: super::FilterArgs,
-    /// How retrieval scans the paper vectors (with a corpus).
-    #[arg(long, value_enum, default_value_t = litnav_app::request::ScanName::Auto)]
-    scan: litnav_app::request::ScanName,
     /// Organize exactly these papers instead of retrieving (Bottom-Up mode): any file litnav
     /// ingests (litbench JSONL, OpenAlex, BibTeX, TaxoBench data.jsonl …).
     #[arg(long, value_name = "FILE")]
@@ -159,23 +57,6 @@ pub struct Args {
     /// A log that does not fit the map is refused, naming the entry.
     #[arg(long, value_name = "FILE")]
     edits: Option<PathBuf>,
-    /// Seed of every stochastic step (default: the settings' seed, 42).
-    #[arg(long)]
-    seed: Option<u64>,
-    /// Move subtopics whose cosine to the topic is below this under a final "Filtered" node
-    /// (default 0 — keep all — with --papers or a score floor; 0.35 with --min-score 0).
-    #[arg(long, value_name = "COSINE", value_parser = cosine)]
-    min_relevance: Option<f64>,
-    /// Subtopic clustering: average-linkage agglomerative (the most even on litnav's organizer
-    /// benchmarks), Ward agglomerative cut at the silhouette's k, Knowledge Navigator's UMAP +
-    /// Gaussian mixture, k-means — or the LLM Bottom-Up organizer.
-    #[arg(long, value_enum, default_value_t = MethodArg::Average)]
-    method: MethodArg,
-    #[command(flatten)]
-    bottom_up: BottomUpArgs,
-    /// Organize subtopics with more papers than this again, into deeper levels (up to three).
-    #[arg(long, value_name = "PAPERS")]
-    recurse_above: Option<usize>,
     #[command(flatten)]
     model: ModelArgs,
     #[command(flatten)]
@@ -189,54 +70,33 @@ pub struct Args {
     json: bool,
 }
 
-/// A share of the best score: a number from 0 to 1 ([`maps::floor_share`]).
-fn share(text: &str) -> std::result::Result<f32, String> {
-    let share = text.parse::<f32>().map_err(|_| format!("expected a number between 0 and 1, not {text:?}"))?;
-    maps::floor_share(share).map_err(|e| e.to_string())
-}
-
-/// A cosine to the topic: a number from -1 to 1 ([`maps::relevance_floor`]).
-pub(super) fn cosine(text: &str) -> std::result::Result<f64, String> {
-    let cosine = text.parse::<f64>().map_err(|_| format!("expected a number between -1 and 1, not {text:?}"))?;
-    maps::relevance_floor(cosine).map_err(|e| e.to_string())
+impl Args {
+    /// The map's options, the LLM's among them.
+    pub fn params(&self) -> MapParams {
+        MapParams { llm: self.llm.llm.then_some(true), llm_papers: self.llm.llm_papers, ..self.params.clone() }
+    }
 }
 
 pub fn run(args: Args) -> Result<()> {
     let workspace = args.model.workspace()?;
-    let bottom_up = args.bottom_up.settings(args.method)?;
-    let client = args.method.client(&args.llm, &workspace)?;
+    let params = args.params();
+    let seed = workspace.settings().seed;
+    let request = match &args.papers {
+        Some(path) => params.resolve_file(seed, path.clone(), args.instance.clone())?,
+        None => params.resolve(seed)?,
+    };
+    let client = if params.needs_llm() { Some(args.llm.required(&workspace)?) } else { None };
     let progress = Terminal::new();
-    if args.papers.is_some() && (args.filter.before.is_some() || args.filter.exclude_surveys) {
-        anyhow::bail!(
-            "--before and --exclude-surveys filter retrieval from a corpus; --papers organizes the file whole"
-        );
-    }
-    let source = match &args.papers {
-        Some(path) => PaperSource::File { path: path.clone(), instance: args.instance.clone() },
-        None => PaperSource::Retrieve {
-            k: args.k,
-            filter: args.filter.filter(),
-            floor: ScoreFloor { share: args.min_score, at_least: args.min_papers, ..MAP_FLOOR },
-        },
-    };
-    let corpus = fetched_corpus(&args, &workspace, &progress)?.or(args.corpus.clone());
-    let session = match source {
-        PaperSource::Retrieve { .. } => Some(workspace.open(corpus.as_deref(), &progress)?.with_scan(args.scan.scan())),
+    let corpus = fetched_corpus(&args, &request.topic, &workspace, &progress)?.or(args.corpus.clone());
+    let session = match request.source {
+        PaperSource::Retrieve { .. } => {
+            let session = workspace.open(corpus.as_deref(), &progress)?;
+            Some(match args.scan {
+                Some(scan) => session.with_scan(scan.scan()),
+                None => session,
+            })
+        }
         PaperSource::File { .. } => None,
-    };
-    let options = Options {
-        seed: args.seed.unwrap_or(workspace.settings().seed),
-        method: args.method.method(),
-        recurse_above: args.recurse_above,
-        ..Options::default()
-    };
-    let request = MapRequest {
-        topic: args.topic.clone(),
-        source,
-        options,
-        min_relevance: args.min_relevance,
-        llm_papers: args.llm.llm_papers,
-        bottom_up,
     };
     let mut outcome = maps::build_map(&workspace, session.as_ref(), &request, client.as_ref(), &progress)?;
     if let Some(path) = &args.edits {
@@ -258,8 +118,8 @@ pub fn run(args: Args) -> Result<()> {
     }
     write_file(args.out.as_deref(), &serde_json::to_string_pretty(&map)?)?;
     if let Some(path) = &args.taxobench_out {
-        let id = args.instance.as_deref().unwrap_or(&args.topic);
-        let line = litnav_app::score::taxobench::prediction_line(id, &args.topic, &map);
+        let id = args.instance.as_deref().unwrap_or(&request.topic);
+        let line = litnav_app::score::taxobench::prediction_line(id, &request.topic, &map);
         write_file(Some(path), &format!("{line}\n"))?;
     }
     write_file(args.markdown.as_deref(), &render::markdown(&map))?;
@@ -300,7 +160,7 @@ fn check_lines(checks: &litnav_eval::checks::TreeChecks, shown: usize) -> Vec<St
 
 /// With --fetch, the topic's field fetched into the corpus (named, or the topic's default), and
 /// that corpus; without it, nothing (and no fetch flags).
-fn fetched_corpus(args: &Args, workspace: &Workspace, progress: &Terminal) -> Result<Option<PathBuf>> {
+fn fetched_corpus(args: &Args, topic: &str, workspace: &Workspace, progress: &Terminal) -> Result<Option<PathBuf>> {
     let Some(SourceName::Openalex) = args.fetch else {
         if args.fetch_params != FetchParams::default() || args.key.api_key.is_some() {
             anyhow::bail!(
@@ -309,9 +169,9 @@ fn fetched_corpus(args: &Args, workspace: &Workspace, progress: &Terminal) -> Re
         }
         return Ok(None);
     };
-    let corpus = args.corpus.clone().unwrap_or_else(|| default_corpus(workspace, &args.topic));
+    let corpus = args.corpus.clone().unwrap_or_else(|| default_corpus(workspace, topic));
     let request = FetchRequest {
-        topic: args.topic.clone(),
+        topic: topic.to_string(),
         corpus: corpus.clone(),
         params: args.fetch_params.clone(),
         api_key: args.key.key(),

@@ -144,25 +144,6 @@ impl ModelArgs {
     }
 }
 
-/// Retrieval's leakage filters.
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct FilterArgs {
-    /// Only papers published strictly before this year (papers of unknown year are excluded):
-    /// ResearchArena's leakage filter, for a survey of that year.
-    #[arg(long, value_name = "YEAR")]
-    pub before: Option<i32>,
-    /// Leave out surveys and reviews.
-    #[arg(long)]
-    pub exclude_surveys: bool,
-}
-
-impl FilterArgs {
-    /// The retrieval filter.
-    pub fn filter(&self) -> litnav_search::Filter {
-        litnav_search::Filter { before: self.before, exclude_surveys: self.exclude_surveys }
-    }
-}
-
 /// LLM settings. The endpoint, model and key come from these flags, else from the settings
 /// (`LITNAV_LLM_URL`, `LITNAV_LLM_MODEL`, `LITNAV_LLM_API_KEY`/`OPENAI_API_KEY`, the settings
 /// file); the default endpoint is the local server of `scripts/llm-server.sh`.
@@ -181,8 +162,8 @@ pub struct LlmArgs {
     #[arg(long, value_name = "SECONDS")]
     pub llm_timeout: Option<f64>,
     /// Papers shown to the model per cluster (the most central first).
-    #[arg(long, default_value_t = litnav_app::maps::DEFAULT_LLM_PAPERS)]
-    pub llm_papers: usize,
+    #[arg(long, value_name = "PAPERS")]
+    pub llm_papers: Option<usize>,
     /// Do not read or write the response cache ($LITNAV_HOME/cache/llm).
     #[arg(long)]
     pub no_cache: bool,

@@ -150,7 +150,11 @@ fn the_llm_bottom_up_method_batches_extracts_and_places_every_paper_once() {
     // Flags that cannot apply are refused, not ignored; an endpoint that is down is named.
     let out = map(&home, &["--topic", "x", "--papers", path(&papers), "--input", "summary"]);
     assert!(!out.status.success());
-    assert!(stderr(&out).contains("--input chooses what the LLM Bottom-Up organizer sees: it needs --method llm"));
+    assert!(
+        stderr(&out).contains("input and llm_batch set the LLM Bottom-Up organizer: they need method llm"),
+        "{}",
+        stderr(&out)
+    );
     let out = map(
         &home,
         &[

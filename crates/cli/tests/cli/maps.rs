@@ -320,11 +320,11 @@ fn a_corpus_map_applies_the_leakage_filters() {
     let out = litnav(&["map", "--topic", "x", "--min-score", "1.5"]);
     assert!(stderr(&out).contains("between 0 and 1, not 1.5"), "{}", stderr(&out));
     let out = litnav(&["map", "--topic", "x", "--min-relevance", "2"]);
-    assert!(stderr(&out).contains("--min-relevance") && stderr(&out).contains("between -1 and 1"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("min_relevance: ") && stderr(&out).contains("between -1 and 1"), "{}", stderr(&out));
     // On a paper file the filters have nothing to filter: refused, not ignored.
     let out = litnav(&["map", "--topic", "x", "--papers", "x.jsonl", "--before", "2020"]);
     assert!(!out.status.success());
-    assert!(stderr(&out).contains("--papers organizes the file whole"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("a paper file is organized whole"), "{}", stderr(&out));
 }
 
 /// Corrections by hand: a log of edits applied to a map reproduces the edited map from its

@@ -94,6 +94,7 @@ class Corpus:
         *,
         seed: Optional[int] = None,
         html: Union[str, os.PathLike[str], None] = None,
+        **options: Any,
     ) -> Dict[str, Any]: ...
     def paper(
         self,

@@ -8,7 +8,7 @@ import os
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 from . import _litnav
-from ._errors import InputError, _call, json_text, text, whole
+from ._errors import InputError, _call, json_text, number, text, whole
 
 _DEFAULTS = _litnav.DEFAULTS
 PathLike = Union[str, "os.PathLike[str]"]
@@ -92,12 +92,7 @@ class Corpus:
         their server names (``mode``, ``fusion``, ``rrf_k``, ``alpha``, ``seeds``, ``title_boost``,
         ``abstract_boost``, ``scan``, ``before``, ``exclude_surveys``), with the same defaults."""
         text("query", query)
-        request = dict(options, q=query, k=k)
-        try:
-            document = json.dumps(request, allow_nan=False)
-        except (TypeError, ValueError) as error:
-            raise InputError(f"search: an option is not JSON-serializable: {error}") from None
-        return json.loads(_call(self._inner.search, document))
+        return json.loads(_call(self._inner.search, _options("search", dict(options, q=query, k=k))))
 
     def map(
         self,
@@ -106,18 +101,22 @@ class Corpus:
         *,
         seed: Optional[int] = None,
         html: Union[str, "os.PathLike[str]", None] = None,
+        **options: Any,
     ) -> Dict[str, Any]:
         """A map of ``topic``: the corpus's ``k`` papers nearest to it (those near its core kept),
         organized offline into themes and named subtopics — nested dicts as ``litnav map --json``
         prints them (``name``, ``description``, ``subtopics`` down to ``papers``, and
         ``coverage``: whether the corpus covers the topic, with the evidence). ``html`` also
-        writes the map's page there."""
+        writes the map's page there. ``options`` are the map's other options under their server
+        names (``method``, ``min_score``, ``min_papers``, ``min_relevance``, ``recurse_above``,
+        ``before``, ``exclude_surveys``), with the same defaults."""
         if not isinstance(topic, str) or not topic.strip():
             raise InputError(f"topic: expected a non-empty string, not {topic!r}")
         whole("k", k, least=1)
         whole("seed", seed, optional=True)
         page = None if html is None else os.fspath(html)
-        return json.loads(_call(self._inner.map, topic, k, seed, page))
+        request = _options("map", dict(options, topic=topic, k=k, seed=seed))
+        return json.loads(_call(self._inner.map, request, page))
 
     def paper(
         self,
@@ -214,8 +213,8 @@ class Corpus:
         whole("k", k, least=1)
         whole("seed", seed, optional=True)
         document = json_text("map", map)
-        answer = _call(self._inner.expand, document, text("subtopic", subtopic), k, seed, float(min_relevance))
-        return json.loads(answer)
+        request = _options("expand", {"k": k, "seed": seed, "min_relevance": number("min_relevance", min_relevance)})
+        return json.loads(_call(self._inner.expand, document, text("subtopic", subtopic), request))
 
     @staticmethod
     def _metric_checks(window: Any, nulls: Any, seed: Any) -> None:
@@ -225,3 +224,13 @@ class Corpus:
 
     def __repr__(self) -> str:
         return f"litnav.Corpus({self.path!r}, {len(self)} papers)"
+
+
+def _options(what: str, request: Dict[str, Any]) -> str:
+    """A request's options as the JSON object the binding reads; options left at ``None`` are
+    left out, so their defaults apply."""
+    present = {name: value for name, value in request.items() if value is not None}
+    try:
+        return json.dumps(present, allow_nan=False)
+    except (TypeError, ValueError) as error:
+        raise InputError(f"{what}: an option is not JSON-serializable: {error}") from None

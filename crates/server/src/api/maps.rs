@@ -12,47 +12,12 @@ use axum::response::{IntoResponse, Response};
 use litnav_app::browse::{self, PaperQuery, SortBy};
 use litnav_app::export::{self, Format};
 use litnav_app::fetch::{FetchRequest, fetch_openalex};
-use litnav_app::maps::{
-    self, BottomUpSettings, DEFAULT_EXPANSION_PAPERS, DEFAULT_MAP_PAPERS, ExpandRequest, MapRequest, PaperSource,
-};
-use litnav_app::request::FetchParams;
+use litnav_app::maps;
+use litnav_app::request::{ExpandParams, MapParams};
 use litnav_app::score::{similarity, tree};
 use litnav_app::{Progress, Quiet};
-use litnav_organize::{Method, Options};
-use litnav_search::{Filter, ScoreFloor};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
-
-/// The most papers a map may retrieve.
-const MAX_MAP_PAPERS: usize = 2000;
-
-/// A map to build.
-#[derive(Debug, Clone, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct MapBody {
-    topic: String,
-    #[serde(default)]
-    k: Option<usize>,
-    #[serde(default)]
-    method: Option<String>,
-    #[serde(default)]
-    seed: Option<u64>,
-    #[serde(default)]
-    min_relevance: Option<f64>,
-    #[serde(default)]
-    min_score: Option<f32>,
-    #[serde(default)]
-    before: Option<i32>,
-    #[serde(default)]
-    exclude_surveys: Option<bool>,
-    #[serde(default)]
-    llm: Option<bool>,
-    #[serde(default)]
-    recurse_above: Option<usize>,
-    /// Fetch the topic's field from OpenAlex into the served corpus first (needs `--allow-network`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) fetch: Option<FetchParams>,
-}
 
 /// A job and the map it makes.
 #[derive(Serialize)]
@@ -65,46 +30,21 @@ fn accepted(job: &Job, map: &str) -> Response {
     super::jobs::accepted(job, Started { job: job.view(), map: map.to_string() })
 }
 
-fn method(name: Option<&str>) -> ApiResult<(Method, bool)> {
-    Ok(match name.unwrap_or("average") {
-        "average" => (Method::Average, false),
-        "ward" => (Method::Ward, false),
-        "navigator" => (Method::Navigator, false),
-        "kmeans" => (Method::KMeans, false),
-        "llm" => (Method::Average, true),
-        other => {
-            return Err(ApiError::input(format!(
-                "unknown method {other:?} (one of average, ward, navigator, kmeans, llm)"
-            )));
-        }
-    })
-}
-
-pub(super) async fn create(State(state): State<AppState>, Json(body): Json<MapBody>) -> ApiResult<Response> {
-    let topic = body.topic.trim().to_string();
-    if topic.is_empty() {
-        return Err(ApiError::input("give the map's topic as `topic`"));
-    }
-    let k = body.k.unwrap_or(DEFAULT_MAP_PAPERS);
-    if !(2..=MAX_MAP_PAPERS).contains(&k) {
-        return Err(ApiError::input(format!("k must be between 2 and {MAX_MAP_PAPERS} papers, not {k}")));
-    }
-    let named = |field: &'static str| move |e: litnav_app::Error| ApiError::input(format!("{field}: {e}"));
-    body.min_relevance.map(maps::relevance_floor).transpose().map_err(named("min_relevance"))?;
-    body.min_score.map(maps::floor_share).transpose().map_err(named("min_score"))?;
-    let (_, bottom_up) = method(body.method.as_deref())?;
+pub(super) async fn create(State(state): State<AppState>, Json(body): Json<MapParams>) -> ApiResult<Response> {
+    let body = MapParams { topic: Some(body.topic()?), ..body };
+    // Refused now, not as a failed job: bad options, a fetch the server may not make, an LLM it
+    // does not have.
+    body.resolve(state.workspace().settings().seed)?;
     if let Some(fetch) = &body.fetch {
-        // Refused now, not as a failed job: without the flag the server never connects anywhere.
         state.network()?;
-        fetch.plan(&topic)?;
+        fetch.plan(body.topic.as_deref().unwrap_or_default())?;
         fetch.rate()?;
     }
-    if bottom_up || body.llm == Some(true) {
-        // Refused now, not as a failed job, when the server has no endpoint.
+    if body.needs_llm() {
         state.llm()?;
     }
-    let canonical = serde_json::to_string(&MapBody { topic: topic.clone(), ..body.clone() })
-        .map_err(|e| ApiError::internal(e.to_string()))?;
+    let topic = body.topic()?;
+    let canonical = serde_json::to_string(&body).map_err(|e| ApiError::internal(e.to_string()))?;
     let id = digest(&[&state.0.corpus_dir.display().to_string(), "map", &canonical]);
     if state.0.maps.contains(&id) {
         return Ok(accepted(&state.0.jobs.done(&id, "map", &topic), &id));
@@ -112,7 +52,6 @@ pub(super) async fn create(State(state): State<AppState>, Json(body): Json<MapBo
     let (job, new) = state.0.jobs.start(&id, "map", &topic);
     if new {
         let (state, job, id) = (state.clone(), Arc::clone(&job), id.clone());
-        let body = MapBody { topic, ..body };
         tokio::task::spawn_blocking(move || {
             let outcome = build(&state, &job, &id, &body);
             job.finish(outcome);
@@ -146,47 +85,29 @@ fn take_turn<'s>(state: &'s AppState, job: &Job) -> ApiResult<std::sync::MutexGu
     }
 }
 
-fn build(state: &AppState, job: &Job, id: &str, body: &MapBody) -> ApiResult<String> {
+fn build(state: &AppState, job: &Job, id: &str, body: &MapParams) -> ApiResult<String> {
     let _turn = take_turn(state, job)?;
     state.await_vectors(job)?;
+    let request = body.resolve(state.workspace().settings().seed)?;
     let mut fetch_notice = None;
     if let Some(params) = &body.fetch {
-        let request = FetchRequest {
-            topic: body.topic.clone(),
+        let fetch = FetchRequest {
+            topic: request.topic.clone(),
             corpus: state.0.corpus_dir.clone(),
             params: params.clone(),
             api_key: None,
         };
-        let fetched = fetch_openalex(state.workspace(), &request, job)?;
+        let fetched = fetch_openalex(state.workspace(), &fetch, job)?;
         fetch_notice = Some(litnav_app::fetch::summary(&fetched.fetch));
     }
     let session = state.session()?;
-    let (method, bottom_up) = method(body.method.as_deref())?;
-    let client = if bottom_up || body.llm == Some(true) { Some(state.llm()?) } else { None };
-    let request = MapRequest {
-        topic: body.topic.clone(),
-        source: PaperSource::Retrieve {
-            k: body.k.unwrap_or(DEFAULT_MAP_PAPERS),
-            filter: Filter { before: body.before, exclude_surveys: body.exclude_surveys.unwrap_or(false) },
-            floor: ScoreFloor { share: body.min_score.unwrap_or(maps::MAP_FLOOR.share), ..maps::MAP_FLOOR },
-        },
-        options: Options {
-            seed: body.seed.unwrap_or(state.workspace().settings().seed),
-            method,
-            recurse_above: body.recurse_above,
-            ..Options::default()
-        },
-        min_relevance: body.min_relevance,
-        llm_papers: maps::DEFAULT_LLM_PAPERS,
-        bottom_up: bottom_up.then(BottomUpSettings::default),
-    };
+    let client = if body.needs_llm() { Some(state.llm()?) } else { None };
     let outcome = maps::build_map(state.workspace(), Some(&session), &request, client.as_ref(), job)?;
     job.check("storing the map")?;
-    let request = serde_json::to_value(body).map_err(|e| ApiError::internal(e.to_string()))?;
     state.0.maps.put(StoredMap {
         id: id.to_string(),
-        topic: body.topic.clone(),
-        request,
+        topic: request.topic.clone(),
+        request: serde_json::to_value(body).map_err(|e| ApiError::internal(e.to_string()))?,
         parent: None,
         expanded: None,
         map: outcome.map,
@@ -297,30 +218,18 @@ pub(super) async fn node_papers(
     Ok(axum::Json(page))
 }
 
-#[derive(Debug, Clone, Default, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct ExpandBody {
-    #[serde(default)]
-    k: Option<usize>,
-    #[serde(default)]
-    llm: Option<bool>,
-}
-
 pub(super) async fn expand(
     State(state): State<AppState>,
     Path((id, node)): Path<(String, String)>,
     body: axum::body::Bytes,
 ) -> ApiResult<Response> {
     // The body is optional: no body expands with the defaults.
-    let body: ExpandBody = if body.iter().all(u8::is_ascii_whitespace) {
-        ExpandBody::default()
+    let body: ExpandParams = if body.iter().all(u8::is_ascii_whitespace) {
+        ExpandParams::default()
     } else {
         serde_json::from_slice(&body).map_err(|e| ApiError::input(format!("the expansion's JSON body: {e}")))?
     };
-    let k = body.k.unwrap_or(DEFAULT_EXPANSION_PAPERS);
-    if k == 0 || k > MAX_MAP_PAPERS {
-        return Err(ApiError::input(format!("k must be between 1 and {MAX_MAP_PAPERS} papers, not {k}")));
-    }
+    body.resolve(&node, state.workspace().settings().seed)?;
     if body.llm == Some(true) {
         state.llm()?;
     }
@@ -348,20 +257,18 @@ pub(super) async fn expand(
     Ok(accepted(&job, &new_id))
 }
 
-fn grow(state: &AppState, job: &Job, id: &str, parent: &StoredMap, node: &str, body: &ExpandBody) -> ApiResult<String> {
+fn grow(
+    state: &AppState,
+    job: &Job,
+    id: &str,
+    parent: &StoredMap,
+    node: &str,
+    body: &ExpandParams,
+) -> ApiResult<String> {
     let _turn = take_turn(state, job)?;
     let session = state.session()?;
     let client = if body.llm == Some(true) { Some(state.llm()?) } else { None };
-    let request = ExpandRequest {
-        subtopic: node.to_string(),
-        k: body.k.unwrap_or(DEFAULT_EXPANSION_PAPERS),
-        options: Options {
-            seed: state.workspace().settings().seed,
-            min_relevance: maps::EXPANSION_RELEVANCE_FLOOR,
-            ..Options::default()
-        },
-        llm_papers: maps::DEFAULT_LLM_PAPERS,
-    };
+    let request = body.resolve(node, state.workspace().settings().seed)?;
     let expansion = maps::expand(state.workspace(), &session, &parent.map, &request, client.as_ref(), job)?;
     job.check("grafting the sub-map into the map")?;
     let grafted = browse::graft(&parent.map, node, &expansion.map)?;

@@ -187,7 +187,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             summary: "Start building a map of a topic (a job; the same request joins the same job or map)",
             params: vec![],
             body: Some(
-                "{topic, k?: 200, method?: average|ward|navigator|kmeans|llm, seed?, min_relevance?, min_score?: 0.32, before?, exclude_surveys?, llm?: false, recurse_above?, fetch?: {max?, snowball?, snowball_max?, citing_per_work?, api_url?, rate?}}",
+                "the map's options (topic required; every other option as `litnav map`'s, same defaults) and fetch?: the fetch's options",
             ),
             answers: "202 {job, map}: the job's state and the id its map will have",
             streaming: false,
@@ -235,7 +235,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             path: "/api/maps/{id}/nodes/{node}/expand",
             summary: "Grow a subtopic with new papers into its own sub-map, grafted into a new map (a job)",
             params: vec![ID, NODE],
-            body: Some("{k?: 100, llm?: false}"),
+            body: Some("the expansion's options, as `litnav expand`'s (optional; none: the defaults)"),
             answers: "202 {job, map}: the job and the id of the map with the graft",
             streaming: false,
             handler: post(maps::expand),
