@@ -264,7 +264,10 @@ impl Writer {
             None
         };
         remove_stale(dir, previous.as_ref().map(|c| c.manifest.generation))?;
-        let generation = previous.as_ref().map_or(1, |c| c.manifest.generation + 1);
+        // Above every generation left on disk (one a crashed writer renamed into place and a
+        // reader still holds is kept by `remove_stale`), so the commit's target is always new.
+        let left = highest_generation(dir)?.unwrap_or(0);
+        let generation = previous.as_ref().map_or(1, |c| c.manifest.generation + 1).max(left + 1);
         let staging = dir.join(format!("{}.staging", generation_name(generation)));
         fs::create_dir_all(&staging).map_err(io_at(&staging))?;
         let lease = staging.join(LEASE);
@@ -308,7 +311,9 @@ impl Writer {
         sync_tree(&self.staging)?;
         let target = generation_dir(&self.dir, self.generation);
         if target.exists() {
-            fs::remove_dir_all(&target).map_err(io_at(&target))?;
+            // Never replaced: a reader may hold it. `begin` chose a number above every one on
+            // disk, so only a process that ignores the write lock can get here.
+            return Err(Error::Busy { dir: self.dir.clone() });
         }
         fs::rename(&self.staging, &target).map_err(io_at(&target))?;
         sync_dir(&self.dir)?;
@@ -328,6 +333,17 @@ impl Writer {
         remove_stale(&self.dir, Some(self.generation))?;
         Ok(manifest)
     }
+}
+
+/// The highest number of a generation directory in `dir` (not counting staging or trash).
+fn highest_generation(dir: &Path) -> Result<Option<u64>> {
+    let mut highest = None;
+    for entry in fs::read_dir(dir).map_err(io_at(dir))? {
+        let name = entry.map_err(io_at(dir))?.file_name();
+        let number = name.to_str().and_then(|n| n.strip_prefix("gen-")).and_then(|n| n.parse::<u64>().ok());
+        highest = highest.max(number);
+    }
+    Ok(highest)
 }
 
 fn generation_name(generation: u64) -> String {

@@ -458,6 +458,31 @@ fn a_reader_keeps_its_generation_through_commits() {
     assert_eq!(generations, ["gen-000004"]);
 }
 
+/// A generation left on disk by a writer that died between renaming it into place and writing the
+/// manifest, held by a reader meanwhile: the next commit neither deletes nor reuses it.
+#[test]
+fn a_commit_never_replaces_a_generation_left_on_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus_dir = dir.path().join("c");
+    let file = |name: &str, id: &str| {
+        temp_file(dir.path(), name, format!("{{\"id\": \"{id}\", \"title\": \"Paper {id}\"}}").as_bytes())
+    };
+    ingest(&corpus_dir, &[file("a.jsonl", "a")]).unwrap();
+    let orphan = corpus_dir.join("gen-000002");
+    std::fs::create_dir(&orphan).unwrap();
+    std::fs::write(orphan.join("papers.jsonl"), "held by a reader\n").unwrap();
+    let lease = std::fs::File::create(orphan.join(".lease")).unwrap();
+    lease.lock_shared().unwrap();
+    let outcome = ingest(&corpus_dir, &[file("b.jsonl", "b")]).unwrap();
+    assert_eq!(outcome.manifest.generation, 3, "the next number above the one on disk");
+    assert_eq!(std::fs::read_to_string(orphan.join("papers.jsonl")).unwrap(), "held by a reader\n");
+    assert_eq!(Corpus::open(&corpus_dir).unwrap().papers().len(), 2);
+    // Released, it is collected like any old generation.
+    drop(lease);
+    ingest(&corpus_dir, &[file("c.jsonl", "c")]).unwrap();
+    assert!(!orphan.exists());
+}
+
 #[test]
 fn errors_say_what_kind_they_are() {
     use litnav_core::{ErrorKind, HasKind};

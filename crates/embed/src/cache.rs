@@ -147,7 +147,8 @@ impl VectorCache {
     }
 
     /// Append vectors (those whose key is not cached yet, by this process or another) and make
-    /// them durable before returning.
+    /// them durable before returning. Only then does this handle know them: after a failed write
+    /// (a full disk) it holds what it held before, and the file's partial tail is cut off.
     pub fn append(&mut self, entries: &[(Key, Vec<f32>)]) -> Result<()> {
         let bad = |message: String| Error::model(&self.path, message);
         let mut file =
@@ -159,29 +160,73 @@ impl VectorCache {
             file.set_len(self.read_to).map_err(|e| Error::model(&self.path, format!("cannot repair: {e}")))?;
         }
         let mut bytes = Vec::with_capacity(entries.len() * self.record_len());
-        for (key, vector) in entries {
-            if self.index.contains_key(key) {
+        let mut new: Vec<&(Key, Vec<f32>)> = Vec::with_capacity(entries.len());
+        let mut seen = std::collections::HashSet::new();
+        for entry in entries {
+            if self.index.contains_key(&entry.0) || !seen.insert(entry.0) {
                 continue;
             }
-            bytes.extend_from_slice(key);
-            for v in vector {
+            bytes.extend_from_slice(&entry.0);
+            for v in &entry.1 {
                 bytes.extend_from_slice(&v.to_le_bytes());
             }
+            new.push(entry);
+        }
+        if let Err(e) = write_durably(&mut file, &bytes) {
+            // Best effort: the next writer cuts a torn tail off anyway.
+            let _ = file.set_len(self.read_to);
+            return Err(Error::model(&self.path, format!("cannot append: {e}")));
+        }
+        for (key, vector) in new {
             let slot = self.vectors.len() / self.dim;
             self.vectors.extend_from_slice(vector);
             self.index.insert(*key, slot);
         }
-        file.write_all(&bytes)
-            .and_then(|_| file.sync_data())
-            .map_err(|e| Error::model(&self.path, format!("cannot append: {e}")))?;
         self.read_to += bytes.len() as u64;
         Ok(())
     }
 }
 
+/// Write `bytes` at the end of `file` and flush them to the disk.
+fn write_durably(file: &mut File, bytes: &[u8]) -> std::io::Result<()> {
+    #[cfg(test)]
+    if tests::FAIL_WRITES.with(std::cell::Cell::get) {
+        return Err(std::io::Error::new(std::io::ErrorKind::StorageFull, "No space left on device (test)"));
+    }
+    file.write_all(bytes)?;
+    file.sync_data()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    thread_local! {
+        /// Makes this thread's cache writes fail as on a full disk.
+        pub(super) static FAIL_WRITES: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+
+    #[test]
+    fn a_failed_append_leaves_the_handle_and_the_file_as_they_were() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("v.bin");
+        let (k1, k2) = (VectorCache::key("m", "one"), VectorCache::key("m", "two"));
+        let mut cache = VectorCache::open(&path, 2).unwrap_or_else(|e| panic!("{e}"));
+        cache.append(&[(k1, vec![1.0, 2.0])]).unwrap_or_else(|e| panic!("{e}"));
+        let before = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+        FAIL_WRITES.with(|fail| fail.set(true));
+        let failed = cache.append(&[(k2, vec![3.0, 4.0])]);
+        FAIL_WRITES.with(|fail| fail.set(false));
+        assert!(failed.is_err_and(|e| e.to_string().contains("No space left")));
+        assert_eq!((cache.len(), cache.get(&k2)), (1, None), "the handle does not believe k2 stored");
+        assert_eq!(std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0), before);
+        // Once the disk has room, the same vector is written, and the same key twice in one
+        // batch only once.
+        cache.append(&[(k2, vec![3.0, 4.0]), (k2, vec![5.0, 6.0])]).unwrap_or_else(|e| panic!("{e}"));
+        let reopened = VectorCache::open(&path, 2).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((reopened.len(), reopened.get(&k2)), (2, Some(&[3.0, 4.0][..])));
+        assert_eq!(std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0), before + 16 + 8);
+    }
 
     #[test]
     fn survives_reopen_and_a_torn_append() {

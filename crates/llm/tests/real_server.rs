@@ -4,10 +4,12 @@
 //! taxonomy. The assertions are on validated structure, never on the model's wording.
 //!
 //! A 135M-parameter model often says inconsistent things (relatedness 1 yet "related"); the layer
-//! must catch that. So each test accepts either a validated answer, checked here again, or
-//! `Error::Invalid` whose last answer is schema-shaped JSON — the request, the JSON-schema
-//! constraint and the meaning check all ran — and fails on anything else (no server, HTTP errors,
-//! timeouts, unparseable replies).
+//! must catch that. A rejected answer is checked as a rejection: `Error::Invalid` whose last answer
+//! is schema-shaped JSON — the request, the JSON-schema constraint and the meaning check all ran.
+//! But no test passes on rejections alone: each needs at least one validated answer, checked here
+//! again (the server samples at temperature 0 with a fixed seed, so which answers validate is
+//! stable), and the Cluster Reader, which this model often contradicts, is tried on several real
+//! clusters. Anything else fails (no server, HTTP errors, timeouts, unparseable replies).
 
 #![allow(clippy::unwrap_used)]
 
@@ -39,10 +41,22 @@ fn validated<T>(result: Result<T, Error>) -> Option<T> {
     }
 }
 
-fn instance() -> Value {
+/// The answer's value, which must have passed every check.
+fn required<T>(result: Result<T, Error>) -> T {
+    match result {
+        Ok(value) => value,
+        Err(other) => panic!("the real server's answer was expected to validate: {other}"),
+    }
+}
+
+fn instances() -> Vec<Value> {
     let path = litnav_testkit::datasets().join("taxobench/data.jsonl");
-    let line = std::fs::read_to_string(path).unwrap().lines().next().unwrap().to_string();
-    serde_json::from_str(&line).unwrap()
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines().map(|line| serde_json::from_str(line).unwrap()).collect()
+}
+
+fn instance() -> Value {
+    instances().swap_remove(0)
 }
 
 fn names(node: &Value, depth: usize, out: &mut Vec<(usize, String)>) {
@@ -55,19 +69,24 @@ fn names(node: &Value, depth: usize, out: &mut Vec<(usize, String)>) {
 #[test]
 #[cfg_attr(not(feature = "llm-server"), ignore = "needs the local llama.cpp server (tier `llm-server`)")]
 fn cluster_reader_reads_a_real_cluster() {
-    let instance = instance();
-    let pdfs = instance["pdfs"].as_array().unwrap();
-    let papers: Vec<PaperText<'_>> = pdfs
-        .iter()
-        .take(4)
-        .map(|p| PaperText { title: p["title"].as_str().unwrap(), abstract_text: p["abs"].as_str() })
-        .collect();
-    let topic = instance["survey_topic"].as_str().unwrap_or("personalized alignment of large language models");
     let c = client();
-    let answer = validated(navigator::read_cluster(&c, topic, &papers));
+    let mut readings = Vec::new();
+    // The first four papers of each TaxoBench instance, until one reading passes every check.
+    for instance in instances() {
+        let pdfs = instance["pdfs"].as_array().unwrap();
+        let papers: Vec<PaperText<'_>> = pdfs
+            .iter()
+            .take(4)
+            .map(|p| PaperText { title: p["title"].as_str().unwrap(), abstract_text: p["abs"].as_str() })
+            .collect();
+        let topic = instance["survey_topic"].as_str().unwrap_or("a survey topic");
+        if let Some(answer) = validated(navigator::read_cluster(&c, topic, &papers)) {
+            readings.push(answer.value);
+            break;
+        }
+    }
     assert!(c.usage().calls >= 1 && c.usage().completion_tokens > 0);
-    let Some(answer) = answer else { return };
-    let reading = answer.value;
+    let reading = readings.pop().expect("no real cluster got a reading that passed the meaning checks");
     assert!(!reading.name.trim().is_empty() && !reading.description.trim().is_empty());
     assert!((1..=5).contains(&reading.relatedness));
     assert_eq!(reading.related, reading.relatedness >= 3);
@@ -99,7 +118,7 @@ fn tree_judge_scores_a_real_expert_taxonomy() {
     let outline: String =
         all.iter().filter(|(d, _)| *d <= 3).map(|(d, n)| format!("{}- {n}\n", "  ".repeat(*d))).collect();
     let topic = "personalized alignment of large language models";
-    let Some(judgement) = validated(judges::judge_tree(&client(), topic, &outline)) else { return };
+    let judgement = required(judges::judge_tree(&client(), topic, &outline));
     assert_eq!(judgement.dimensions.len(), 4);
     assert!(judgement.dimensions.values().all(|j| (1..=5).contains(&j.score) && !j.reason.trim().is_empty()));
     assert!((1.0..=5.0).contains(&judgement.mean));
@@ -111,10 +130,7 @@ fn tree_judge_scores_a_real_expert_taxonomy() {
 fn citation_sentiment_labels_a_real_passage() {
     let passage = "We evaluate with BLEU (Papineni et al., 2002), which correlates well with human judgments.";
     let c = client();
-    let Some(judged) = validated(judges::citation_sentiment(&c, "Bleu: a method for automatic evaluation", passage))
-    else {
-        return;
-    };
+    let judged = required(judges::citation_sentiment(&c, "Bleu: a method for automatic evaluation", passage));
     // The label is typed (an out-of-vocabulary answer fails to parse and is repaired); the reason
     // must be there.
     assert!(!judged.reason.trim().is_empty(), "{judged:?}");
@@ -131,16 +147,20 @@ fn paper_ratings_and_path_rationality_on_real_papers() {
             "Human evaluations of machine translation are expensive. We propose a quick, inexpensive, language-independent method of automatic evaluation that correlates highly with human evaluation.",
         ),
     );
+    let mut rated = 0;
     for property in [judges::PaperProperty::Novelty, judges::PaperProperty::Disruption] {
         if let Some(verdict) = validated(judges::rate_paper(&c, property, bleu)) {
             // The schema bounds the score; the meaning check wants a reason.
             assert!((1..=10).contains(&verdict.score) && !verdict.reason.trim().is_empty(), "{verdict:?}");
+            rated += 1;
         }
     }
     let ibm =
         litnav_core::PaperText::new("The mathematics of statistical machine translation: parameter estimation", None);
     if let Some(verdict) = validated(judges::judge_path(&c, &[ibm, bleu])) {
         assert!((1..=10).contains(&verdict.score));
+        rated += 1;
     }
+    assert!(rated >= 1, "none of the three verdicts passed the meaning checks");
     assert!(c.usage().calls >= 3);
 }

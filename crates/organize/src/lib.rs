@@ -483,15 +483,14 @@ mod tests {
         let topic = unit(&[1.0, 0.0, 0.0]);
         let flat = organize("gnn", &topic, &docs(), &fake_embed, Options { themes: false, ..Options::default() });
         let largest = flat.subtopics.iter().map(|s| s.paper_ids.len()).max().unwrap();
+        assert!(largest > 4, "the fixture's flat map has a subtopic above the threshold ({largest} papers)");
         let options = Options { themes: false, recurse_above: Some(4), ..Options::default() };
         let deep = organize("gnn", &topic, &docs(), &fake_embed, options);
         let mut ids = deep.all_paper_ids();
         ids.sort();
         ids.dedup();
         assert_eq!(ids.len(), 12, "every paper still placed once");
-        if largest > 4 {
-            assert!(deep.subtopics.iter().any(|s| !s.subtopics.is_empty()), "a large subtopic was split");
-        }
+        assert!(deep.subtopics.iter().any(|s| !s.subtopics.is_empty()), "a large subtopic was split");
         assert!(
             deep.subtopics
                 .iter()

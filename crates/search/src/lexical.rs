@@ -20,7 +20,7 @@
 //!   flagged `is_survey`.
 
 use crate::{Error, Hit, Result};
-use litnav_corpus::{Corpus, Paper};
+use litnav_corpus::{Lease, Paper};
 use std::collections::HashSet;
 use std::ops::Bound;
 use std::path::{Path, PathBuf};
@@ -136,6 +136,9 @@ pub struct LexicalIndex {
     index: Index,
     reader: IndexReader,
     fields: Fields,
+    /// The hold on the corpus generation the index belongs to, when it was opened through its
+    /// corpus: while the index lives, no writer deletes its files.
+    lease: Option<Lease>,
 }
 
 impl LexicalIndex {
@@ -192,13 +195,26 @@ impl LexicalIndex {
         let (_, fields) = schema();
         let reader =
             guarded(dir, || index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into().map_err(engine))?;
-        Ok(LexicalIndex { dir: dir.to_path_buf(), index, reader, fields })
+        Ok(LexicalIndex { dir: dir.to_path_buf(), index, reader, fields, lease: None })
     }
 
-    /// Open the index of the corpus at `corpus_dir` (its current generation).
+    /// Open the index of the corpus at `corpus_dir` (its current generation, leased for as long
+    /// as the index lives).
     pub fn open_corpus(corpus_dir: &Path) -> Result<LexicalIndex> {
-        let (_, generation) = Corpus::locate(corpus_dir)?;
-        Self::open(&generation.join(ARTIFACT))
+        let (lease, _) = Lease::acquire(corpus_dir)?;
+        Self::open_leased(lease)
+    }
+
+    /// Open the index of the generation `lease` holds, keeping the lease while the index lives.
+    pub fn open_leased(lease: Lease) -> Result<LexicalIndex> {
+        let mut index = Self::open(&lease.dir().join(ARTIFACT))?;
+        index.lease = Some(lease);
+        Ok(index)
+    }
+
+    /// The corpus generation this index was opened from and holds, when opened through its corpus.
+    pub fn generation(&self) -> Option<u64> {
+        self.lease.as_ref().map(Lease::generation)
     }
 
     /// Number of indexed papers.

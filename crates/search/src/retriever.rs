@@ -5,7 +5,7 @@ use crate::ivf::{IvfIndex, IvfOptions};
 use crate::queries::QueryEncoder;
 use crate::smoothing::{ScoreFloor, Smoothing, above_floor, smooth_by_neighbours};
 use crate::{DenseIndex, DenseScan, Filter, Hit, LexicalIndex, Result, SearchQuery};
-use litnav_corpus::Corpus;
+use litnav_corpus::{Corpus, Lease};
 use litnav_embed::Encoder;
 use litnav_embed::cache::{VectorCache, corpus_cache_path};
 use std::path::Path;
@@ -99,18 +99,19 @@ pub struct Retriever {
 
 impl Retriever {
     /// Open the corpus at `dir`. With an encoder, dense and hybrid modes become available; every
-    /// paper must then have a vector in the corpus's vector cache.
+    /// paper must then have a vector in the corpus's vector cache. The lexical index and the
+    /// papers come from one generation, leased for as long as the retriever lives, so a re-ingest
+    /// meanwhile neither mixes two generations nor deletes the files it reads.
     pub fn open(dir: &Path, encoder: Option<Encoder>) -> Result<Retriever> {
-        let lexical = LexicalIndex::open_corpus(dir)?;
-        let dense = match encoder {
-            None => None,
-            Some(encoder) => {
-                let corpus = Corpus::open(dir)?;
-                let cache = VectorCache::open(&corpus_cache_path(dir), encoder.dim())?;
-                Some((DenseIndex::from_cache(corpus.papers(), &cache, dir)?, QueryEncoder::new(encoder)))
-            }
+        let Some(encoder) = encoder else {
+            let (lease, _) = Lease::acquire(dir)?;
+            return Ok(Retriever::new(LexicalIndex::open_leased(lease)?, None));
         };
-        Ok(Retriever::new(lexical, dense))
+        let corpus = Corpus::open(dir)?;
+        let lexical = LexicalIndex::open_leased(corpus.lease().clone())?;
+        let cache = VectorCache::open(&corpus_cache_path(dir), encoder.dim())?;
+        let dense = DenseIndex::from_cache(corpus.papers(), &cache, dir)?;
+        Ok(Retriever::new(lexical, Some((dense, QueryEncoder::new(encoder)))))
     }
 
     fn new(lexical: LexicalIndex, dense: Option<(DenseIndex, QueryEncoder)>) -> Retriever {

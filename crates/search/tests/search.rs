@@ -227,3 +227,40 @@ fn every_damaged_index_file_is_an_error_never_a_panic() {
     eprintln!("{refused} of {} damaged indexes refused; the others answered", 3 * files.len());
     assert!(refused >= 2 * (files.len() - 2), "cut and emptied index files are refused: {refused}");
 }
+
+/// `count` made-up papers about `word` added to the corpus at `dir` (a new generation each time).
+fn ingest_synthetic(dir: &std::path::Path, count: usize, word: &str) {
+    use litnav_search::lexical;
+    let file = dir.with_extension(format!("{word}.jsonl"));
+    let lines: Vec<String> = (0..count)
+        .map(|i| serde_json::json!({"id": format!("{word}{i}"), "title": format!("{word} paper {i}")}).to_string())
+        .collect();
+    std::fs::write(&file, lines.join("\n")).unwrap();
+    litnav_corpus::ingest_files(dir, &[file], ReadOptions::default(), |staging, papers| {
+        LexicalIndex::build(&staging.dir.join(lexical::ARTIFACT), papers, BuildOptions::default()).unwrap();
+        Ok(vec![lexical::ARTIFACT.into()])
+    })
+    .unwrap();
+}
+
+#[test]
+fn an_open_retriever_keeps_its_generation_while_the_corpus_is_ingested_again() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = home.path().join("corpus");
+    ingest_synthetic(&dir, 5, "graphs");
+    let retriever = litnav_search::Retriever::open(&dir, None).unwrap();
+    let first = litnav_corpus::Corpus::locate(&dir).unwrap().1;
+    assert_eq!(retriever.lexical().generation(), Some(1));
+    // A re-ingest commits generation 2 and would collect generation 1, which the retriever holds.
+    ingest_synthetic(&dir, 7, "proteins");
+    assert!(first.is_dir(), "the leased generation stays on disk");
+    let hits = retriever.search(&SearchQuery::new("graphs"), litnav_search::Mode::Bm25).unwrap();
+    assert_eq!(hits.len(), 5, "the retriever reads its own generation whole");
+    drop(retriever);
+    // Once released, the next writer collects it.
+    ingest_synthetic(&dir, 3, "cells");
+    assert!(!first.is_dir(), "a released generation is collected");
+    let fresh = litnav_search::Retriever::open(&dir, None).unwrap();
+    assert_eq!(fresh.lexical().generation(), Some(3));
+    assert_eq!(fresh.search(&SearchQuery::new("cells"), litnav_search::Mode::Bm25).unwrap().len(), 3);
+}

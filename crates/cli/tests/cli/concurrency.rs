@@ -23,8 +23,11 @@ fn two_concurrent_ingests_keep_every_context() {
     let (papers, edges) = (mini.join("papers.jsonl"), mini.join("citations.csv"));
     let out = litnav(&["ingest", "--corpus", path(&corpus), path(&papers), path(&edges)]);
     assert!(out.status.success(), "{}", stderr(&out));
-    // Both start before either commits; the second waits for the first's lock and then reads the
-    // contexts the first committed.
+    // Both start before either commits: the test holds the corpus's write lock until both wait
+    // on it (the kernel lists them as blocked), so the second to get it must read the contexts
+    // the first committed.
+    let lock = std::fs::File::options().write(true).open(corpus.join(".lock")).unwrap();
+    lock.lock().unwrap();
     let children: Vec<_> = ["contexts-a.jsonl", "contexts-b.jsonl"]
         .iter()
         .map(|file| {
@@ -32,6 +35,8 @@ fn two_concurrent_ingests_keep_every_context() {
             spawn(&["ingest", "--corpus", path(&corpus), path(&papers), "--contexts", path(&contexts)], dir.path())
         })
         .collect();
+    wait_for_blocked_locks(&corpus.join(".lock"), 2);
+    lock.unlock().unwrap();
     for child in children {
         let out = child.wait_with_output().unwrap();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -50,6 +55,23 @@ fn two_concurrent_ingests_keep_every_context() {
     let out = litnav(&["relations", "citers", "--corpus", path(&corpus), "m12", "--sentiment", "neutral", "--json"]);
     let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(report["citers"][0]["id"], "m03");
+}
+
+/// Wait (at most a minute) until `count` processes are blocked on the flock of `file`, as the
+/// kernel's /proc/locks shows them (`->` marks a waiting request; the inode names the file).
+fn wait_for_blocked_locks(file: &std::path::Path, count: usize) {
+    use std::os::unix::fs::MetadataExt;
+    let inode = format!(":{} ", std::fs::metadata(file).unwrap().ino());
+    let started = std::time::Instant::now();
+    loop {
+        let locks = std::fs::read_to_string("/proc/locks").unwrap();
+        let blocked = locks.lines().filter(|l| l.contains("-> FLOCK") && l.contains(&inode)).count();
+        if blocked >= count {
+            return;
+        }
+        assert!(started.elapsed().as_secs() < 60, "only {blocked} of {count} ingests reached the lock:\n{locks}");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
 }
 
 #[test]

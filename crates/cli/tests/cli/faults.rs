@@ -1,7 +1,7 @@
 //! Faults a corpus must survive: a disk that fills during ingest or embedding, a SIGKILL during
 //! embedding, searches while another process re-ingests, and artifacts damaged on disk. The
-//! full-disk tests mount a small tmpfs (they need root, as CI and these machines run); where the
-//! kernel forbids mounting they say so on standard error and check nothing.
+//! full-disk tests mount a small tmpfs: they need root (as CI and these machines run) and form the
+//! tier `disk-full` — ignored without the feature, failing loudly with it where mounting fails.
 
 use crate::util::*;
 use std::path::{Path, PathBuf};
@@ -14,22 +14,16 @@ struct SmallDisk {
 }
 
 impl SmallDisk {
-    /// A tmpfs of `kib` KiB, or `None` (said on stderr) where mounting is not allowed.
-    fn mount(kib: u64) -> Option<SmallDisk> {
+    /// A tmpfs of `kib` KiB; the test fails where it cannot be mounted.
+    fn mount(kib: u64) -> SmallDisk {
         let dir = tempfile::tempdir().unwrap();
         let out = Command::new("mount")
             .args(["-t", "tmpfs", "-o", &format!("size={kib}k"), "tmpfs", path(dir.path())])
             .output();
         match out {
-            Ok(out) if out.status.success() => Some(SmallDisk { dir }),
-            Ok(out) => {
-                eprintln!("SKIPPED: cannot mount a tmpfs here ({})", stderr(&out).trim());
-                None
-            }
-            Err(e) => {
-                eprintln!("SKIPPED: cannot run mount ({e})");
-                None
-            }
+            Ok(out) if out.status.success() => SmallDisk { dir },
+            Ok(out) => panic!("tier disk-full: cannot mount a tmpfs here ({}); run as root", stderr(&out).trim()),
+            Err(e) => panic!("tier disk-full: cannot run mount ({e})"),
         }
     }
 
@@ -96,8 +90,9 @@ fn papers_in(corpus: &Path) -> u64 {
 }
 
 #[test]
+#[cfg_attr(not(feature = "disk-full"), ignore = "needs root to mount a tmpfs (tier `disk-full`)")]
 fn a_disk_that_fills_during_ingest_leaves_the_previous_corpus_readable() {
-    let Some(disk) = SmallDisk::mount(1024) else { return };
+    let disk = SmallDisk::mount(1024);
     let corpus = disk.path().join("c");
     let mini = fixture("mini");
     let out = litnav(&["ingest", "--corpus", path(&corpus), path(&mini.join("papers.jsonl"))]);
@@ -130,10 +125,13 @@ fn embed_json(corpus: &Path, model: &str) -> serde_json::Value {
 }
 
 #[test]
-#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
+#[cfg_attr(
+    not(all(feature = "datasets", feature = "disk-full")),
+    ignore = "needs ../shared/datasets, the encoder and root to mount a tmpfs (tiers `datasets`, `disk-full`)"
+)]
 fn a_disk_that_fills_during_embedding_keeps_the_vector_cache_consistent() {
     let model = litnav_embed_model();
-    let Some(disk) = SmallDisk::mount(16 * 1024) else { return };
+    let disk = SmallDisk::mount(16 * 1024);
     let corpus = disk.path().join("c");
     let papers = litbench_papers(disk.path(), 700);
     let out = litnav(&["ingest", "--corpus", path(&corpus), path(&papers)]);
