@@ -19,6 +19,7 @@
 //! - [`Error`]: every failure with its [`litnav_core::ErrorKind`].
 
 pub mod browse;
+pub mod codes;
 pub mod coverage;
 pub mod edges;
 pub mod edits;

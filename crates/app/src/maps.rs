@@ -209,11 +209,8 @@ pub fn build_map(
     let outcome = match request.bottom_up {
         None => organize_docs(workspace, &request.topic, &docs, options, llm, request.llm_papers, progress),
         Some(settings) => {
-            let client = llm.ok_or_else(|| {
-                Error::input(
-                    "the LLM Bottom-Up organizer needs an LLM endpoint (give --llm-url or set one in the settings)",
-                )
-            })?;
+            let client =
+                llm.ok_or_else(|| Error::input("the LLM Bottom-Up organizer needs an LLM, and none was given"))?;
             bottom_up_docs(workspace, &request.topic, &docs, settings, options, client, progress)
         }
     }?;

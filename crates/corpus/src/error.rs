@@ -42,7 +42,15 @@ pub enum Error {
         /// What is wrong, in words a user can act on.
         message: String,
     },
-    /// A whole input file cannot be used (empty, unknown format, wrong encoding).
+    /// An input file's format is not one litnav reads, or cannot be told from the file.
+    #[error("{file}: {message}", file = file.display())]
+    UnknownFormat {
+        /// The file.
+        file: PathBuf,
+        /// Why, and the formats litnav reads.
+        message: String,
+    },
+    /// A whole input file cannot be used (empty, wrong encoding).
     #[error("{file}: {message}", file = file.display())]
     BadFile {
         /// The file.
@@ -109,7 +117,9 @@ pub enum Error {
 impl litnav_core::HasKind for Error {
     fn kind(&self) -> ErrorKind {
         match self {
-            Error::BadRecord { .. } | Error::BadFile { .. } | Error::Version { .. } => ErrorKind::Input,
+            Error::BadRecord { .. } | Error::BadFile { .. } | Error::UnknownFormat { .. } | Error::Version { .. } => {
+                ErrorKind::Input
+            }
             Error::NotACorpus { missing: true, .. } => ErrorKind::NotFound,
             Error::NotACorpus { .. } => ErrorKind::Input,
             Error::Locked { .. } | Error::Busy { .. } => ErrorKind::Conflict,

@@ -23,7 +23,7 @@ use pyo3::types::PyBytes;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-create_exception!(_litnav, Failure, PyException, "A litnav error, raised as (kind, message).");
+create_exception!(_litnav, Failure, PyException, "A litnav error, raised as (kind, code, message).");
 
 /// Progress nobody watches that stops at Ctrl-C: between steps (and between chunks of vectors) it
 /// lets Python run its signal handlers on the calling thread; the exception one raises
@@ -59,7 +59,7 @@ impl Interruptible {
 
 /// A litnav error as the exception the package maps to a class by its kind.
 fn fail(error: litnav_app::Error) -> PyErr {
-    Failure::new_err((error.kind().name(), error.to_string()))
+    Failure::new_err((error.kind().name(), error.code().row().code, error.to_string()))
 }
 
 fn workspace() -> litnav_app::Result<Workspace> {

@@ -1,10 +1,10 @@
-//! The one mapping from litnav's error kinds to HTTP: every failure is answered as JSON
-//! `{"error": {"code", "message"}}` with the status its kind calls for.
+//! Failures as HTTP: every one is answered as JSON `{"error": {"code", "message"}}` with the status
+//! the application's table of codes gives its code.
 
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use litnav_core::{ErrorKind, HasKind};
+use litnav_app::codes::Code;
 use serde::Serialize;
 
 /// A failed request.
@@ -13,54 +13,51 @@ pub struct ApiError {
     /// The HTTP status.
     #[serde(skip)]
     pub status: StatusCode,
-    /// A stable, machine-readable code (`input`, `not_found`, `conflict`, `unavailable`,
-    /// `internal`, `cancelled`, or one of the server's own: `forbidden`, `unauthorized`).
+    /// A stable, machine-readable code from the application's table (`litnav_app::codes`): a
+    /// kind's (`input`, `not_found`, `conflict`, `unavailable`, `internal`, `cancelled`), a
+    /// specific failure's (`corpus_missing`, `llm_unreachable`, …) or the server's own
+    /// (`forbidden`, `unauthorized`).
     pub code: &'static str,
     /// What is wrong, in words a person can act on.
     pub message: String,
 }
 
 impl ApiError {
+    /// An error with `code`, answered with the code's status.
+    pub fn with_code(code: Code, message: impl Into<String>) -> ApiError {
+        let row = code.row();
+        let status = StatusCode::from_u16(row.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        ApiError { status, code: row.code, message: message.into() }
+    }
+
     /// A request the client can fix.
     pub fn input(message: impl Into<String>) -> ApiError {
-        ApiError { status: StatusCode::BAD_REQUEST, code: "input", message: message.into() }
+        ApiError::with_code(Code::Input, message)
     }
 
     /// Something named does not exist.
     pub fn not_found(message: impl Into<String>) -> ApiError {
-        ApiError { status: StatusCode::NOT_FOUND, code: "not_found", message: message.into() }
+        ApiError::with_code(Code::NotFound, message)
     }
 
     /// A request the server refuses on principle (Host, Origin).
     pub fn forbidden(message: impl Into<String>) -> ApiError {
-        ApiError { status: StatusCode::FORBIDDEN, code: "forbidden", message: message.into() }
+        ApiError::with_code(Code::Forbidden, message)
     }
 
     /// A request without the server's token.
     pub fn unauthorized(message: impl Into<String>) -> ApiError {
-        ApiError { status: StatusCode::UNAUTHORIZED, code: "unauthorized", message: message.into() }
+        ApiError::with_code(Code::Unauthorized, message)
     }
 
     /// A bug or a failure of the server itself.
     pub fn internal(message: impl Into<String>) -> ApiError {
-        ApiError { status: StatusCode::INTERNAL_SERVER_ERROR, code: "internal", message: message.into() }
-    }
-}
-
-/// The HTTP status of an error kind.
-pub fn status_of(kind: ErrorKind) -> StatusCode {
-    match kind {
-        ErrorKind::Input => StatusCode::BAD_REQUEST,
-        ErrorKind::NotFound => StatusCode::NOT_FOUND,
-        ErrorKind::Conflict | ErrorKind::Cancelled => StatusCode::CONFLICT,
-        ErrorKind::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
-        ErrorKind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        ApiError::with_code(Code::Internal, message)
     }
 }
 
 impl From<litnav_app::Error> for ApiError {
     fn from(error: litnav_app::Error) -> ApiError {
-        let kind = error.kind();
         // The whole chain: the context says what was being done, the root what went wrong.
         let mut message = error.to_string();
         let mut source = std::error::Error::source(&error);
@@ -69,7 +66,7 @@ impl From<litnav_app::Error> for ApiError {
             message.push_str(&cause.to_string());
             source = cause.source();
         }
-        ApiError { status: status_of(kind), code: kind.name(), message }
+        ApiError::with_code(error.code(), message)
     }
 }
 

@@ -1,6 +1,7 @@
 //! `GET /api/openapi.json`: the API described from the endpoint table the router is made of.
 
 use crate::api::{In, endpoints};
+use litnav_app::codes::Code;
 use litnav_app::request::{Defaults, ExpandParams, FetchParams, MapParams};
 use serde_json::{Map, Value, json};
 
@@ -97,7 +98,7 @@ pub fn document() -> Value {
                 "type": "object",
                 "required": ["error"],
                 "properties": {"error": {"type": "object", "required": ["code", "message"], "properties": {
-                    "code": {"type": "string", "enum": ["input", "not_found", "conflict", "unavailable", "internal", "cancelled", "forbidden", "unauthorized"]},
+                    "code": {"type": "string", "enum": Code::ALL.iter().map(|c| c.row().code).collect::<Vec<_>>()},
                     "message": {"type": "string"},
                 }}},
             },

@@ -709,7 +709,7 @@ async fn an_unreachable_llm_endpoint_fails_the_job_with_its_reason() {
     assert_eq!(job["state"], "failed", "{job}");
     let message = job["error"]["message"].as_str().unwrap();
     assert!(message.contains("127.0.0.1:9"), "the failure names the endpoint: {job}");
-    assert_eq!(job["error"]["code"], "unavailable", "{job}");
+    assert_eq!(job["error"]["code"], "llm_unreachable", "the code names the failure: {job}");
 }
 
 /// The mini corpus served with an LLM endpoint (`options`).

@@ -101,7 +101,7 @@ impl<'a> Context<'a> {
         match result {
             Ok(_) if asked > 0 && invalid == asked => MetricScore::failed(
                 metric,
-                format!("all {asked} of the model's answers for it stayed invalid (see --trace)"),
+                format!("all {asked} of the model's answers for it stayed invalid (the trace has them)"),
             ),
             Ok(score) if invalid > 0 => score.with_note("invalid_steps", json!(invalid)),
             Ok(score) => score,
@@ -427,7 +427,7 @@ impl<'a> Context<'a> {
         let Some(generated) = values[1] else {
             return Ok(MetricScore::failed(
                 Metric::Scs,
-                "the model's answer for the generated outline stayed invalid (see --trace)",
+                "the model's answer for the generated outline stayed invalid (the trace has them)",
             ));
         };
         let mut score = MetricScore::per_survey(Metric::Scs, values[0].unwrap_or(f64::NAN), generated);

@@ -72,6 +72,7 @@ fn errors_are_one_clear_message_and_exit_code_1() {
     let message = stderr(&out);
     assert!(message.contains("bad.jsonl:2: field `title`: is missing"), "{message}");
     assert!(message.contains("the corpus is unchanged"), "{message}");
+    assert!(message.contains("; fix the record, or pass --skip-bad"), "the bad record's hint: {message}");
     assert!(!message.contains("panicked"), "{message}");
     assert!(!corpus.join("manifest.json").exists());
 
@@ -89,6 +90,15 @@ fn errors_are_one_clear_message_and_exit_code_1() {
 
     let out = litnav(&["ingest", "--corpus", path(&corpus), "--format", "nonsense", path(&bad)]);
     assert_eq!(out.status.code(), Some(2), "clap rejects unknown formats");
+    let text = dir.path().join("notes.txt");
+    std::fs::write(&text, "hello\n").unwrap();
+    let out = litnav(&["ingest", "--corpus", path(&corpus), path(&text)]);
+    assert_eq!(out.status.code(), Some(1));
+    let message = stderr(&out);
+    assert!(
+        message.contains("unknown input format") && message.contains("; name the format with --format"),
+        "{message}"
+    );
 }
 
 /// kill -9 at any moment of an ingest must leave the previous corpus readable and searchable,

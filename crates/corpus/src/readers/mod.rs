@@ -231,7 +231,7 @@ fn sniff_json(path: &Path, value: &serde_json::Value) -> Result<Format> {
 
 fn unknown_format(path: &Path, why: &str) -> Error {
     let names: Vec<&str> = Format::ALL.iter().map(|(_, n)| *n).collect();
-    Error::BadFile {
+    Error::UnknownFormat {
         file: path.to_path_buf(),
         message: format!("unknown input format: {why}; the formats litnav reads are {}", names.join(", ")),
     }

@@ -8,6 +8,7 @@ Lines = Union[str, os.PathLike[str], Iterable[Mapping[str, Any]]]
 
 class LitnavError(Exception):
     kind: str
+    code: str
 
 class InputError(LitnavError, ValueError): ...
 class NotFoundError(LitnavError, LookupError): ...

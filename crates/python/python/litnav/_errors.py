@@ -9,9 +9,12 @@ from . import _litnav
 
 
 class LitnavError(Exception):
-    """A failure reported by litnav; ``kind`` is its stable kind name."""
+    """A failure reported by litnav; ``kind`` is its stable kind name and ``code`` its stable
+    code (the kind's, or a specific failure's such as ``corpus_missing``; the server's JSON errors
+    carry the same codes)."""
 
     kind = "internal"
+    code = "internal"
 
 
 class InputError(LitnavError, ValueError):
@@ -54,16 +57,10 @@ _BY_KIND = {cls.kind: cls for cls in (InputError, NotFoundError, ConflictError, 
 
 
 def _raise(failure: BaseException) -> None:
-    kind, message = failure.args
-    raise _BY_KIND.get(kind, LitnavError)(message) from None
-
-
-def _call(function, *args):
-    try:
-        return function(*args)
-    except _litnav.Failure as failure:
-        _raise(failure)
-
+    kind, code, message = failure.args
+    error = _BY_KIND.get(kind, LitnavError)(message)
+    error.code = code
+    raise error from None
 
 
 def _call(function, *args):

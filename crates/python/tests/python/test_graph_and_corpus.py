@@ -83,13 +83,15 @@ def test_corpus_search_equals_litnav_search(cli, mode):
 
 
 def test_corpus_errors_are_typed():
-    with pytest.raises(litnav.NotFoundError, match="nonexistent"):
+    with pytest.raises(litnav.NotFoundError, match="nonexistent") as missing:
         litnav.Corpus("/nonexistent/corpus")
+    assert (missing.value.kind, missing.value.code) == ("not_found", "corpus_missing")
     corpus = litnav.Corpus()
     with pytest.raises(litnav.InputError, match="mode"):
         corpus.search("x", mode="nope")
-    with pytest.raises(litnav.InputError, match="colour"):
+    with pytest.raises(litnav.InputError, match="colour") as unknown:
         corpus.search("x", colour="red")
+    assert unknown.value.code == "input"
     with pytest.raises(litnav.InputError, match="query"):
         corpus.search(42)
 
