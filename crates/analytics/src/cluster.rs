@@ -4,7 +4,7 @@
 //! --scheduler df://HOST:PORT` sends plans to it. Executors read the Parquet tables by path, so
 //! the tables must be at the same path on every executor's machine (a shared disk).
 
-use crate::engine::litnav_functions;
+use crate::litnav_functions;
 use crate::{Error, Result};
 use ballista::prelude::SessionContextExt;
 use ballista_core::registry::BallistaFunctionRegistry;

@@ -6,7 +6,6 @@ use crate::{Error, Result, schema};
 use datafusion::arrow::record_batch::RecordBatch;
 use datafusion::execution::memory_pool::FairSpillPool;
 use datafusion::execution::runtime_env::RuntimeEnvBuilder;
-use datafusion::logical_expr::ScalarUDF;
 use datafusion::prelude::{ParquetReadOptions, SessionConfig, SessionContext};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -62,16 +61,6 @@ impl Engine {
     }
 }
 
-/// litnav's functions every engine needs registered: in the client session, in a Ballista
-/// scheduler's sessions and in its executors' registries.
-pub fn litnav_functions() -> Vec<Arc<ScalarUDF>> {
-    vec![
-        Arc::new(crate::cd::kernel_udf()),
-        Arc::new(crate::related::kernel_udf()),
-        Arc::new(crate::novelty::kernel_udf()),
-    ]
-}
-
 /// A plan cut into separate queries (see [`Session::write_in_jobs`]).
 ///
 /// A plan leaves out jobs with no work: Ballista's adaptive planner never finishes a job whose
@@ -108,7 +97,7 @@ impl Session {
             .map_err(|e| Error::Cluster(format!("cannot start the async runtime: {e}")))?;
         let dir = std::path::absolute(dir).map_err(crate::io_error(dir))?;
         let context = runtime.block_on(context(engine))?;
-        for function in litnav_functions() {
+        for function in crate::litnav_functions() {
             context.register_udf(function.as_ref().clone());
         }
         let limit = match engine {

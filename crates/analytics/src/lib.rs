@@ -47,6 +47,15 @@ pub use datafusion::arrow;
 #[cfg(feature = "engine")]
 pub use engine::{Engine, LocalOptions, Session};
 
+/// litnav's functions every engine needs registered: in the client session, in a Ballista
+/// scheduler's sessions and in its executors' registries. Here, above the engine and the plans,
+/// so that the plans may use the engine without the engine knowing the plans.
+#[cfg(feature = "engine")]
+pub fn litnav_functions() -> Vec<std::sync::Arc<datafusion::logical_expr::ScalarUDF>> {
+    use std::sync::Arc;
+    vec![Arc::new(cd::kernel_udf()), Arc::new(related::kernel_udf()), Arc::new(novelty::kernel_udf())]
+}
+
 /// The CD index of every paper of the columnar corpus in `dir` on `engine`, written as
 /// `out/cd.parquet` (see [`cd`]); the in-memory engine runs litnav's CSR, the others the plan.
 #[cfg(feature = "engine")]

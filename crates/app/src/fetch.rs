@@ -4,8 +4,9 @@
 //! ingested in one step: the corpus is the previous generation or the new one, never half of it.
 //! litnav opens a connection only here, and only when a face asks for a fetch.
 
+use crate::ingest::{IngestReport, IngestRequest};
+use crate::progress::Progress;
 use crate::request::FetchParams;
-use crate::workspace::{IngestReport, IngestRequest, Progress};
 use crate::{Error, Result, Workspace};
 use litnav_corpus::readers::Format;
 use litnav_fetch::openalex::OpenAlex;

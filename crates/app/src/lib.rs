@@ -18,6 +18,7 @@
 //! - [`edges`]: the CD index of an edge list with years (what Python hands over).
 //! - [`Error`]: every failure with its [`litnav_core::ErrorKind`].
 
+pub mod bibliography;
 pub mod browse;
 pub mod codes;
 pub mod coverage;
@@ -27,8 +28,10 @@ pub mod error;
 pub mod export;
 pub mod fetch;
 pub mod info;
+pub mod ingest;
 pub mod judge;
 pub mod maps;
+pub mod progress;
 pub mod relations;
 pub mod request;
 pub mod score;
@@ -38,9 +41,11 @@ pub mod survey;
 pub mod workspace;
 
 pub use error::{Context, Error, Result};
+pub use ingest::{IngestReport, IngestRequest};
+pub use progress::{Progress, Quiet};
 pub use session::{Citations, CorpusSession, SearchRequest};
 pub use settings::Settings;
-pub use workspace::{IngestReport, IngestRequest, LlmOptions, Progress, Quiet, Workspace};
+pub use workspace::{LlmOptions, Workspace};
 
 /// A year for human-readable tables (four blanks when unknown).
 pub fn year(year: Option<i32>) -> String {

@@ -4,8 +4,9 @@
 
 use crate::coverage::{COVERAGE_RULE, Coverage};
 use crate::error::{Error, Result};
+use crate::progress::Progress;
 use crate::session::CorpusSession;
-use crate::workspace::{Progress, Workspace};
+use crate::workspace::Workspace;
 use litnav_corpus::{Catalog, MergeReport, Paper, ReadOptions, readers};
 use litnav_llm::extract::{self, Input};
 use litnav_llm::{Client, navigator};

@@ -3,8 +3,8 @@
 //! pairs, and who cites a paper and how.
 
 use crate::error::{Error, Result};
+use crate::progress::Progress;
 use crate::session::CorpusSession;
-use crate::workspace::Progress;
 use litnav_core::Sentiment;
 use litnav_graph::disruption::{self, CdOptions, Disruption, Reading};
 use litnav_graph::novelty::{self, Novelty, Units};
@@ -385,8 +385,8 @@ pub struct CitersReport {
 fn scores_key(measure: Measure, metric: &MetricOptions, scinet_form: bool) -> String {
     match measure {
         // Counting citations depends on no option.
-        Measure::Citations => format!("{measure:?}"),
-        _ => format!("{measure:?}/{metric:?}/{scinet_form}"),
+        Measure::Citations => format!("scores/{measure:?}"),
+        _ => format!("scores/{measure:?}/{metric:?}/{scinet_form}"),
     }
 }
 
@@ -417,8 +417,8 @@ impl CorpusSession {
     /// Every paper's value of `measure`, computed once per session and settings.
     pub fn scores(&self, measure: Measure, metric: &MetricOptions, scinet_form: bool) -> Result<Arc<Scores>> {
         let key = scores_key(measure, metric, scinet_form);
-        if let Some(scores) = self.scores.lock().map_err(|_| Error::internal("poisoned"))?.get(&key) {
-            return Ok(scores.clone());
+        if let Some(scores) = self.kept::<Scores>(&key)? {
+            return Ok(scores);
         }
         let graph = &self.citations()?.graph;
         let (values, details): (Vec<Option<f64>>, Vec<Detail>) = match measure {
@@ -445,7 +445,7 @@ impl CorpusSession {
     fn store_scores(&self, key: String, values: Vec<Option<f64>>, details: Vec<Detail>) -> Result<Arc<Scores>> {
         let table = PercentileTable::new(values.iter().copied());
         let scores = Arc::new(Scores { values, details, table });
-        self.scores.lock().map_err(|_| Error::internal("poisoned"))?.insert(key, scores.clone());
+        self.keep(key, scores.clone())?;
         Ok(scores)
     }
 

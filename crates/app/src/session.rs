@@ -4,7 +4,8 @@
 //! one generation even while the corpus is re-ingested; a new session sees the new one.
 
 use crate::error::{Error, Result};
-use crate::workspace::{Progress, Workspace, fill_vectors};
+use crate::progress::Progress;
+use crate::workspace::{Workspace, fill_vectors};
 use litnav_corpus::{Corpus, Paper, Topic};
 use litnav_embed::Encoder;
 use litnav_embed::cache::{VectorCache, corpus_cache_path};
@@ -14,9 +15,10 @@ use litnav_organize::Doc;
 use litnav_search::{
     DenseIndex, DenseScan, Expansion, Filter, Hit, LexicalIndex, Mode, Retriever, ScoreFloor, SearchQuery, lexical,
 };
+use std::any::Any;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// A search as the faces ask for it.
 #[derive(Debug, Clone, PartialEq)]
@@ -102,7 +104,9 @@ pub struct CorpusSession {
     dense_lock: Mutex<()>,
     scan: DenseScan,
     citations: OnceLock<Citations>,
-    pub(crate) scores: Mutex<HashMap<String, std::sync::Arc<crate::relations::Scores>>>,
+    /// Values other modules compute from the whole corpus and keep for the session (every
+    /// paper's disruption, say), by key; typed by their owners (see [`CorpusSession::kept`]).
+    kept: Mutex<HashMap<String, Arc<dyn Any + Send + Sync>>>,
     /// Sentiments an LLM gave to mentions without one, by the mention's place among the
     /// corpus's contexts: kept for the session (a server's generation), so a classification is
     /// paid for once.
@@ -124,7 +128,7 @@ impl CorpusSession {
             dense_lock: Mutex::new(()),
             scan: DenseScan::default(),
             citations: OnceLock::new(),
-            scores: Mutex::new(HashMap::new()),
+            kept: Mutex::new(HashMap::new()),
             judged_sentiments: Mutex::new(HashMap::new()),
         })
     }
@@ -322,5 +326,28 @@ impl CorpusSession {
             .graph
             .find(id)
             .ok_or_else(|| Error::not_found(format!("no paper with id `{id}` in {}", self.dir.display())))
+    }
+}
+
+impl CorpusSession {
+    /// The value kept under `key` (see [`CorpusSession::keep`]), when there is one of type `T`.
+    pub(crate) fn kept<T: Any + Send + Sync>(&self, key: &str) -> Result<Option<Arc<T>>> {
+        let kept = self.kept.lock().map_err(|_| Error::internal("a session's cache was poisoned"))?;
+        Ok(kept.get(key).cloned().and_then(|value| value.downcast::<T>().ok()))
+    }
+
+    /// Keep `value` under `key` for as long as the session lives.
+    pub(crate) fn keep<T: Any + Send + Sync>(&self, key: String, value: Arc<T>) -> Result<()> {
+        let mut kept = self.kept.lock().map_err(|_| Error::internal("a session's cache was poisoned"))?;
+        kept.insert(key, value);
+        Ok(())
+    }
+}
+
+impl Workspace {
+    /// Open a session on a corpus (see [`Workspace::corpus_dir`]).
+    pub fn open(&self, given: Option<&Path>, progress: &dyn Progress) -> Result<CorpusSession> {
+        let dir = self.corpus_dir(given, progress)?;
+        CorpusSession::open(&dir)
     }
 }

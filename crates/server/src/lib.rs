@@ -16,10 +16,11 @@ pub mod api;
 pub mod error;
 pub mod guard;
 pub mod jobs;
-pub mod openapi;
 mod page;
 pub mod state;
 
+/// The API's OpenAPI document (`GET /api/openapi.json`).
+pub use api::openapi;
 pub use error::{ApiError, ApiResult};
 pub use guard::Guard;
 pub use state::AppState;

@@ -12,8 +12,8 @@
 
 use super::{mean, read_json_lines};
 use crate::error::Result;
+use crate::progress::Progress;
 use crate::session::CorpusSession;
-use crate::workspace::Progress;
 use litnav_core::Sentiment;
 use litnav_graph::evidence::{Direction, PairEvidence};
 use serde::Serialize;

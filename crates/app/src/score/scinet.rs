@@ -7,9 +7,9 @@
 
 use super::{field_str, field_strings, mean, read_json_lines};
 use crate::error::Result;
+use crate::progress::Progress;
 use crate::relations::{Measure, MetricOptions};
 use crate::session::CorpusSession;
-use crate::workspace::Progress;
 use litnav_core::PaperText;
 use litnav_graph::Node;
 use litnav_graph::paths;

@@ -3,7 +3,8 @@
 
 use super::{Metric, MetricScore, SurveyOptions};
 use crate::error::Result;
-use crate::workspace::{Progress, Workspace};
+use crate::progress::Progress;
+use crate::workspace::Workspace;
 use litnav_eval::bloom::{self, Compat};
 use litnav_organize::{Doc, MapNode, Options};
 use litnav_survey::markers::formatting_integrity;

@@ -10,7 +10,8 @@
 use super::deterministic::themes;
 use super::{Metric, MetricScore, SurveyOptions, TraceStep};
 use crate::error::{Error, Result};
-use crate::workspace::{Progress, Workspace};
+use crate::progress::Progress;
+use crate::workspace::Workspace;
 use litnav_eval::bloom;
 use litnav_llm::prompts::StatementKind;
 use litnav_llm::structured::Answer;

@@ -5,6 +5,7 @@
 mod extract;
 mod jobs;
 mod maps;
+pub mod openapi;
 mod papers;
 mod search;
 
@@ -139,7 +140,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             body: None,
             answers: "an OpenAPI document",
             streaming: false,
-            handler: get(search::openapi),
+            handler: get(openapi::serve),
         },
         Endpoint {
             method: "get",

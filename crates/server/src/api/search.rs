@@ -49,10 +49,6 @@ pub(super) async fn health(State(state): State<AppState>) -> ApiResult<Json<Heal
     }))
 }
 
-pub(super) async fn openapi() -> Json<serde_json::Value> {
-    Json(crate::openapi::document())
-}
-
 pub(super) async fn corpus(State(state): State<AppState>) -> ApiResult<Json<litnav_app::info::CorpusReport>> {
     let report = blocking(move || Ok(litnav_app::info::report(state.session()?.corpus()))).await?;
     Ok(Json(report))

@@ -1,6 +1,6 @@
 //! `GET /api/openapi.json`: the API described from the endpoint table the router is made of.
 
-use crate::api::{In, endpoints};
+use super::{In, endpoints};
 use litnav_app::codes::Code;
 use litnav_app::request::{Defaults, ExpandParams, FetchParams, MapParams};
 use serde_json::{Map, Value, json};
@@ -122,4 +122,9 @@ fn merge(mut base: Value, extra: Value) -> Value {
         base.extend(extra);
     }
     base
+}
+
+/// `GET /api/openapi.json`.
+pub(super) async fn serve() -> axum::Json<Value> {
+    axum::Json(document())
 }
