@@ -21,6 +21,8 @@ pub mod scinet;
 pub mod scoring;
 pub mod search;
 pub mod serve;
+#[cfg(feature = "cli")]
+pub mod suites;
 pub mod survey;
 pub mod taxobench;
 

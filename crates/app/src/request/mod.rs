@@ -11,6 +11,7 @@ pub mod fetch;
 pub mod map;
 pub mod names;
 pub mod search;
+pub mod workspace;
 
 pub use fetch::FetchParams;
 pub use map::{ExpandParams, MapParams};
@@ -19,6 +20,7 @@ pub use names::{
     SimilarityName, SnowballName, SourceName, UnitsName,
 };
 pub use search::SearchParams;
+pub use workspace::{LlmParams, ModelParams};
 
 use serde_json::{Map, Value};
 

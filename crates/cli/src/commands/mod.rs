@@ -19,7 +19,7 @@ pub mod serve;
 
 use anyhow::Result;
 use clap::Subcommand;
-use litnav_app::{LlmOptions, Settings, Workspace};
+use litnav_app::{Settings, Workspace};
 use std::path::{Path, PathBuf};
 
 /// litnav's subcommands.
@@ -118,84 +118,8 @@ pub fn workspace() -> Result<Workspace> {
     Ok(Workspace::new(Settings::load()?))
 }
 
-/// Which model, and how many threads.
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct ModelArgs {
-    /// Model directory (default: $LITNAV_MODEL or ~/.cache/litnav/models/all-MiniLM-L6-v2).
-    #[arg(long = "model", value_name = "DIR")]
-    pub dir: Option<PathBuf>,
-    /// Encoder threads (default: one per core).
-    #[arg(long)]
-    pub threads: Option<usize>,
-}
-
-impl ModelArgs {
-    /// The workspace of this process's settings with these flags applied. The default model is
-    /// installed on first use; a model directory given here is only read.
-    pub fn workspace(&self) -> Result<Workspace> {
-        let mut workspace = workspace()?;
-        if let Some(dir) = &self.dir {
-            workspace = workspace.with_model_dir(dir.clone());
-        }
-        if let Some(threads) = self.threads {
-            workspace = workspace.with_threads(threads);
-        }
-        Ok(workspace)
-    }
-}
-
-/// LLM settings. The endpoint, model and key come from these flags, else from the settings
-/// (`LITNAV_LLM_URL`, `LITNAV_LLM_MODEL`, `LITNAV_LLM_API_KEY`/`OPENAI_API_KEY`, the settings
-/// file); the default endpoint is the local server of `scripts/llm-server.sh`.
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct LlmArgs {
-    /// Use the LLM (Knowledge Navigator's Cluster Reader and Thematic Organizer).
-    #[arg(long)]
-    pub llm: bool,
-    /// Base URL of an OpenAI-compatible API (…/v1).
-    #[arg(long, value_name = "URL")]
-    pub llm_url: Option<String>,
-    /// Model name to request.
-    #[arg(long, value_name = "NAME")]
-    pub llm_model: Option<String>,
-    /// Seconds before a request is abandoned (then retried once).
-    #[arg(long, value_name = "SECONDS")]
-    pub llm_timeout: Option<f64>,
-    /// Papers shown to the model per cluster (the most central first).
-    #[arg(long, value_name = "PAPERS")]
-    pub llm_papers: Option<usize>,
-    /// Do not read or write the response cache ($LITNAV_HOME/cache/llm).
-    #[arg(long)]
-    pub no_cache: bool,
-    /// Answer only from the cache; never call the network.
-    #[arg(long)]
-    pub llm_offline: bool,
-}
-
-impl LlmArgs {
-    pub fn options(&self) -> LlmOptions {
-        LlmOptions {
-            url: self.llm_url.clone(),
-            model: self.llm_model.clone(),
-            timeout: self.llm_timeout,
-            no_cache: self.no_cache,
-            offline: self.llm_offline,
-        }
-    }
-
-    /// The client, when `--llm` was given.
-    pub fn client(&self, workspace: &Workspace) -> Result<Option<litnav_llm::Client>> {
-        if !self.llm {
-            return Ok(None);
-        }
-        Ok(Some(workspace.llm(&self.options())?))
-    }
-
-    /// The client, whether or not `--llm` was given (judges always need it).
-    pub fn required(&self, workspace: &Workspace) -> Result<litnav_llm::Client> {
-        Ok(workspace.llm(&self.options())?)
-    }
-}
+/// The encoder's and the LLM's options, as the application defines them.
+pub use litnav_app::request::{LlmParams as LlmArgs, ModelParams as ModelArgs};
 
 /// Where a command's corpus is, and whether to print JSON.
 #[derive(Debug, clap::Args)]

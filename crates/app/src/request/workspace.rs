@@ -1,0 +1,94 @@
+//! The options every command that encodes or asks an LLM shares: which encoder, how many threads,
+//! which LLM endpoint and how to use it. The CLI flattens them into its commands (clap derives
+//! behind the `clap` feature); the benchmark suites take them the same way.
+
+use crate::workspace::{LlmOptions, Workspace};
+use crate::{Result, Settings};
+use std::path::PathBuf;
+
+/// Which encoder, and how many threads.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct ModelParams {
+    /// Model directory (default: $LITNAV_MODEL or ~/.cache/litnav/models/all-MiniLM-L6-v2).
+    #[cfg_attr(feature = "clap", arg(long = "model", value_name = "DIR"))]
+    pub dir: Option<PathBuf>,
+    /// Encoder threads (default: one per core).
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub threads: Option<usize>,
+}
+
+impl ModelParams {
+    /// The workspace of this process's settings with these options applied. The default model is
+    /// installed on first use; a model directory given here is only read.
+    pub fn workspace(&self) -> Result<Workspace> {
+        let mut workspace = Workspace::new(Settings::load()?);
+        if let Some(dir) = &self.dir {
+            workspace = workspace.with_model_dir(dir.clone());
+        }
+        if let Some(threads) = self.threads {
+            workspace = workspace.with_threads(threads);
+        }
+        Ok(workspace)
+    }
+}
+
+/// LLM settings. The endpoint, model and key come from these options, else from the settings
+/// (`LITNAV_LLM_URL`, `LITNAV_LLM_MODEL`, `LITNAV_LLM_API_KEY`/`OPENAI_API_KEY`, the settings
+/// file); the default endpoint is the local server of `scripts/llm-server.sh`.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct LlmParams {
+    /// Use the LLM (Knowledge Navigator's Cluster Reader and Thematic Organizer).
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub llm: bool,
+    /// Base URL of an OpenAI-compatible API (…/v1).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "URL"))]
+    pub llm_url: Option<String>,
+    /// Model name to request.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "NAME"))]
+    pub llm_model: Option<String>,
+    /// Seconds before a request is abandoned (then retried once).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "SECONDS"))]
+    pub llm_timeout: Option<f64>,
+    /// Papers shown to the model per cluster (the most central first).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "PAPERS"))]
+    pub llm_papers: Option<usize>,
+    /// Do not read or write the response cache ($LITNAV_HOME/cache/llm).
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub no_cache: bool,
+    /// Answer only from the cache; never call the network.
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub llm_offline: bool,
+}
+
+impl LlmParams {
+    /// The overrides of the settings these options make.
+    pub fn options(&self) -> LlmOptions {
+        LlmOptions {
+            url: self.llm_url.clone(),
+            model: self.llm_model.clone(),
+            timeout: self.llm_timeout,
+            no_cache: self.no_cache,
+            offline: self.llm_offline,
+        }
+    }
+
+    /// The client, when the LLM was asked for.
+    pub fn client(&self, workspace: &Workspace) -> Result<Option<litnav_llm::Client>> {
+        if !self.llm {
+            return Ok(None);
+        }
+        Ok(Some(workspace.llm(&self.options())?))
+    }
+
+    /// The client, whether or not the LLM was asked for (judges always need it).
+    pub fn required(&self, workspace: &Workspace) -> Result<litnav_llm::Client> {
+        workspace.llm(&self.options())
+    }
+
+    /// Papers the LLM is shown per cluster.
+    pub fn papers(&self) -> usize {
+        self.llm_papers.unwrap_or(crate::maps::DEFAULT_LLM_PAPERS)
+    }
+}
