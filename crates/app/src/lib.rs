@@ -18,6 +18,7 @@
 //! - [`edges`]: the CD index of an edge list with years (what Python hands over).
 //! - [`Error`]: every failure with its [`litnav_core::ErrorKind`].
 
+pub mod analytics_results;
 pub mod bibliography;
 pub mod browse;
 pub mod codes;

@@ -865,7 +865,7 @@ fn run_scale(face: &dyn Face, args: ScaleArgs) -> Result<String> {
 
 #[cfg(not(feature = "analytics"))]
 fn run_scale(face: &dyn Face, args: ScaleArgs) -> Result<String> {
-    let _ = args;
+    let _ = (face, args);
     Err(Error::input(
         "this litnav was built without the `analytics` feature (DataFusion and Ballista): rebuild with `cargo build --release --features analytics`",
     ))

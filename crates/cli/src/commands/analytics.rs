@@ -156,10 +156,7 @@ pub fn run(query: Query) -> Result<()> {
 /// The error of a build without the analytics engines.
 #[cfg(not(feature = "analytics"))]
 pub fn missing_feature() -> anyhow::Error {
-    anyhow::anyhow!(
-        "this litnav was built without the `analytics` feature (DataFusion and Ballista): rebuild with \
-         `cargo build --release --features analytics`"
-    )
+    litnav_app::analytics_results::missing_feature().into()
 }
 
 #[cfg(feature = "analytics")]

@@ -4,9 +4,9 @@
 use super::{CorpusArg, LlmArgs};
 use crate::progress::Terminal;
 use anyhow::Result;
-use litnav_app::CorpusSession;
 use litnav_app::relations::{Measure, MetricOptions, Neighbourhood, RankRequest};
 use litnav_app::request::{ReadingName, UnitsName};
+use litnav_app::{CorpusSession, analytics_results};
 use litnav_core::Sentiment;
 use litnav_graph::novelty::Units;
 use litnav_graph::paths;
@@ -211,16 +211,12 @@ fn rank(args: RankArgs, measure: Measure) -> Result<()> {
     let mut metric = args.metric.options(workspace.settings().seed);
     if let Some(results) = &args.results {
         match measure {
-            Measure::Disruption => metric.window = use_results(&session, &metric, results)?,
+            Measure::Disruption => metric.window = analytics_results::use_disruption(&session, &metric, results)?,
             Measure::Novelty => {
-                let units = use_novelty_results(&session, &metric, results)?;
-                anyhow::ensure!(
-                    args.metric.units.is_none() || units == metric.units,
-                    "--units disagrees with the results, computed with units {units:?}"
-                );
-                metric.units = units;
+                let units = args.metric.units.map(UnitsName::units);
+                metric.units = analytics_results::use_novelty(&session, &metric, units, results)?;
             }
-            Measure::Citations => use_counts_results(&session, results)?,
+            Measure::Citations => analytics_results::use_counts(&session, results)?,
         }
     }
     let progress = Terminal::start(&format!("computing {} for every paper", measure.name().to_lowercase()));
@@ -235,75 +231,6 @@ fn rank(args: RankArgs, measure: Measure) -> Result<()> {
     let ranking = session.rank(&request)?;
     progress.finish();
     show(&ranking, args.corpus.json)
-}
-
-/// Load `litnav analytics cd` results into the session; returns their window (which must agree
-/// with --window when that is given).
-fn use_results(session: &CorpusSession, metric: &MetricOptions, path: &std::path::Path) -> Result<Option<u32>> {
-    #[cfg(feature = "analytics")]
-    {
-        anyhow::ensure!(
-            metric.reading == litnav_graph::disruption::Reading::Subsequent,
-            "--results holds the index's definition (subsequent papers); --cd-reading all-time is computed here"
-        );
-        let results = litnav_analytics::cd::read(path)?;
-        if let Some(window) = metric.window {
-            anyhow::ensure!(
-                Some(window) == results.window,
-                "--window {window} disagrees with the results, computed with {}",
-                results.window.map_or("no window".to_string(), |w| format!("a {w}-year window"))
-            );
-        }
-        let metric = MetricOptions { window: results.window, ..*metric };
-        session.use_disruption(&metric, results.rows)?;
-        Ok(results.window)
-    }
-    #[cfg(not(feature = "analytics"))]
-    {
-        let _ = (session, metric, path);
-        Err(super::analytics::missing_feature())
-    }
-}
-
-/// Load `litnav analytics novelty` results (expected null) into the session; returns their
-/// units.
-fn use_novelty_results(session: &CorpusSession, metric: &MetricOptions, path: &std::path::Path) -> Result<Units> {
-    #[cfg(feature = "analytics")]
-    {
-        let results = litnav_analytics::novelty::read(path)?;
-        let metric = MetricOptions { units: results.units, ..*metric };
-        session.use_novelty(&metric, results.rows)?;
-        Ok(results.units)
-    }
-    #[cfg(not(feature = "analytics"))]
-    {
-        let _ = (session, metric, path);
-        Err(super::analytics::missing_feature())
-    }
-}
-
-/// Load `litnav analytics counts` results into the session.
-fn use_counts_results(session: &CorpusSession, path: &std::path::Path) -> Result<()> {
-    #[cfg(feature = "analytics")]
-    {
-        let rows = litnav_analytics::counts::read(path)?;
-        let counts = |c: litnav_analytics::counts::Counts| -> Result<litnav_app::relations::CitationCounts> {
-            let count =
-                |n: i64| u64::try_from(n).map_err(|_| anyhow::anyhow!("{}: a negative count ({n})", path.display()));
-            Ok(litnav_app::relations::CitationCounts {
-                citations: count(c.citations)?,
-                references: count(c.references)?,
-            })
-        };
-        let rows = rows.into_iter().map(|(id, c)| Ok((id, counts(c)?))).collect::<Result<Vec<_>>>()?;
-        session.use_citations(rows)?;
-        Ok(())
-    }
-    #[cfg(not(feature = "analytics"))]
-    {
-        let _ = (session, path);
-        Err(super::analytics::missing_feature())
-    }
 }
 
 fn paper(args: PaperArgs) -> Result<()> {
@@ -322,7 +249,13 @@ fn path(args: PathArgs) -> Result<()> {
 fn neighbours(args: NeighbourArgs, which: Neighbourhood, what: &str) -> Result<()> {
     let (_, session) = open(&args.corpus)?;
     let report = match &args.results {
-        Some(path) => session.neighbours_listed(&args.id, &listed_neighbours(path, which, &args.id, args.k)?)?,
+        Some(path) => {
+            let (listed, top) = analytics_results::listed_neighbours(path, which, &args.id, args.k)?;
+            if args.k > top {
+                eprintln!("note: the results keep each paper's top {top} only");
+            }
+            session.neighbours_listed(&args.id, &listed)?
+        }
         None => session.neighbours(&args.id, which, args.k)?,
     };
     if args.corpus.json {
@@ -335,41 +268,6 @@ fn neighbours(args: NeighbourArgs, which: Neighbourhood, what: &str) -> Result<(
         println!("{:>3}. {:>4} {what} (cosine {:.3})  {}", rank + 1, r.count, r.similarity, r.paper);
     }
     Ok(())
-}
-
-/// One paper's list from a `litnav analytics cocitation|coupling` file, at most `k` long.
-fn listed_neighbours(
-    path: &std::path::Path,
-    which: Neighbourhood,
-    id: &str,
-    k: usize,
-) -> Result<Vec<(String, usize, f64)>> {
-    #[cfg(feature = "analytics")]
-    {
-        use litnav_analytics::related::Relation;
-        let results = litnav_analytics::related::read(path)?;
-        let wanted = match which {
-            Neighbourhood::CoCited => Relation::CoCitation,
-            Neighbourhood::Coupled => Relation::Coupling,
-        };
-        anyhow::ensure!(
-            results.relation == wanted,
-            "{} holds {} lists, not {}",
-            path.display(),
-            results.relation.name(),
-            wanted.name()
-        );
-        if k > results.top as usize {
-            eprintln!("note: the results keep each paper's top {} only", results.top);
-        }
-        let list = results.lists.get(id).map(Vec::as_slice).unwrap_or_default();
-        Ok(list.iter().take(k).map(|r| (r.other.clone(), r.count as usize, r.similarity)).collect())
-    }
-    #[cfg(not(feature = "analytics"))]
-    {
-        let _ = (path, which, id, k);
-        Err(super::analytics::missing_feature())
-    }
 }
 
 fn co_mentioned(args: NeighbourArgs) -> Result<()> {
