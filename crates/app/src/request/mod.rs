@@ -10,6 +10,7 @@
 pub mod fetch;
 pub mod map;
 pub mod names;
+pub mod score;
 pub mod search;
 pub mod workspace;
 

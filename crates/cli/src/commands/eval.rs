@@ -1,15 +1,18 @@
 //! `litnav eval`: score other systems' outputs with the field's metrics.
 
-use super::{ModelArgs, print_json};
+use super::print_json;
 use crate::progress::Terminal;
 use anyhow::Result;
 use clap::Subcommand;
 use litnav_app::relations::Measure;
-use litnav_app::request::{CompatName, SimilarityName};
+use litnav_app::request::SimilarityName;
+use litnav_app::request::score::{
+    AgreementParams, ClusterScoreParams, EgoMeasureName, EgoScoreParams, PairScoreParams, PathScoreParams,
+    RetrievalParams, SurveyParams, TaxobenchParams, TreeParams, WeightsName,
+};
 use litnav_app::score::{clusters, pairwise, scinet, taxobench, trec, tree};
-use litnav_graph::paths;
+
 use serde::Serialize;
-use std::path::PathBuf;
 
 /// Scorers.
 #[derive(Debug, Subcommand)]
@@ -17,286 +20,41 @@ pub enum Scorer {
     /// Score TaxoBench predictions (`id`, `hierarchy_tree`) against TaxoBench's `data.jsonl`
     /// (`id`, `gt`): retrieval P/R/F1 after title alignment, leaf ARI / V-measure (end-to-end and
     /// on aligned papers), Sem-Path, US-TED / US-NTED and NSR / NSP / Soft-F1.
-    Taxobench(TaxobenchArgs),
+    Taxobench(TaxobenchParams),
     /// Compare any two trees (TaxoBench JSON, litnav maps, or outlines with `children`):
     /// US-TED/US-NTED, NSR/NSP/Soft-F1 (= heading soft recall/precision), Bloom-Eval STS and Shape
     /// Consistency, ordered TED, ResearchArena's Tree Semantic Distance — and, when both trees
     /// hold papers, the retrieval, leaf and Sem-Path metrics.
-    Tree(TreeArgs),
+    Tree(TreeParams),
     /// Score a ranked run against relevance judgments, TREC style: Recall/Precision/nDCG@k and MRR.
-    Retrieval(RetrievalArgs),
+    Retrieval(RetrievalParams),
     /// SciNet path-wise scores of retrieved papers against the citation graph: Consistency
     /// (share of the maximum-citation path's inner papers retrieved), Connectivity (the retrieved
     /// papers link the endpoints by citations) and, with --llm, Rationality.
-    Paths(PathScoreArgs),
+    Paths(PathScoreParams),
     /// SciNet ego-centric scores of retrieved papers: SoS (mean corpus percentile of their
     /// disruption or novelty), Recall@k of the field's k most disruptive or novel papers and,
     /// with --llm, Novelty-LLM or Disruption-LLM (1–10 from title and abstract).
-    Ego(EgoScoreArgs),
+    Ego(EgoScoreParams),
     /// SciNet pair-wise scores of answers to citation and co-mention queries: Cite-Acc,
     /// Cite-Sentiment, CoMention-Acc and CoMention-Paragraph, against the corpus's citation graph
     /// and citation contexts (`ingest --contexts`, `ingest --surveys`).
-    Pairs(PairScoreArgs),
+    Pairs(PairScoreParams),
     /// Knowledge Navigator's clustering scores against gold clusters: ARI, NMI, Rc@80 (clusters a
     /// reader opens to see 80% of a gold cluster) and Rv@80 (share of the collection they hold),
     /// beside a random assignment of the same cluster sizes.
-    Clusters(ClusterScoreArgs),
+    Clusters(ClusterScoreParams),
     /// Bloom-Eval's 16 metrics of a generated survey against an expert survey, by Bloom's six
     /// tiers: the deterministic ones always, the LLM ones with --llm. A survey is a Bloom-Eval
     /// directory (`human/`, `llm/`: content.json, outline.json, reference.json, article) or a
     /// Markdown file.
-    Survey(SurveyArgs),
+    Survey(SurveyParams),
     /// LLM judges (tree, GRADE, path rationality), each printing its full trace as JSON.
     #[command(subcommand)]
     Judge(super::judge::Judge),
     /// Agreement of two raters' score files (e.g. `eval judge tree --output` and human scores):
     /// JSON lines with `id` and numeric scores by name; Cohen's κ and Spearman's ρ per name.
-    Agreement(AgreementArgs),
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum WeightsArg {
-    /// Every disagreement counts 1 (TaxoBench's κ).
-    None,
-    /// By the distance between scores.
-    Linear,
-    /// By the squared distance.
-    Quadratic,
-}
-
-#[derive(Debug, clap::Args)]
-pub struct AgreementArgs {
-    /// The first rater's scores (JSON lines: `id` and numeric scores by name).
-    #[arg(value_name = "FILE")]
-    first: PathBuf,
-    /// The second rater's scores.
-    #[arg(value_name = "FILE")]
-    second: PathBuf,
-    /// How κ weighs disagreements.
-    #[arg(long, value_enum, default_value_t = WeightsArg::None)]
-    weights: WeightsArg,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
-}
-
-#[derive(Debug, clap::Args)]
-pub struct SurveyArgs {
-    /// The expert survey (directory or Markdown file).
-    #[arg(long, value_name = "PATH")]
-    expert: PathBuf,
-    /// The generated survey (directory or Markdown file).
-    #[arg(long, value_name = "PATH")]
-    generated: PathBuf,
-    /// Resolve both bibliographies to this corpus's papers (titles aligned as TaxoBench aligns
-    /// them); entries without citation counts take the papers'.
-    #[arg(long, value_name = "DIR")]
-    corpus: Option<PathBuf>,
-    /// Only these metrics (comma-separated abbreviations: EFid, HIRC, FCons, OTC, CF, TFSim, TBal,
-    /// FMI, DSI, FAP, STS, SCons, SCS, CAA, FNov, ROQ).
-    #[arg(long, value_delimiter = ',', value_name = "LIST")]
-    metrics: Vec<String>,
-    /// Where the seed and Bloom-Eval's scripts disagree, follow the scripts (`bloom-eval`) to
-    /// compare with numbers they produced.
-    #[arg(long, value_enum, default_value_t = CompatName::Seed)]
-    compat: CompatName,
-    /// The topic (default: the expert survey's title).
-    #[arg(long)]
-    topic: Option<String>,
-    /// Longest passage an LLM extraction step reads, in characters.
-    #[arg(long, default_value_t = 6000)]
-    chunk_chars: usize,
-    /// At most this many passages per survey for each LLM extraction (spread over the text).
-    #[arg(long)]
-    max_passages: Option<usize>,
-    /// At most this many (sentence, cited paper) pairs checked for Citation Faithfulness.
-    #[arg(long)]
-    max_citations: Option<usize>,
-    /// Write every LLM step (answers, repairs, cache hits) as JSON here.
-    #[arg(long, value_name = "FILE")]
-    trace: Option<PathBuf>,
-    #[command(flatten)]
-    model: ModelArgs,
-    #[command(flatten)]
-    llm: super::LlmArgs,
-    /// Print the report as JSON.
-    #[arg(long)]
-    json: bool,
-}
-
-#[derive(Debug, clap::Args)]
-pub struct TreeArgs {
-    /// The reference (expert) tree, a JSON file. Without it, only the checks that need no
-    /// reference run.
-    #[arg(long, value_name = "FILE")]
-    reference: Option<PathBuf>,
-    /// The tree to check (and to compare with the reference), a JSON file: TaxoBench's shape, a
-    /// litnav map, an outline with `children`, or a TaxoBench line holding one.
-    #[arg(long, value_name = "FILE")]
-    prediction: PathBuf,
-    /// Title-alignment threshold (for trees with papers).
-    #[arg(long, default_value_t = taxobench::DEFAULT_THRESHOLD)]
-    threshold: f64,
-    /// Sem-Path's penalty per unmatched ancestor.
-    #[arg(long, default_value_t = taxobench::DEFAULT_LAMBDA)]
-    lambda: f64,
-    /// Cosine above which Tree Semantic Distance relabels for free.
-    #[arg(long, default_value_t = tree::DEFAULT_TSD_THRESHOLD)]
-    tsd_threshold: f64,
-    /// Label similarity.
-    #[arg(long, value_enum, default_value_t = SimilarityName::Embedding)]
-    similarity: SimilarityName,
-    #[command(flatten)]
-    model: ModelArgs,
-    /// Print the scores as JSON.
-    #[arg(long)]
-    json: bool,
-}
-
-#[derive(Debug, clap::Args)]
-pub struct RetrievalArgs {
-    /// Relevance judgments, TREC qrels: `query 0 document grade` per line (grade > 0 = relevant).
-    #[arg(long, value_name = "FILE")]
-    qrels: PathBuf,
-    /// The run, TREC format: `query Q0 document rank score tag` per line.
-    #[arg(long, value_name = "FILE")]
-    run: PathBuf,
-    /// Cut-offs for Recall/Precision/nDCG.
-    #[arg(long, value_delimiter = ',', default_value = "10,100")]
-    k: Vec<usize>,
-    /// Also print per-query scores.
-    #[arg(long)]
-    per_query: bool,
-    /// Print the scores as JSON.
-    #[arg(long)]
-    json: bool,
-}
-
-#[derive(Debug, clap::Args)]
-pub struct TaxobenchArgs {
-    /// TaxoBench's data.jsonl (expert taxonomies in `gt`).
-    #[arg(long, value_name = "FILE")]
-    data: PathBuf,
-    /// Predictions: JSON lines with `id` and `hierarchy_tree`.
-    #[arg(long, value_name = "FILE")]
-    predictions: PathBuf,
-    /// Title-alignment threshold.
-    #[arg(long, default_value_t = taxobench::DEFAULT_THRESHOLD)]
-    threshold: f64,
-    /// Sem-Path's penalty per unmatched ancestor.
-    #[arg(long, default_value_t = taxobench::DEFAULT_LAMBDA)]
-    lambda: f64,
-    /// Label similarity for the hierarchy metrics.
-    #[arg(long, value_enum, default_value_t = SimilarityName::Embedding)]
-    similarity: SimilarityName,
-    /// Write one JSON line of scores per instance here.
-    #[arg(long, value_name = "FILE")]
-    output: Option<PathBuf>,
-    #[command(flatten)]
-    model: ModelArgs,
-    /// Print the summary as JSON.
-    #[arg(long)]
-    json: bool,
-}
-
-#[derive(Debug, clap::Args)]
-pub struct PathScoreArgs {
-    /// Corpus directory (default: the built-in litbench corpus).
-    #[arg(long, value_name = "DIR")]
-    corpus: Option<PathBuf>,
-    /// JSONL, one query per line: `source`, `target` (paper ids, in either order: SciNet writes
-    /// them old → new), `retrieved` (the system's papers, ids, in its order), optional `truth`
-    /// (the ground-truth path, citing end first; default: the maximum-citation path).
-    file: PathBuf,
-    /// Hop limit of the ground-truth path.
-    #[arg(long, default_value_t = paths::DEFAULT_MAX_HOPS)]
-    max_hops: usize,
-    /// Judge each retrieved sequence's Rationality (1–10) with the LLM.
-    #[command(flatten)]
-    llm: super::LlmArgs,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
-}
-
-#[derive(Debug, clap::Args)]
-pub struct PairScoreArgs {
-    /// Corpus directory (default: the built-in litbench corpus).
-    #[arg(long, value_name = "DIR")]
-    corpus: Option<PathBuf>,
-    /// JSONL, one query per line: `id`, `paper` (a corpus id), `task` (`cite` or `co-mention`),
-    /// optional `sentiment` (positive, neutral, negative) and `direction` (`citers`: the answers
-    /// cite the paper, the default; `references`: the paper cites them).
-    #[arg(long, value_name = "FILE")]
-    queries: PathBuf,
-    /// JSONL, one answer per line: `id` (the query's) and `retrieved` (ids, in rank order).
-    #[arg(long, value_name = "FILE")]
-    answers: PathBuf,
-    /// Answers scored per query (the first k).
-    #[arg(long, short, default_value_t = 50)]
-    k: usize,
-    /// Label unlabelled citation mentions with the LLM for Cite-Sentiment.
-    #[command(flatten)]
-    llm: super::LlmArgs,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
-}
-
-#[derive(Debug, clap::Args)]
-pub struct ClusterScoreArgs {
-    /// The gold clusters: JSONL (`id`, `cluster`: a string or number; a later line for the same
-    /// id is a secondary membership) or a litnav map (leaves are clusters, `also` secondary).
-    #[arg(long, value_name = "FILE")]
-    gold: PathBuf,
-    /// The clustering to score, in the same formats (e.g. `litnav map --json`).
-    #[arg(long, value_name = "FILE")]
-    predicted: PathBuf,
-    /// Coverage p of Rc@p and Rv@p, in percent.
-    #[arg(long, default_value_t = clusters::DEFAULT_COVERAGE_PERCENT)]
-    coverage: f64,
-    /// Random assignments averaged for the baseline.
-    #[arg(long, default_value_t = clusters::DEFAULT_RANDOM_RUNS)]
-    random_runs: usize,
-    /// Seed of the random baseline (default: the settings' seed, 42).
-    #[arg(long)]
-    seed: Option<u64>,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum MeasureArg {
-    /// The CD disruption index.
-    Disruption,
-    /// Uzzi novelty (negated 10th-percentile z: higher = more novel).
-    Novelty,
-}
-
-#[derive(Debug, clap::Args)]
-pub struct EgoScoreArgs {
-    /// Corpus directory (default: the built-in litbench corpus).
-    #[arg(long, value_name = "DIR")]
-    corpus: Option<PathBuf>,
-    /// JSONL, one query per line: `topic` (a stored topic's id or title, or free text whose BM25
-    /// matches form the field) and `retrieved` (the system's papers, ids, in rank order).
-    file: PathBuf,
-    /// Which property the queries asked for.
-    #[arg(long, value_enum)]
-    measure: MeasureArg,
-    /// Size of the ground-truth set and of the retrieved list scored (Recall@k).
-    #[arg(long, short, default_value_t = 50)]
-    k: usize,
-    /// How many BM25 matches a free-text topic takes.
-    #[arg(long, default_value_t = 300)]
-    pool: usize,
-    /// Rate every retrieved paper with the LLM (Novelty-LLM or Disruption-LLM).
-    #[command(flatten)]
-    llm: super::LlmArgs,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
+    Agreement(AgreementParams),
 }
 
 pub fn run(scorer: Scorer) -> Result<()> {
@@ -313,9 +71,9 @@ pub fn run(scorer: Scorer) -> Result<()> {
         Scorer::Agreement(args) => {
             use litnav_eval::agreement::KappaWeights;
             let weights = match args.weights {
-                WeightsArg::None => KappaWeights::Unweighted,
-                WeightsArg::Linear => KappaWeights::Linear,
-                WeightsArg::Quadratic => KappaWeights::Quadratic,
+                WeightsName::None => KappaWeights::Unweighted,
+                WeightsName::Linear => KappaWeights::Linear,
+                WeightsName::Quadratic => KappaWeights::Quadratic,
             };
             let report = litnav_app::score::agreement::agreement_of_files(&args.first, &args.second, weights)?;
             show_report(&report, args.json)
@@ -323,7 +81,7 @@ pub fn run(scorer: Scorer) -> Result<()> {
     }
 }
 
-fn run_survey(args: SurveyArgs) -> Result<()> {
+fn run_survey(args: SurveyParams) -> Result<()> {
     use litnav_app::survey::{self, Metric, SurveyOptions};
     let workspace = args.model.workspace()?;
     let progress = Terminal::new();
@@ -373,7 +131,7 @@ fn print_numbers<T: Serialize>(report: &T) -> Result<()> {
     Ok(())
 }
 
-fn run_tree(args: TreeArgs) -> Result<()> {
+fn run_tree(args: TreeParams) -> Result<()> {
     let reference = args.reference.as_deref().map(tree::read_tree).transpose()?;
     let predicted = tree::read_tree(&args.prediction)?;
     let options = tree::TreeOptions {
@@ -417,7 +175,7 @@ fn print_checks(checks: &litnav_eval::checks::TreeChecks) -> Result<()> {
     Ok(())
 }
 
-fn run_retrieval(args: RetrievalArgs) -> Result<()> {
+fn run_retrieval(args: RetrievalParams) -> Result<()> {
     let report = trec::score_files(&args.qrels, &args.run, &args.k, args.per_query)?;
     if args.json {
         return print_json(&report);
@@ -431,7 +189,7 @@ fn run_retrieval(args: RetrievalArgs) -> Result<()> {
     Ok(())
 }
 
-fn run_taxobench(args: TaxobenchArgs) -> Result<()> {
+fn run_taxobench(args: TaxobenchParams) -> Result<()> {
     let workspace = args.model.workspace()?;
     let (data, predictions) = (taxobench::Lines::File(&args.data), taxobench::Lines::File(&args.predictions));
     let kind = args.similarity.kind();
@@ -455,7 +213,7 @@ fn run_taxobench(args: TaxobenchArgs) -> Result<()> {
     print_numbers(&summary)
 }
 
-fn run_paths(args: PathScoreArgs) -> Result<()> {
+fn run_paths(args: PathScoreParams) -> Result<()> {
     let workspace = super::workspace()?;
     let session = workspace.open(args.corpus.as_deref(), &Terminal::new())?;
     let client = args.llm.client(&workspace)?;
@@ -465,12 +223,12 @@ fn run_paths(args: PathScoreArgs) -> Result<()> {
     show_report(&report, args.json)
 }
 
-fn run_ego(args: EgoScoreArgs) -> Result<()> {
+fn run_ego(args: EgoScoreParams) -> Result<()> {
     let workspace = super::workspace()?;
     let session = workspace.open(args.corpus.as_deref(), &Terminal::new())?;
     let measure = match args.measure {
-        MeasureArg::Disruption => Measure::Disruption,
-        MeasureArg::Novelty => Measure::Novelty,
+        EgoMeasureName::Disruption => Measure::Disruption,
+        EgoMeasureName::Novelty => Measure::Novelty,
     };
     let client = args.llm.client(&workspace)?;
     let progress = Terminal::start(&format!("computing {} for every paper", measure.name().to_lowercase()));
@@ -479,7 +237,7 @@ fn run_ego(args: EgoScoreArgs) -> Result<()> {
     show_report(&report, args.json)
 }
 
-fn run_pairs(args: PairScoreArgs) -> Result<()> {
+fn run_pairs(args: PairScoreParams) -> Result<()> {
     let workspace = super::workspace()?;
     let session = workspace.open(args.corpus.as_deref(), &Terminal::new())?;
     let client = args.llm.client(&workspace)?;
@@ -489,7 +247,7 @@ fn run_pairs(args: PairScoreArgs) -> Result<()> {
     show_report(&report, args.json)
 }
 
-fn run_clusters(args: ClusterScoreArgs) -> Result<()> {
+fn run_clusters(args: ClusterScoreParams) -> Result<()> {
     let workspace = super::workspace()?;
     let options = clusters::ClusterOptions {
         coverage: args.coverage / 100.0,

@@ -1,0 +1,278 @@
+//! What a scorer of other systems' outputs takes (`litnav eval …`): files, thresholds and the
+//! options each metric has, with clap's derives behind the `clap` feature. Every default here is
+//! the scoring module's own constant.
+
+use super::names::{CompatName, SimilarityName};
+use super::workspace::{LlmParams, ModelParams};
+use std::path::PathBuf;
+
+/// How Cohen's κ weighs disagreements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+pub enum WeightsName {
+    /// Every disagreement counts 1 (TaxoBench's κ).
+    None,
+    /// By the distance between scores.
+    Linear,
+    /// By the squared distance.
+    Quadratic,
+}
+
+/// `litnav eval agreement`: two raters' score files.
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct AgreementParams {
+    /// The first rater's scores (JSON lines: `id` and numeric scores by name).
+    #[cfg_attr(feature = "clap", arg(value_name = "FILE"))]
+    pub first: PathBuf,
+    /// The second rater's scores.
+    #[cfg_attr(feature = "clap", arg(value_name = "FILE"))]
+    pub second: PathBuf,
+    /// How κ weighs disagreements.
+    #[cfg_attr(feature = "clap", arg(long, value_enum, default_value_t = WeightsName::None))]
+    pub weights: WeightsName,
+    /// Print JSON.
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub json: bool,
+}
+
+/// `litnav eval survey`: a generated survey against an expert one (Bloom-Eval).
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct SurveyParams {
+    /// The expert survey (directory or Markdown file).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "PATH"))]
+    pub expert: PathBuf,
+    /// The generated survey (directory or Markdown file).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "PATH"))]
+    pub generated: PathBuf,
+    /// Resolve both bibliographies to this corpus's papers (titles aligned as TaxoBench aligns
+    /// them); entries without citation counts take the papers'.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "DIR"))]
+    pub corpus: Option<PathBuf>,
+    /// Only these metrics (comma-separated abbreviations: EFid, HIRC, FCons, OTC, CF, TFSim, TBal,
+    /// FMI, DSI, FAP, STS, SCons, SCS, CAA, FNov, ROQ).
+    #[cfg_attr(feature = "clap", arg(long, value_delimiter = ',', value_name = "LIST"))]
+    pub metrics: Vec<String>,
+    /// Where the seed and Bloom-Eval's scripts disagree, follow the scripts (`bloom-eval`) to
+    /// compare with numbers they produced.
+    #[cfg_attr(feature = "clap", arg(long, value_enum, default_value_t = CompatName::Seed))]
+    pub compat: CompatName,
+    /// The topic (default: the expert survey's title).
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub topic: Option<String>,
+    /// Longest passage an LLM extraction step reads, in characters.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = 6000))]
+    pub chunk_chars: usize,
+    /// At most this many passages per survey for each LLM extraction (spread over the text).
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub max_passages: Option<usize>,
+    /// At most this many (sentence, cited paper) pairs checked for Citation Faithfulness.
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub max_citations: Option<usize>,
+    /// Write every LLM step (answers, repairs, cache hits) as JSON here.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE"))]
+    pub trace: Option<PathBuf>,
+    /// The encoder.
+    #[cfg_attr(feature = "clap", command(flatten))]
+    pub model: ModelParams,
+    /// The LLM.
+    #[cfg_attr(feature = "clap", command(flatten))]
+    pub llm: LlmParams,
+    /// Print the report as JSON.
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub json: bool,
+}
+
+/// `litnav eval tree`: a tree checked, and compared with a reference when one is given.
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct TreeParams {
+    /// The reference (expert) tree, a JSON file. Without it, only the checks that need no
+    /// reference run.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE"))]
+    pub reference: Option<PathBuf>,
+    /// The tree to check (and to compare with the reference), a JSON file: TaxoBench's shape, a
+    /// litnav map, an outline with `children`, or a TaxoBench line holding one.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE"))]
+    pub prediction: PathBuf,
+    /// Title-alignment threshold (for trees with papers).
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = crate::score::taxobench::DEFAULT_THRESHOLD))]
+    pub threshold: f64,
+    /// Sem-Path's penalty per unmatched ancestor.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = crate::score::taxobench::DEFAULT_LAMBDA))]
+    pub lambda: f64,
+    /// Cosine above which Tree Semantic Distance relabels for free.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = crate::score::tree::DEFAULT_TSD_THRESHOLD))]
+    pub tsd_threshold: f64,
+    /// Label similarity.
+    #[cfg_attr(feature = "clap", arg(long, value_enum, default_value_t = SimilarityName::Embedding))]
+    pub similarity: SimilarityName,
+    /// The encoder.
+    #[cfg_attr(feature = "clap", command(flatten))]
+    pub model: ModelParams,
+    /// Print the scores as JSON.
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub json: bool,
+}
+
+/// `litnav eval retrieval`: a TREC run against qrels.
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct RetrievalParams {
+    /// Relevance judgments, TREC qrels: `query 0 document grade` per line (grade > 0 = relevant).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE"))]
+    pub qrels: PathBuf,
+    /// The run, TREC format: `query Q0 document rank score tag` per line.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE"))]
+    pub run: PathBuf,
+    /// Cut-offs for Recall/Precision/nDCG.
+    #[cfg_attr(feature = "clap", arg(long, value_delimiter = ',', default_value = "10,100"))]
+    pub k: Vec<usize>,
+    /// Also print per-query scores.
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub per_query: bool,
+    /// Print the scores as JSON.
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub json: bool,
+}
+
+/// `litnav eval taxobench`: predictions against TaxoBench's data.
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct TaxobenchParams {
+    /// TaxoBench's data.jsonl (expert taxonomies in `gt`).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE"))]
+    pub data: PathBuf,
+    /// Predictions: JSON lines with `id` and `hierarchy_tree`.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE"))]
+    pub predictions: PathBuf,
+    /// Title-alignment threshold.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = crate::score::taxobench::DEFAULT_THRESHOLD))]
+    pub threshold: f64,
+    /// Sem-Path's penalty per unmatched ancestor.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = crate::score::taxobench::DEFAULT_LAMBDA))]
+    pub lambda: f64,
+    /// Label similarity for the hierarchy metrics.
+    #[cfg_attr(feature = "clap", arg(long, value_enum, default_value_t = SimilarityName::Embedding))]
+    pub similarity: SimilarityName,
+    /// Write one JSON line of scores per instance here.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE"))]
+    pub output: Option<PathBuf>,
+    /// The encoder.
+    #[cfg_attr(feature = "clap", command(flatten))]
+    pub model: ModelParams,
+    /// Print the summary as JSON.
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub json: bool,
+}
+
+/// `litnav eval paths`: SciNet's path-wise scores.
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct PathScoreParams {
+    /// Corpus directory (default: the built-in litbench corpus).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "DIR"))]
+    pub corpus: Option<PathBuf>,
+    /// JSONL, one query per line: `source`, `target` (paper ids, in either order: SciNet writes
+    /// them old → new), `retrieved` (the system's papers, ids, in its order), optional `truth`
+    /// (the ground-truth path, citing end first; default: the maximum-citation path).
+    pub file: PathBuf,
+    /// Hop limit of the ground-truth path.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = litnav_graph::paths::DEFAULT_MAX_HOPS))]
+    pub max_hops: usize,
+    /// Judge each retrieved sequence's Rationality (1–10) with the LLM.
+    #[cfg_attr(feature = "clap", command(flatten))]
+    pub llm: LlmParams,
+    /// Print JSON.
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub json: bool,
+}
+
+/// `litnav eval pairs`: SciNet's pair-wise scores.
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct PairScoreParams {
+    /// Corpus directory (default: the built-in litbench corpus).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "DIR"))]
+    pub corpus: Option<PathBuf>,
+    /// JSONL, one query per line: `id`, `paper` (a corpus id), `task` (`cite` or `co-mention`),
+    /// optional `sentiment` (positive, neutral, negative) and `direction` (`citers`: the answers
+    /// cite the paper, the default; `references`: the paper cites them).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE"))]
+    pub queries: PathBuf,
+    /// JSONL, one answer per line: `id` (the query's) and `retrieved` (ids, in rank order).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE"))]
+    pub answers: PathBuf,
+    /// Answers scored per query (the first k).
+    #[cfg_attr(feature = "clap", arg(long, short, default_value_t = 50))]
+    pub k: usize,
+    /// Label unlabelled citation mentions with the LLM for Cite-Sentiment.
+    #[cfg_attr(feature = "clap", command(flatten))]
+    pub llm: LlmParams,
+    /// Print JSON.
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub json: bool,
+}
+
+/// `litnav eval clusters`: Knowledge Navigator's clustering scores.
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct ClusterScoreParams {
+    /// The gold clusters: JSONL (`id`, `cluster`: a string or number; a later line for the same
+    /// id is a secondary membership) or a litnav map (leaves are clusters, `also` secondary).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE"))]
+    pub gold: PathBuf,
+    /// The clustering to score, in the same formats (e.g. `litnav map --json`).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE"))]
+    pub predicted: PathBuf,
+    /// Coverage p of Rc@p and Rv@p, in percent.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = crate::score::clusters::DEFAULT_COVERAGE_PERCENT))]
+    pub coverage: f64,
+    /// Random assignments averaged for the baseline.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = crate::score::clusters::DEFAULT_RANDOM_RUNS))]
+    pub random_runs: usize,
+    /// Seed of the random baseline (default: the settings' seed, 42).
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub seed: Option<u64>,
+    /// Print JSON.
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub json: bool,
+}
+
+/// The property SciNet's ego-centric queries ask for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+pub enum EgoMeasureName {
+    /// The CD disruption index.
+    Disruption,
+    /// Uzzi novelty (negated 10th-percentile z: higher = more novel).
+    Novelty,
+}
+
+/// `litnav eval ego`: SciNet's ego-centric scores.
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct EgoScoreParams {
+    /// Corpus directory (default: the built-in litbench corpus).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "DIR"))]
+    pub corpus: Option<PathBuf>,
+    /// JSONL, one query per line: `topic` (a stored topic's id or title, or free text whose BM25
+    /// matches form the field) and `retrieved` (the system's papers, ids, in rank order).
+    pub file: PathBuf,
+    /// Which property the queries asked for.
+    #[cfg_attr(feature = "clap", arg(long, value_enum))]
+    pub measure: EgoMeasureName,
+    /// Size of the ground-truth set and of the retrieved list scored (Recall@k).
+    #[cfg_attr(feature = "clap", arg(long, short, default_value_t = 50))]
+    pub k: usize,
+    /// How many BM25 matches a free-text topic takes.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = 300))]
+    pub pool: usize,
+    /// Rate every retrieved paper with the LLM (Novelty-LLM or Disruption-LLM).
+    #[cfg_attr(feature = "clap", command(flatten))]
+    pub llm: LlmParams,
+    /// Print JSON.
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub json: bool,
+}
