@@ -10,7 +10,7 @@ mod progress;
 
 use clap::{CommandFactory, FromArgMatches, Parser};
 use commands::Command;
-use litnav_app::request::{Defaults, ExpandParams, FetchParams, MapParams, SearchParams};
+use litnav_app::request::{Defaults, ExpandParams, FetchParams, MapParams, MetricParams, SearchParams};
 
 /// litnav finds the papers that matter for a topic, organizes them, relates them through their
 /// citations and measures all of it against expert surveys. Offline by default.
@@ -33,6 +33,11 @@ fn grammar() -> clap::Command {
         .mut_subcommand("search", show_defaults::<SearchParams>)
         .mut_subcommand("map", |map| show_defaults::<MapParams>(show_defaults::<FetchParams>(map)))
         .mut_subcommand("expand", show_defaults::<ExpandParams>)
+        .mut_subcommand("relations", |relations| {
+            ["disruption", "novelty", "citations", "paper"].into_iter().fold(relations, |relations, query| {
+                relations.mut_subcommand(query, show_defaults::<MetricParams>)
+            })
+        })
         .mut_subcommand("fetch", |fetch| fetch.mut_subcommand("openalex", show_defaults::<FetchParams>))
 }
 
@@ -177,6 +182,18 @@ mod tests {
         let server: ExpandParams = serde_json::from_str("{}").unwrap();
         let document = documented_body("/api/maps/{id}/nodes/{node}/expand", "post", false);
         agree::<ExpandParams>(cli, as_map(&server.filled()), document);
+    }
+
+    #[test]
+    fn citation_measures_have_one_default_per_option_in_the_cli_the_server_and_the_document() {
+        let words = ["litnav", "relations", "paper", "p1"];
+        let Command::Relations(commands::relations::Query::Paper(args)) = parse(words).unwrap().command else {
+            panic!()
+        };
+        let cli = as_map(&args.metric.filled());
+        let server: MetricParams = litnav_server::api::query_of("/api/papers/p1").unwrap();
+        agree::<MetricParams>(cli, as_map(&server.filled()), documented("/api/papers/{paper}", "get"));
+        assert_eq!(MetricParams::defaults()["reading"], "subsequent");
     }
 
     #[test]

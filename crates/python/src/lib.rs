@@ -8,8 +8,8 @@ use litnav_app::edges::{EdgeGraph, Papers};
 use litnav_app::maps;
 use litnav_app::relations::{MetricOptions, RankRequest};
 use litnav_app::request::{
-    CompatName, ExpandParams, MapParams, MeasureName, NeighbourhoodName, ReadingName, SearchParams, SimilarityName,
-    UnitsName,
+    CompatName, ExpandParams, MapParams, MeasureName, MetricParams, NeighbourhoodName, ReadingName, SearchParams,
+    SimilarityName, UnitsName,
 };
 use litnav_app::score::taxobench::{self, Lines};
 use litnav_app::score::{clusters, tree};
@@ -305,13 +305,19 @@ fn year(position: usize, value: i64) -> litnav_app::Result<Option<i32>> {
 type MetricWords = (Option<u32>, String, String, usize, Option<u64>);
 
 fn metric((window, reading, units, nulls, seed): &MetricWords) -> litnav_app::Result<MetricOptions> {
-    let reading: ReadingName = reading.parse()?;
-    let units = units.parse::<UnitsName>()?.units();
-    let seed = match seed {
+    let params = MetricParams {
+        window: *window,
+        reading: Some(reading.parse()?),
+        units: Some(units.parse()?),
+        nulls: Some(*nulls),
+        seed: *seed,
+    };
+    // The settings are read only when the seed is left to them.
+    let default_seed = match seed {
         Some(seed) => *seed,
         None => Settings::load()?.seed,
     };
-    Ok(MetricOptions { window: *window, reading: reading.reading(), units, nulls: *nulls, seed })
+    params.resolve(default_seed)
 }
 
 /// A citation graph from lists, answering in the order its papers were given.
@@ -631,9 +637,10 @@ fn defaults(py: Python<'_>) -> PyResult<Bound<'_, pyo3::types::PyDict>> {
     table.set_item("neighbours", relations::DEFAULT_NEIGHBOURS)?;
     table.set_item("shortest_paths", relations::DEFAULT_SHORTEST_PATHS)?;
     table.set_item("max_hops", litnav_app::relations::DEFAULT_MAX_HOPS)?;
-    table.set_item("nulls", MetricOptions::default().nulls)?;
-    table.set_item("reading", ReadingName::Subsequent.name())?;
-    table.set_item("units", UnitsName::Venues.name())?;
+    let metric = MetricParams::default().filled();
+    table.set_item("nulls", metric.nulls)?;
+    table.set_item("reading", metric.reading.map(ReadingName::name))?;
+    table.set_item("units", metric.units.map(UnitsName::name))?;
     Ok(table)
 }
 

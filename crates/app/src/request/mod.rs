@@ -10,6 +10,7 @@
 pub mod fetch;
 pub mod map;
 pub mod names;
+pub mod relations;
 pub mod score;
 pub mod search;
 pub mod workspace;
@@ -20,6 +21,7 @@ pub use names::{
     CompatName, FusionName, InputName, MeasureName, MethodName, ModeName, NeighbourhoodName, ReadingName, ScanName,
     SimilarityName, SnowballName, SourceName, UnitsName,
 };
+pub use relations::MetricParams;
 pub use search::SearchParams;
 pub use workspace::{LlmParams, ModelParams};
 
@@ -91,5 +93,6 @@ mod tests {
         documented::<FetchParams>();
         documented::<MapParams>();
         documented::<ExpandParams>();
+        documented::<MetricParams>();
     }
 }

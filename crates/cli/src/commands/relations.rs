@@ -4,11 +4,10 @@
 use super::{CorpusArg, LlmArgs};
 use crate::progress::Terminal;
 use anyhow::Result;
-use litnav_app::relations::{Measure, MetricOptions, Neighbourhood, RankRequest};
-use litnav_app::request::{ReadingName, UnitsName};
+use litnav_app::relations::{Measure, Neighbourhood, RankRequest};
+use litnav_app::request::{MetricParams, UnitsName};
 use litnav_app::{CorpusSession, analytics_results};
 use litnav_core::Sentiment;
-use litnav_graph::novelty::Units;
 use litnav_graph::paths;
 
 /// The relation queries.
@@ -51,40 +50,6 @@ pub struct CitersArgs {
     llm: LlmArgs,
 }
 
-/// How disruption and novelty are computed.
-#[derive(Debug, clap::Args)]
-pub struct MetricArgs {
-    /// Count only citing papers published within this many years after the focal paper (CD_t).
-    #[arg(long, value_name = "YEARS")]
-    window: Option<u32>,
-    /// Which citing papers CD counts: `subsequent` (papers published after the focal one, as the
-    /// index's authors' package computes it) or `all-time` (every citer whatever its year, and no
-    /// value for a paper without references: litnav's reading before 2026-11).
-    #[arg(long, value_enum, default_value_t = ReadingName::Subsequent)]
-    cd_reading: ReadingName,
-    /// What plays the role of Uzzi's journals in novelty (default: venues).
-    #[arg(long, value_enum)]
-    units: Option<UnitsName>,
-    /// Randomized citation graphs drawn for novelty's null model.
-    #[arg(long, default_value_t = MetricOptions::default().nulls)]
-    nulls: usize,
-    /// Seed of the randomization (default: the settings' seed, 42).
-    #[arg(long)]
-    seed: Option<u64>,
-}
-
-impl MetricArgs {
-    fn units(&self) -> Units {
-        self.units.map_or(Units::Venues, UnitsName::units)
-    }
-
-    fn options(&self, seed: u64) -> MetricOptions {
-        let units = self.units();
-        let reading = self.cd_reading.reading();
-        MetricOptions { window: self.window, reading, units, nulls: self.nulls, seed: self.seed.unwrap_or(seed) }
-    }
-}
-
 #[derive(Debug, clap::Args)]
 pub struct RankArgs {
     #[command(flatten)]
@@ -108,7 +73,7 @@ pub struct RankArgs {
     #[arg(long, value_name = "FILE")]
     results: Option<std::path::PathBuf>,
     #[command(flatten)]
-    metric: MetricArgs,
+    metric: MetricParams,
 }
 
 #[derive(Debug, clap::Args)]
@@ -118,7 +83,7 @@ pub struct PaperArgs {
     /// The paper's id.
     id: String,
     #[command(flatten)]
-    metric: MetricArgs,
+    pub metric: MetricParams,
 }
 
 #[derive(Debug, clap::Args)]
@@ -208,7 +173,7 @@ fn show<T: serde::Serialize + std::fmt::Display>(report: &T, json: bool) -> Resu
 
 fn rank(args: RankArgs, measure: Measure) -> Result<()> {
     let (workspace, session) = open(&args.corpus)?;
-    let mut metric = args.metric.options(workspace.settings().seed);
+    let mut metric = args.metric.resolve(workspace.settings().seed)?;
     if let Some(results) = &args.results {
         match measure {
             Measure::Disruption => metric.window = analytics_results::use_disruption(&session, &metric, results)?,
@@ -236,7 +201,7 @@ fn rank(args: RankArgs, measure: Measure) -> Result<()> {
 fn paper(args: PaperArgs) -> Result<()> {
     let (workspace, session) = open(&args.corpus)?;
     let progress = Terminal::start("computing disruption and novelty for every paper");
-    let profile = session.profile(&args.id, &args.metric.options(workspace.settings().seed))?;
+    let profile = session.profile(&args.id, &args.metric.resolve(workspace.settings().seed)?)?;
     progress.finish();
     show(&profile, args.corpus.json)
 }

@@ -14,7 +14,7 @@ pub(crate) use extract::{blocking, blocking_with_turn};
 
 use crate::state::AppState;
 use axum::routing::{MethodRouter, delete, get, post};
-use litnav_app::request::{Defaults, SearchParams};
+use litnav_app::request::{Defaults, MetricParams, SearchParams};
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -315,7 +315,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             method: "get",
             path: "/api/papers/{paper}",
             summary: "A paper with every relation litnav computes: CD (or why it is undefined), novelty, percentiles, citers with their contexts and sentiment, references, co-cited and coupled papers",
-            params: vec![path("paper", "a paper id")],
+            params: [path("paper", "a paper id")].into_iter().chain(request_params::<MetricParams>()).collect(),
             body: None,
             answers: "{paper, profile, references, citers}",
             streaming: false,

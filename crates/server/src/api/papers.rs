@@ -10,7 +10,8 @@ use axum::extract::State;
 use axum::response::Response;
 use litnav_app::Quiet;
 use litnav_app::export::{self, Format};
-use litnav_app::relations::{CitersReport, MetricOptions, PaperProfile, PaperRef, PathReport};
+use litnav_app::relations::{CitersReport, PaperProfile, PaperRef, PathReport};
+use litnav_app::request::MetricParams;
 use litnav_corpus::Paper;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -27,11 +28,16 @@ pub(super) struct PaperAnswer {
     citers: CitersReport,
 }
 
-pub(super) async fn paper(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<axum::Json<PaperAnswer>> {
+pub(super) async fn paper(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(metric): Query<MetricParams>,
+) -> ApiResult<axum::Json<PaperAnswer>> {
+    let metric = metric.resolve(state.workspace().settings().seed)?;
     let answer = blocking(move || {
         let session = state.session()?;
         let paper = session.require(&id)?.clone();
-        let profile = session.profile(&id, &MetricOptions::default())?;
+        let profile = session.profile(&id, &metric)?;
         let graph = &session.citations()?.graph;
         let node = session.node(&id)?;
         let references = graph.references(node).iter().map(|&n| session.paper_ref(n)).collect::<Result<Vec<_>, _>>()?;
