@@ -34,9 +34,9 @@ fn grammar() -> clap::Command {
         .mut_subcommand("map", |map| show_defaults::<MapParams>(show_defaults::<FetchParams>(map)))
         .mut_subcommand("expand", show_defaults::<ExpandParams>)
         .mut_subcommand("relations", |relations| {
-            ["disruption", "novelty", "citations", "paper"].into_iter().fold(relations, |relations, query| {
-                relations.mut_subcommand(query, show_defaults::<MetricParams>)
-            })
+            ["disruption", "novelty", "citations", "paper"]
+                .into_iter()
+                .fold(relations, |relations, query| relations.mut_subcommand(query, show_defaults::<MetricParams>))
         })
         .mut_subcommand("fetch", |fetch| fetch.mut_subcommand("openalex", show_defaults::<FetchParams>))
 }
