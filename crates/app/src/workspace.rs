@@ -44,6 +44,11 @@ impl Workspace {
         Workspace { settings, install_model: true, threads: None, encoder: OnceLock::new() }
     }
 
+    /// A workspace over this process's settings ([`Settings::load`]).
+    pub fn load() -> Result<Workspace> {
+        Ok(Workspace::new(Settings::load()?))
+    }
+
     /// Use the encoder in `dir`, which is only read (never installed into).
     pub fn with_model_dir(mut self, dir: PathBuf) -> Workspace {
         self.settings.model_dir = dir;

@@ -6,8 +6,8 @@ use crate::search;
 use crate::{Error, Result};
 use clap::Subcommand;
 use litnav_app::Progress;
+use litnav_app::Workspace;
 use litnav_app::request::{InputName, LlmParams as LlmArgs, MapParams, MethodName, ModelParams as ModelArgs};
-use litnav_app::{Settings, Workspace};
 use std::path::PathBuf;
 
 /// What a face gives the suites: progress shown to the user while a suite runs.
@@ -698,7 +698,7 @@ pub fn run(suite: Suite, face: &dyn Face) -> Result<String> {
             let client = args.llm.client(&workspace)?;
             let options = crate::expander::ExpanderOptions {
                 cluster_size: args.cluster_size,
-                llm_papers: args.llm.llm_papers.unwrap_or(litnav_app::maps::DEFAULT_LLM_PAPERS),
+                llm_papers: args.llm.papers(),
                 llm: client.as_ref(),
                 seed: args.seed.unwrap_or(workspace.settings().seed),
             };
@@ -772,13 +772,8 @@ fn show<T: serde::Serialize + std::fmt::Display>(
     Ok(report.to_string())
 }
 
-/// The workspace of this process's settings.
-fn workspace() -> Result<Workspace> {
-    Ok(Workspace::new(Settings::load()?))
-}
-
 fn datasets() -> Result<PathBuf> {
-    Ok(workspace()?.settings().datasets()?.to_path_buf())
+    Ok(Workspace::load()?.settings().datasets()?.to_path_buf())
 }
 
 fn run_memory(face: &dyn Face, args: MemoryArgs) -> Result<String> {
@@ -893,8 +888,8 @@ fn run_graph(face: &dyn Face, args: GraphArgs) -> Result<String> {
 
 fn run_organize(face: &dyn Face, args: OrganizeArgs) -> Result<String> {
     let workspace = match &args.model {
-        Some(dir) => workspace()?.with_model_dir(dir.clone()),
-        None => workspace()?,
+        Some(dir) => Workspace::load()?.with_model_dir(dir.clone()),
+        None => Workspace::load()?,
     };
     let taxobench = workspace.settings().datasets()?.join("taxobench");
     let options = litnav_organize::Options {
@@ -904,10 +899,8 @@ fn run_organize(face: &dyn Face, args: OrganizeArgs) -> Result<String> {
     };
     let progress = face.start("organizing the TaxoBench instances");
     let client = args.llm.client(&workspace)?;
-    let stage = client.as_ref().map(|client| crate::organize::LlmStage {
-        client,
-        papers_per_cluster: args.llm.llm_papers.unwrap_or(litnav_app::maps::DEFAULT_LLM_PAPERS),
-    });
+    let stage =
+        client.as_ref().map(|client| crate::organize::LlmStage { client, papers_per_cluster: args.llm.papers() });
     let mut report = crate::organize::run(
         &workspace,
         &taxobench.join("data.jsonl"),
@@ -1052,7 +1045,7 @@ fn run_taxobench(face: &dyn Face, args: TaxobenchArgs) -> Result<String> {
 }
 
 fn run_eval(face: &dyn Face, args: EvalArgs) -> Result<String> {
-    let workspace = workspace()?;
+    let workspace = Workspace::load()?;
     let datasets = workspace.settings().datasets()?;
     let taxobench = datasets.join("taxobench");
     let data = args.data.unwrap_or_else(|| taxobench.join("data.jsonl"));
@@ -1070,7 +1063,7 @@ fn run_eval(face: &dyn Face, args: EvalArgs) -> Result<String> {
 }
 
 fn run_embed(face: &dyn Face, args: EmbedArgs) -> Result<String> {
-    let workspace = workspace()?;
+    let workspace = Workspace::load()?;
     let options = crate::embed::Options {
         litbench: workspace.settings().datasets()?.join("litbench"),
         model: args.model.unwrap_or_else(|| workspace.settings().model_dir.clone()),

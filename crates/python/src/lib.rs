@@ -62,10 +62,6 @@ fn fail(error: litnav_app::Error) -> PyErr {
     Failure::new_err((error.kind().name(), error.code().row().code, error.to_string()))
 }
 
-fn workspace() -> litnav_app::Result<Workspace> {
-    Ok(Workspace::new(Settings::load()?))
-}
-
 /// A request's options from the JSON object the package sends (the server's names and types).
 fn parse_options<T: serde::de::DeserializeOwned>(what: &str, text: &str) -> litnav_app::Result<T> {
     serde_json::from_str(text).map_err(|e| litnav_app::Error::input(format!("{what}: {e}")))
@@ -116,7 +112,7 @@ fn score_taxobench(
         let prediction_values = parse_lines("predictions", predictions.1, &predictions.0)?;
         let data = lines("data", &data.0, &data_values);
         let predictions = lines("predictions", &predictions.0, &prediction_values);
-        let scored = taxobench::score(&workspace()?, data, predictions, kind, threshold, lambda_, &Quiet)?;
+        let scored = taxobench::score(&Workspace::load()?, data, predictions, kind, threshold, lambda_, &Quiet)?;
         to_json(&scored)
     })
     .map_err(fail)
@@ -148,7 +144,7 @@ fn score_tree(
         let prediction = read(&prediction, "prediction")?;
         let kind = similarity.parse::<SimilarityName>()?.kind();
         let options = tree::TreeOptions { threshold, lambda: lambda_, tsd_threshold, ..Default::default() };
-        to_json(&tree::evaluate(&workspace()?, reference.as_ref(), &prediction, kind, options, &Quiet)?)
+        to_json(&tree::evaluate(&Workspace::load()?, reference.as_ref(), &prediction, kind, options, &Quiet)?)
     })
     .map_err(fail)
 }
@@ -203,7 +199,7 @@ fn score_survey(
 ) -> PyResult<String> {
     let progress = Interruptible::default();
     let answer = py.detach(|| {
-        let workspace = workspace()?;
+        let workspace = Workspace::load()?;
         let session = match &corpus {
             Some(dir) => Some(workspace.open(Some(dir), &progress)?),
             None => None,
@@ -434,7 +430,7 @@ impl Answer {
 fn encode<'py>(py: Python<'py>, texts: Vec<String>) -> PyResult<(Bound<'py, PyBytes>, usize, usize)> {
     let (bytes, dim) = py
         .detach(|| -> litnav_app::Result<(Vec<u8>, usize)> {
-            let workspace = workspace()?;
+            let workspace = Workspace::load()?;
             let vectors = workspace.encoder(&Quiet)?.embed(&texts);
             let dim = vectors.first().map_or(litnav_embed::DIM, Vec::len);
             Ok((vectors.iter().flatten().flat_map(|v| v.to_le_bytes()).collect(), dim))
@@ -465,7 +461,7 @@ fn ingest(
             })?),
         };
         let request = litnav_app::IngestRequest { files, format, skip_bad, contexts, surveys };
-        to_json(&workspace()?.ingest(&corpus, &request)?)
+        to_json(&Workspace::load()?.ingest(&corpus, &request)?)
     })
     .map_err(fail)
 }
@@ -485,7 +481,7 @@ impl Corpus {
     fn new(py: Python<'_>, path: Option<PathBuf>) -> PyResult<Corpus> {
         let progress = Interruptible::default();
         let opened = py.detach(|| {
-            let workspace = workspace()?;
+            let workspace = Workspace::load()?;
             let session = workspace.open(path.as_deref(), &progress)?;
             Ok(Corpus { workspace, session })
         });

@@ -149,7 +149,7 @@ impl MapParams {
             filter: Filter { before: filled.before, exclude_surveys: filled.exclude_surveys.unwrap_or(false) },
             floor: ScoreFloor { share, at_least: filled.min_papers.unwrap_or_default(), ..MAP_FLOOR },
         };
-        self.request(default_seed, source)
+        self.request(&filled, default_seed, source)
     }
 
     /// The library's request for a map of the papers of a file (any format litnav ingests, or
@@ -160,14 +160,15 @@ impl MapParams {
                 "before and exclude_surveys filter retrieval from a corpus; a paper file is organized whole",
             ));
         }
-        self.request(default_seed, PaperSource::File { path, instance })
+        self.request(&self.filled(), default_seed, PaperSource::File { path, instance })
     }
 
-    fn request(&self, default_seed: u64, source: PaperSource) -> Result<MapRequest> {
-        let filled = self.filled();
+    /// The request of these options (`filled`: them filled) for papers from `source`. The LLM
+    /// organizer's options are refused with another method when they were given, not filled.
+    fn request(&self, filled: &MapParams, default_seed: u64, source: PaperSource) -> Result<MapRequest> {
         let method = filled.method.unwrap_or(MethodName::Average);
         let bottom_up = match method {
-            MethodName::Llm => Some(self.bottom_up()?),
+            MethodName::Llm => Some(bottom_up(filled)?),
             _ if self.input.is_some_and(|input| input != InputName::TitleAbstract) || self.llm_batch.is_some() => {
                 return Err(Error::input("input and llm_batch set the LLM Bottom-Up organizer: they need method llm"));
             }
@@ -189,16 +190,16 @@ impl MapParams {
             bottom_up,
         })
     }
+}
 
-    fn bottom_up(&self) -> Result<BottomUpSettings> {
-        let filled = self.filled();
-        let batch = filled.llm_batch.unwrap_or_default();
-        if batch < 2 {
-            return Err(Error::input(format!("llm_batch: must be at least 2 papers, not {batch}")));
-        }
-        let input = filled.input.unwrap_or(InputName::TitleAbstract).input();
-        Ok(BottomUpSettings { batch, input, ..BottomUpSettings::default() })
+/// The LLM organizer's settings of `filled` options.
+fn bottom_up(filled: &MapParams) -> Result<BottomUpSettings> {
+    let batch = filled.llm_batch.unwrap_or_default();
+    if batch < 2 {
+        return Err(Error::input(format!("llm_batch: must be at least 2 papers, not {batch}")));
     }
+    let input = filled.input.unwrap_or(InputName::TitleAbstract).input();
+    Ok(BottomUpSettings { batch, input, ..BottomUpSettings::default() })
 }
 
 /// `value` as the decimal it was written as (0.32, not 0.3199999928474426), for the documents

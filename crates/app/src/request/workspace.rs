@@ -2,8 +2,8 @@
 //! which LLM endpoint and how to use it. The CLI flattens them into its commands (clap derives
 //! behind the `clap` feature); the benchmark suites take them the same way.
 
+use crate::Result;
 use crate::workspace::{LlmOptions, Workspace};
-use crate::{Result, Settings};
 use std::path::PathBuf;
 
 /// Which encoder, and how many threads.
@@ -22,7 +22,7 @@ impl ModelParams {
     /// The workspace of this process's settings with these options applied. The default model is
     /// installed on first use; a model directory given here is only read.
     pub fn workspace(&self) -> Result<Workspace> {
-        let mut workspace = Workspace::new(Settings::load()?);
+        let mut workspace = Workspace::load()?;
         if let Some(dir) = &self.dir {
             workspace = workspace.with_model_dir(dir.clone());
         }

@@ -214,7 +214,7 @@ fn run_taxobench(args: TaxobenchParams) -> Result<()> {
 }
 
 fn run_paths(args: PathScoreParams) -> Result<()> {
-    let workspace = super::workspace()?;
+    let workspace = litnav_app::Workspace::load()?;
     let session = workspace.open(args.corpus.as_deref(), &Terminal::new())?;
     let client = args.llm.client(&workspace)?;
     let progress = Terminal::start("scoring path queries");
@@ -224,7 +224,7 @@ fn run_paths(args: PathScoreParams) -> Result<()> {
 }
 
 fn run_ego(args: EgoScoreParams) -> Result<()> {
-    let workspace = super::workspace()?;
+    let workspace = litnav_app::Workspace::load()?;
     let session = workspace.open(args.corpus.as_deref(), &Terminal::new())?;
     let measure = match args.measure {
         EgoMeasureName::Disruption => Measure::Disruption,
@@ -238,7 +238,7 @@ fn run_ego(args: EgoScoreParams) -> Result<()> {
 }
 
 fn run_pairs(args: PairScoreParams) -> Result<()> {
-    let workspace = super::workspace()?;
+    let workspace = litnav_app::Workspace::load()?;
     let session = workspace.open(args.corpus.as_deref(), &Terminal::new())?;
     let client = args.llm.client(&workspace)?;
     let progress = Terminal::start("scoring pair-wise answers");
@@ -248,7 +248,7 @@ fn run_pairs(args: PairScoreParams) -> Result<()> {
 }
 
 fn run_clusters(args: ClusterScoreParams) -> Result<()> {
-    let workspace = super::workspace()?;
+    let workspace = litnav_app::Workspace::load()?;
     let options = clusters::ClusterOptions {
         coverage: args.coverage / 100.0,
         random_runs: args.random_runs,

@@ -60,7 +60,7 @@ pub struct QrelsArgs {
 }
 
 pub fn run(what: What) -> Result<()> {
-    let workspace = super::workspace()?;
+    let workspace = litnav_app::Workspace::load()?;
     // The topic format, or None for judgments.
     let (corpus, out, format) = match &what {
         What::Topics(args) => (args.corpus.as_deref(), args.out.as_deref(), Some(args.format)),

@@ -50,7 +50,7 @@ impl KeyArg {
 
 pub fn run(source: Source) -> Result<()> {
     let Source::Openalex(args) = source;
-    let workspace = super::workspace()?;
+    let workspace = litnav_app::Workspace::load()?;
     let request = FetchRequest {
         topic: args.topic.clone(),
         corpus: args.corpus.clone(),

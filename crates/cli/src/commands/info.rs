@@ -12,7 +12,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let workspace = super::workspace()?;
+    let workspace = litnav_app::Workspace::load()?;
     let dir = workspace.corpus_dir(args.corpus.corpus.as_deref(), &Terminal::new())?;
     let report = report(&litnav_corpus::Corpus::open(&dir)?);
     if args.corpus.json {

@@ -55,7 +55,7 @@ pub fn run(args: Args) -> Result<()> {
         surveys: args.surveys.clone(),
     };
     let progress = Terminal::start(&format!("ingesting {} file(s) into {}", args.files.len(), corpus.display()));
-    let report = super::workspace()?.ingest(&corpus, &request);
+    let report = litnav_app::Workspace::load()?.ingest(&corpus, &request);
     progress.finish();
     let report = report?;
     if args.json {

@@ -82,7 +82,7 @@ pub struct PathArgs {
 }
 
 pub fn run(which: Judge) -> Result<()> {
-    let workspace = super::workspace()?;
+    let workspace = litnav_app::Workspace::load()?;
     match which {
         Judge::Tree(args) => {
             let client = args.llm.required(&workspace)?;

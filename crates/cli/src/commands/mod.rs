@@ -19,7 +19,6 @@ pub mod serve;
 
 use anyhow::Result;
 use clap::Subcommand;
-use litnav_app::{Settings, Workspace};
 use std::path::{Path, PathBuf};
 
 /// litnav's subcommands.
@@ -111,11 +110,6 @@ pub fn write_file(path: Option<&Path>, text: &str) -> Result<()> {
     let Some(path) = path else { return Ok(()) };
     litnav_corpus::store::write_atomically(path, text.as_bytes())?;
     Ok(())
-}
-
-/// The workspace of this process's settings, without model flags.
-pub fn workspace() -> Result<Workspace> {
-    Ok(Workspace::new(Settings::load()?))
 }
 
 /// The encoder's and the LLM's options, as the application defines them.

@@ -27,7 +27,7 @@ pub struct Args {
 
 impl Args {
     fn dir(&self) -> Result<PathBuf> {
-        Ok(self.dir.clone().unwrap_or(super::workspace()?.settings().model_dir.clone()))
+        Ok(self.dir.clone().unwrap_or(litnav_app::Workspace::load()?.settings().model_dir.clone()))
     }
 }
 

@@ -135,7 +135,7 @@ pub fn open(corpus: &CorpusArg) -> Result<(litnav_app::Workspace, CorpusSession)
 }
 
 fn open_for(corpus: &CorpusArg, needs_edges: bool) -> Result<(litnav_app::Workspace, CorpusSession)> {
-    let workspace = super::workspace()?;
+    let workspace = litnav_app::Workspace::load()?;
     let session = workspace.open(corpus.corpus.as_deref(), &Terminal::new())?;
     if needs_edges && session.citations()?.graph.edge_count() == 0 {
         eprintln!(

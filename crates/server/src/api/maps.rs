@@ -31,19 +31,19 @@ fn accepted(job: &Job, map: &str) -> Response {
 }
 
 pub(super) async fn create(State(state): State<AppState>, Json(body): Json<MapParams>) -> ApiResult<Response> {
-    let body = MapParams { topic: Some(body.topic()?), ..body };
+    let topic = body.topic()?;
+    let body = MapParams { topic: Some(topic.clone()), ..body };
     // Refused now, not as a failed job: bad options, a fetch the server may not make, an LLM it
     // does not have.
     body.resolve(state.workspace().settings().seed)?;
     if let Some(fetch) = &body.fetch {
         state.network()?;
-        fetch.plan(body.topic.as_deref().unwrap_or_default())?;
+        fetch.plan(&topic)?;
         fetch.rate()?;
     }
     if body.needs_llm() {
         state.llm()?;
     }
-    let topic = body.topic()?;
     let canonical = serde_json::to_string(&body).map_err(|e| ApiError::internal(e.to_string()))?;
     let id = digest(&[&state.0.corpus_dir.display().to_string(), "map", &canonical]);
     if state.0.maps.contains(&id) {
