@@ -2,7 +2,7 @@
 //! counts | cocitation | coupling` wrote (Parquet, from the corpus's `export parquet`) used in a
 //! session instead of computing the values here. Behind the `analytics` feature (DataFusion).
 
-use crate::relations::{MetricOptions, Neighbourhood};
+use crate::relations::{Measure, MetricOptions, Neighbourhood, RankRequest};
 use crate::{CorpusSession, Error, Result};
 use litnav_graph::novelty::Units;
 use std::path::Path;
@@ -13,6 +13,23 @@ pub fn missing_feature() -> Error {
         "this litnav was built without the `analytics` feature (DataFusion and Ballista): rebuild with \
          `cargo build --release --features analytics`",
     )
+}
+
+/// Load the results file of `request`'s measure (`litnav analytics cd`, `novelty` or `counts`)
+/// into the session, and set the request's window or units to the file's (a window or units
+/// `request` was given must agree with the file's; `units` is the novelty units asked for, if any).
+pub fn use_results(
+    session: &CorpusSession,
+    request: &mut RankRequest,
+    units: Option<Units>,
+    path: &Path,
+) -> Result<()> {
+    match request.measure {
+        Measure::Disruption => request.metric.window = use_disruption(session, &request.metric, path)?,
+        Measure::Novelty => request.metric.units = use_novelty(session, &request.metric, units, path)?,
+        Measure::Citations => use_counts(session, path)?,
+    }
+    Ok(())
 }
 
 /// Load `litnav analytics cd` results into the session; returns their window, which must agree

@@ -79,6 +79,33 @@ pub fn fetch_openalex(workspace: &Workspace, request: &FetchRequest, progress: &
 
 /// Where `litnav map --fetch` keeps a fetched topic's corpus when no directory is named:
 /// `HOME/corpora/fetched/<the topic's words joined by dashes>`.
+/// `litnav map --fetch`: with a source, fetch `topic`'s field into `corpus` (the topic's default
+/// corpus when none is named) and answer that corpus; without one, nothing — and fetch options
+/// given without a source are refused.
+pub fn fetch_for_map(
+    workspace: &Workspace,
+    source: Option<crate::request::SourceName>,
+    topic: &str,
+    corpus: Option<PathBuf>,
+    params: &FetchParams,
+    api_key: Option<ApiKey>,
+    progress: &dyn Progress,
+) -> Result<Option<PathBuf>> {
+    let Some(crate::request::SourceName::Openalex) = source else {
+        if *params != FetchParams::default() || api_key.is_some() {
+            return Err(Error::input(
+                "max, snowball, snowball_max, citing_per_work, api_url, rate and api_key go with fetch",
+            ));
+        }
+        return Ok(None);
+    };
+    let corpus = corpus.unwrap_or_else(|| default_corpus(workspace, topic));
+    let request = FetchRequest { topic: topic.to_string(), corpus: corpus.clone(), params: params.clone(), api_key };
+    fetch_openalex(workspace, &request, progress)?;
+    Ok(Some(corpus))
+}
+
+/// The corpus a topic's field is fetched into unless another is named.
 pub fn default_corpus(workspace: &Workspace, topic: &str) -> PathBuf {
     let words: Vec<String> =
         topic.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).take(12).collect();

@@ -161,3 +161,36 @@ impl std::fmt::Display for CorpusReport {
         Ok(())
     }
 }
+
+/// The sentence encoder as installed: where, its dimension and vocabulary (`litnav model info`).
+#[derive(Debug, Clone, Serialize)]
+pub struct ModelInfo {
+    /// The model's name.
+    pub model: &'static str,
+    /// Its directory.
+    pub dir: std::path::PathBuf,
+    /// Vector dimension.
+    pub dimension: usize,
+    /// Word pieces in its vocabulary.
+    pub vocabulary: usize,
+}
+
+impl ModelInfo {
+    /// Load the encoder in `dir` and describe it.
+    pub fn load(dir: &std::path::Path) -> crate::Result<ModelInfo> {
+        let encoder = litnav_embed::Encoder::load(dir)?;
+        Ok(ModelInfo {
+            model: litnav_embed::MODEL_NAME,
+            dir: dir.to_path_buf(),
+            dimension: encoder.dim(),
+            vocabulary: encoder.tokenizer().vocab_size(),
+        })
+    }
+}
+
+impl std::fmt::Display for ModelInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (model, dir) = (self.model, self.dir.display());
+        writeln!(f, "{model} at {dir}: {} dimensions, {} word pieces", self.dimension, self.vocabulary)
+    }
+}

@@ -15,9 +15,12 @@
 //! - [`survey`]: Bloom-Eval's 16 metrics of a generated survey against an expert one.
 //! - [`request`]: the requests both faces receive, each option defined once with its default.
 //! - [`fetch`]: a corpus for a topic from OpenAlex.
+//! - [`analytics`]: citation analytics on DataFusion or Ballista (the `analytics` feature), and
+//!   [`analytics_results`]: their result files used in a session.
 //! - [`edges`]: the CD index of an edge list with years (what Python hands over).
 //! - [`Error`]: every failure with its [`litnav_core::ErrorKind`].
 
+pub mod analytics;
 pub mod analytics_results;
 pub mod bibliography;
 pub mod browse;

@@ -171,6 +171,57 @@ pub struct BottomUpReport {
     pub trace: BottomUpTrace,
 }
 
+impl std::fmt::Display for BottomUpReport {
+    /// What the organizer had to work around, a line each.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let trace = &self.trace;
+        let offline = trace.requests.iter().filter(|r| r.organized_offline.is_some()).count();
+        let fixed = trace.requests.iter().filter(|r| r.fixed_by_litnav.is_some()).count();
+        let usage = &trace.usage;
+        writeln!(
+            f,
+            "LLM Bottom-Up: {} request(s), {} grouping(s), {} call(s) ({} from the cache), {} + {} tokens",
+            trace.requests.len(),
+            trace.groupings.len(),
+            usage.calls,
+            usage.cache_hits,
+            usage.prompt_tokens,
+            usage.completion_tokens
+        )?;
+        if fixed > 0 {
+            writeln!(f, "  {fixed} answer(s) placed papers twice or never; litnav placed those papers by content")?;
+        }
+        if offline > 0 {
+            writeln!(f, "  {offline} answer(s) could not be read after a repair; those papers were organized offline")?;
+        }
+        if !self.notes_failed.is_empty() {
+            let (failed, noun) = (self.notes_failed.len(), self.input.noun());
+            writeln!(f, "  {failed} paper(s) shown without their {noun} (the extraction failed; see the LLM trace)")?;
+        }
+        Ok(())
+    }
+}
+
+/// A map's checks without a reference as text: one summary line, then at most `shown` problems.
+pub fn check_lines(checks: &litnav_eval::checks::TreeChecks, shown: usize) -> Vec<String> {
+    let number = |value: Option<f64>| value.map_or("—".to_string(), |v| format!("{v:.2}"));
+    let mut lines = vec![format!(
+        "checks without a reference: {} problems in {} nodes (entailment {}, semantic-taxonomic ρ {}, balance {})",
+        checks.problems.len(),
+        checks.nodes,
+        number(checks.entailment),
+        number(checks.semantic_taxonomic_correlation),
+        number(checks.balance),
+    )];
+    for problem in checks.problems.iter().take(shown) {
+        lines.push(format!("  {} “{}”: {}", problem.node, problem.name, problem.reason));
+    }
+    if checks.problems.len() > shown {
+        lines.push(format!("  … {} more (the map's JSON lists them all)", checks.problems.len() - shown));
+    }
+    lines
+}
+
 /// A paper whose summary or core task could not be extracted.
 #[derive(Debug, Clone, Serialize)]
 pub struct NoteFailure {
@@ -236,7 +287,33 @@ impl MapOutcome {
         self.notices.push(format!("{} corrections applied by hand (from {source})", log.len()));
         Ok(self)
     }
+
+    /// The map's self-contained page: its notices and the first problems its checks found under
+    /// the title.
+    pub fn html(&self) -> String {
+        let mut notes = self.notices.clone();
+        if let Some(checks) = &self.checks {
+            notes.extend(check_lines(checks, PAGE_PROBLEMS));
+        }
+        litnav_organize::render::html(&self.map, &notes)
+    }
+
+    /// The map as a Markdown outline, its checks (every problem) in a section of their own.
+    pub fn markdown(&self) -> String {
+        let mut text = litnav_organize::render::markdown(&self.map);
+        if let Some(checks) = &self.checks {
+            text.push_str("\n## Checks without a reference\n\n");
+            for line in check_lines(checks, checks.problems.len()) {
+                let line = line.trim_start();
+                text.push_str(&if line.starts_with("checks") { format!("{line}\n\n") } else { format!("- {line}\n") });
+            }
+        }
+        text
+    }
 }
+
+/// Problems a map's page lists under its title (the JSON and Markdown have them all).
+pub const PAGE_PROBLEMS: usize = 5;
 
 /// The checks of `map` without a reference, each problem's node named by its id in the map.
 pub fn map_checks(

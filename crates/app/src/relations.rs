@@ -310,6 +310,23 @@ pub struct Neighbours {
     pub related: Vec<RelatedPaper>,
 }
 
+impl Neighbours {
+    /// The list as text, a line per related paper with its count of `which`'s kind.
+    pub fn describe(&self, which: Neighbourhood) -> String {
+        let what = match which {
+            Neighbourhood::CoCited => "co-citations",
+            Neighbourhood::Coupled => "shared references",
+        };
+        if self.related.is_empty() {
+            return format!("no paper shares {what} with {}\n", self.paper.id);
+        }
+        let line = |(rank, r): (usize, &RelatedPaper)| {
+            format!("{:>3}. {:>4} {what} (cosine {:.3})  {}\n", rank + 1, r.count, r.similarity, r.paper)
+        };
+        self.related.iter().enumerate().map(line).collect()
+    }
+}
+
 /// Which neighbours.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Neighbourhood {
@@ -605,6 +622,19 @@ impl CorpusSession {
         let ends = (self.node(from)?, self.node(to)?);
         let graph = &self.citations()?.graph;
         path_between(graph, (from, to), ends, max_hops, shortest_limit, &|node| self.paper_ref(node))
+    }
+
+    /// When the corpus holds no citation edges between its papers, what that means and how to
+    /// get them (relations that need citations are empty without them).
+    pub fn edgeless_note(&self) -> Result<Option<String>> {
+        if self.citations()?.graph.edge_count() > 0 {
+            return Ok(None);
+        }
+        Ok(Some(format!(
+            "{} holds no citation edges between its papers; ingest an edge list (citing_id,cited_id) or papers \
+             with references, or fetch the field from OpenAlex with its citations",
+            self.dir().display()
+        )))
     }
 
     /// Papers co-cited or coupled with a paper.

@@ -344,7 +344,68 @@ impl CorpusSession {
     }
 }
 
+/// What computing a corpus's vectors did (`litnav embed --corpus`).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct EmbedReport {
+    /// The corpus.
+    pub corpus: PathBuf,
+    /// Its vector cache.
+    pub cache: PathBuf,
+    /// Papers.
+    pub papers: usize,
+    /// Papers whose vectors were already in the cache.
+    pub already_cached: usize,
+    /// Papers encoded now.
+    pub encoded: usize,
+    /// Seconds encoding took.
+    pub seconds: f64,
+    /// Papers encoded per second.
+    pub papers_per_second: f64,
+    /// The approximate (IVF) index, when the scan uses one.
+    pub ivf: Option<PathBuf>,
+}
+
+impl std::fmt::Display for EmbedReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "{} papers: {} already had vectors, {} encoded in {:.1} s ({:.0}/s); vectors in {}",
+            self.papers,
+            self.already_cached,
+            self.encoded,
+            self.seconds,
+            self.papers_per_second,
+            self.cache.display()
+        )?;
+        if let Some(ivf) = &self.ivf {
+            writeln!(f, "approximate index (IVF) in {}", ivf.display())?;
+        }
+        Ok(())
+    }
+}
+
 impl Workspace {
+    /// Compute and store the vector of every paper of the corpus in `dir` that has none (resumable),
+    /// and the approximate index when `scan` uses one, so the first search waits for neither.
+    pub fn embed_corpus(&self, dir: &Path, scan: DenseScan, progress: &dyn Progress) -> Result<EmbedReport> {
+        self.encoder(progress)?;
+        let started = std::time::Instant::now();
+        let fill = self.ensure_vectors(dir, progress)?;
+        let seconds = started.elapsed().as_secs_f64();
+        let session = self.open(Some(dir), progress)?.with_scan(scan);
+        let ivf = session.prepare_dense(self.encoder(progress)?, progress)?;
+        Ok(EmbedReport {
+            corpus: dir.to_path_buf(),
+            cache: corpus_cache_path(dir),
+            papers: fill.texts,
+            already_cached: fill.cached,
+            encoded: fill.encoded,
+            seconds,
+            papers_per_second: if seconds > 0.0 { fill.encoded as f64 / seconds } else { 0.0 },
+            ivf,
+        })
+    }
+
     /// Open a session on a corpus (see [`Workspace::corpus_dir`]).
     pub fn open(&self, given: Option<&Path>, progress: &dyn Progress) -> Result<CorpusSession> {
         let dir = self.corpus_dir(given, progress)?;

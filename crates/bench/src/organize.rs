@@ -424,7 +424,7 @@ pub fn bloom_topics(litbench: &Path, docs_for: &dyn Fn(&[String]) -> Vec<Doc>) -
             placements.push((strings(&row["section_path"]), (*title).to_string()));
         }
         let title = topic["title"].as_str().unwrap_or_default().to_string();
-        let truth = outline_tree(&title, &topic["outline"], &[], &placements);
+        let truth = litnav_app::score::tree::outline_tree(&title, &topic["outline"], &[], &placements);
         topics.push(BloomTopic { id, title, truth, docs });
     }
     Ok(topics)
@@ -444,27 +444,6 @@ pub(crate) fn read_json_lines(path: &Path) -> Result<Vec<Value>> {
 /// The strings of a JSON array (other items and non-arrays give nothing).
 pub(crate) fn strings(value: &Value) -> Vec<String> {
     value.as_array().into_iter().flatten().filter_map(|v| v.as_str().map(str::to_string)).collect()
-}
-
-/// The outline as a tree named by section titles, each paper at the section its path names
-/// (no placements: the heading tree alone).
-pub(crate) fn outline_tree(name: &str, node: &Value, path: &[String], placements: &[(Vec<String>, String)]) -> Tree {
-    let children = node["children"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|child| {
-            let mut child_path = path.to_vec();
-            child_path.push(child["name"].as_str().unwrap_or_default().to_string());
-            outline_tree(child["title"].as_str().unwrap_or_default(), child, &child_path, placements)
-        })
-        .collect();
-    let papers = if path.is_empty() {
-        Vec::new()
-    } else {
-        placements.iter().filter(|(p, _)| p.as_slice() == path).map(|(_, t)| t.clone()).collect()
-    };
-    Tree { name: name.to_string(), children, papers }
 }
 
 /// Organize every Bloom-Eval topic's references with each offline method and score the maps

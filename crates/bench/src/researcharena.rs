@@ -515,7 +515,7 @@ fn organize_topics(
     let labels = workspace.settings().vector_cache("labels");
     let embed = |texts: &[String]| encoder.embed(texts);
     for topic in topics {
-        let Some(truth) = heading_tree(topic) else {
+        let Some(truth) = litnav_app::score::tree::survey_tree(topic) else {
             report.problems.push(format!("organization on topic {}: no outline or taxonomy to compare with", topic.id));
             continue;
         };
@@ -546,17 +546,6 @@ fn organize_topics(
         }
     }
     Ok(())
-}
-
-/// The survey's heading tree: its outline (Bloom-Eval) or its expert taxonomy (TaxoBench), rooted
-/// at the survey's title.
-pub fn heading_tree(topic: &Topic) -> Option<Tree> {
-    if let Some(outline) = &topic.outline {
-        return Some(crate::organize::outline_tree(&topic.title, outline, &[], &[]));
-    }
-    let mut tree = Tree::from_json(topic.taxonomy.as_ref()?).ok()?;
-    tree.name = topic.title.clone();
-    Some(tree)
 }
 
 impl Row {

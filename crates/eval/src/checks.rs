@@ -8,12 +8,12 @@
 
 use crate::agreement::spearman;
 use crate::tree::{Tree, normalize_title};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 /// Where the checks draw their lines. The values are first settings, not fitted: BENCHMARKS.md
 /// reports how each check follows the reference metrics.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct CheckOptions {
     /// Cosine of two sibling labels at or above which they name the same thing.
     pub label_overlap: f64,
@@ -35,7 +35,7 @@ impl Default for CheckOptions {
 }
 
 /// What kind of problem a node has.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ProblemKind {
     /// Its label names nearly what a sibling's names.
@@ -59,7 +59,7 @@ pub enum ProblemKind {
 }
 
 /// One problem of one node.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Problem {
     /// The kind.
     pub kind: ProblemKind,
@@ -72,7 +72,7 @@ pub struct Problem {
 }
 
 /// A tree's reference-free checks.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TreeChecks {
     /// Nodes, leaves, depth (edges from the root to the deepest leaf) and distinct papers.
     pub nodes: usize,
@@ -102,7 +102,7 @@ pub struct TreeChecks {
     /// node of the parent's level.
     pub entailment: Option<f64>,
     /// How entailment was judged.
-    pub entailment_by: &'static str,
+    pub entailment_by: String,
     /// The settings used.
     pub options: CheckOptions,
     /// Every problem found, in preorder.
@@ -523,7 +523,7 @@ fn entailment_and_correlation(
         label_problems,
         semantic_taxonomic_correlation: correlation,
         entailment: (judged > 0).then(|| entailed as f64 / judged as f64),
-        entailment_by: OFFLINE_ENTAILMENT,
+        entailment_by: OFFLINE_ENTAILMENT.to_string(),
         options,
         problems: std::mem::take(problems),
     }

@@ -3,6 +3,28 @@
 use crate::MapNode;
 use std::fmt::Write;
 
+/// An indented plain-text outline: each node's id, name, paper count and relevance.
+pub fn outline(map: &MapNode) -> String {
+    let mut out = format!("{} — {}\n", map.name, map.description);
+    for theme in &map.subtopics {
+        outline_node(&mut out, theme, 1);
+    }
+    out
+}
+
+fn outline_node(out: &mut String, node: &MapNode, depth: usize) {
+    let count = match node.paper_ids.len() {
+        0 => String::new(),
+        1 => " (1 paper)".to_string(),
+        n => format!(" ({n} papers)"),
+    };
+    let indent = "  ".repeat(depth);
+    let _ = writeln!(out, "{indent}{} {}{count}  [relevance {:.2}]", node.id, node.name, node.relevance);
+    for child in &node.subtopics {
+        outline_node(out, child, depth + 1);
+    }
+}
+
 /// A Markdown outline: headings for themes and subtopics, papers as list items.
 pub fn markdown(map: &MapNode) -> String {
     let mut out = format!("# {}\n\n{}\n", map.name, map.description);

@@ -200,12 +200,6 @@ fn score_survey(
     let progress = Interruptible::default();
     let answer = py.detach(|| {
         let workspace = Workspace::load()?;
-        let session = match &corpus {
-            Some(dir) => Some(workspace.open(Some(dir), &progress)?),
-            None => None,
-        };
-        let expert = survey::read_survey(&expert, session.as_ref())?;
-        let generated = survey::read_survey(&generated, session.as_ref())?;
         let compat: CompatName = compat.parse()?;
         let options = survey::SurveyOptions {
             metrics: survey::Metric::from_keys(&metrics)?,
@@ -213,7 +207,9 @@ fn score_survey(
             topic,
             ..survey::SurveyOptions::default()
         };
-        to_json(&survey::evaluate(&workspace, &expert, &generated, &options, None, &progress)?)
+        let report =
+            survey::evaluate_files(&workspace, &expert, &generated, corpus.as_deref(), &options, None, &progress)?;
+        to_json(&report)
     });
     progress.finish(answer)
 }
@@ -503,18 +499,33 @@ impl Corpus {
 
     /// A map of the corpus's papers for the options `params` (JSON of a map request, as the
     /// server's body), organized offline; JSON as `litnav map --json` prints it. With `html`, the
-    /// map's page is also written there.
-    #[pyo3(signature = (params, html))]
-    fn map(&self, py: Python<'_>, params: String, html: Option<PathBuf>) -> PyResult<String> {
+    /// map's page is also written there. An edit log (a JSON-lines file at `edits_path`, or its
+    /// lines in `edits_lines`) is applied to the map first.
+    #[pyo3(signature = (params, html, edits_path, edits_lines))]
+    fn map(
+        &self,
+        py: Python<'_>,
+        params: String,
+        html: Option<PathBuf>,
+        edits_path: Option<PathBuf>,
+        edits_lines: Option<String>,
+    ) -> PyResult<String> {
         let progress = Interruptible::default();
         let answer = py.detach(|| {
             let params: MapParams = parse_options("map", &params)?;
             offline(params.needs_llm())?;
             let request = params.resolve(self.workspace.settings().seed)?;
-            let outcome = maps::build_map(&self.workspace, Some(&self.session), &request, None, &progress)?;
+            let mut outcome = maps::build_map(&self.workspace, Some(&self.session), &request, None, &progress)?;
+            let log = match (&edits_path, &edits_lines) {
+                (Some(path), _) => Some((litnav_app::edits::read_log(path)?, path.display().to_string())),
+                (None, Some(lines)) => Some((litnav_app::edits::parse_log(lines, "edits")?, "edits".to_string())),
+                (None, None) => None,
+            };
+            if let Some((log, source)) = log {
+                outcome = outcome.edited(&self.workspace, &log, &source, &progress)?;
+            }
             if let Some(path) = &html {
-                let page = litnav_organize::render::html(&outcome.map, &outcome.notices);
-                litnav_corpus::store::write_atomically(path, page.as_bytes())?;
+                litnav_corpus::store::write_atomically(path, outcome.html().as_bytes())?;
             }
             to_json(&outcome.printed()?)
         });

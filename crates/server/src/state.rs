@@ -258,6 +258,10 @@ pub struct StoredMap {
     /// Whether the corpus covers the map's topic, with the evidence (maps retrieved from it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub coverage: Option<litnav_app::coverage::Coverage>,
+    /// Its checks without a reference, as building it made them (a grafted expansion and maps
+    /// stored before they were kept have none: they are made when asked for).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checks: Option<litnav_eval::checks::TreeChecks>,
 }
 
 /// Maps kept in memory at most (the most recently read or stored); the rest are read from disk
@@ -448,6 +452,7 @@ mod tests {
             map: litnav_organize::MapNode::new(format!("topic {i}"), String::new(), 1.0),
             notices: Vec::new(),
             coverage: None,
+            checks: None,
         }
     }
 

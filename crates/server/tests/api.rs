@@ -124,6 +124,7 @@ fn store_map(state: &AppState) -> String {
             map,
             notices: Vec::new(),
             coverage: None,
+            checks: None,
         })
         .unwrap();
     id
@@ -243,6 +244,61 @@ async fn a_paper_has_every_relation_and_a_path_has_its_sentences() {
     assert_eq!(hops.last().unwrap()["cited"]["id"], "m01");
     if hops.len() == 1 {
         assert!(hops[0]["sentences"][0].as_str().unwrap().contains("[m01]"));
+    }
+}
+
+/// Rankings answer what the application ranks; analytics on the served corpus answer the CLI's
+/// report, and their values are the in-memory graph's (the same ranking); unknown options and
+/// a cluster engine are refused by name.
+#[tokio::test]
+async fn rankings_and_analytics_answer_the_applications_values() {
+    let home = tempfile::tempdir().unwrap();
+    let state = mini(home.path());
+    let cited = get(&state, "/api/rankings/citations?k=3").await;
+    assert_eq!(cited.status, StatusCode::OK, "{}", cited.text());
+    let cited = cited.json();
+    assert_eq!(cited["papers"].as_array().unwrap().len(), 3);
+    assert_eq!(cited["papers"][0]["id"], "m01", "{cited}");
+    let disruption = get(&state, "/api/rankings/disruption?k=5&window=3&scinet_form=true").await;
+    assert_eq!(disruption.status, StatusCode::OK, "{}", disruption.text());
+    for (uri, refused) in [
+        ("/api/rankings/disruption?kk=3", "unknown option `kk`"),
+        ("/api/rankings/pagerank", "unknown measure"),
+        ("/api/rankings/citations?k=0", "k:"),
+    ] {
+        let answer = get(&state, uri).await;
+        assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{uri}: {}", answer.text());
+        assert!(answer.text().contains(refused), "{uri}: {}", answer.text());
+    }
+
+    let computed = get(&state, "/api/rankings/disruption?k=12").await.json();
+    let analytics = post(&state, "/api/analytics/cd", serde_json::json!({"engine": "memory"})).await;
+    if cfg!(not(feature = "analytics")) {
+        assert_eq!(analytics.status, StatusCode::BAD_REQUEST, "{}", analytics.text());
+        assert!(analytics.text().contains("analytics"), "{}", analytics.text());
+        return;
+    }
+    assert_eq!(analytics.status, StatusCode::OK, "{}", analytics.text());
+    let analytics = analytics.json();
+    assert_eq!(analytics["report"]["engine"], "memory");
+    assert_eq!(analytics["report"]["papers"], 12, "{analytics}");
+    assert!(!analytics["ranking"]["papers"].as_array().unwrap().is_empty(), "{analytics}");
+    assert_eq!(analytics["ranking"]["papers"], computed["papers"], "the engine's values are the graph's");
+    let local =
+        post(&state, "/api/analytics/novelty", serde_json::json!({"engine": "local", "units": "references"})).await;
+    assert_eq!(local.status, StatusCode::OK, "{}", local.text());
+    assert_eq!(local.json()["report"]["engine"], "datafusion");
+    let coupling = post(&state, "/api/analytics/coupling", serde_json::json!({"top": 3})).await.json();
+    assert!(coupling["ranking"].is_null() && coupling["report"]["top"] == 3, "{coupling}");
+    for (query, body, refused) in [
+        ("cd", serde_json::json!({"top": 3}), "top"),
+        ("cd", serde_json::json!({"engine": "ballista"}), "own process"),
+        ("cd", serde_json::json!({"spill_dir": "/tmp"}), "own process"),
+        ("pagerank", serde_json::json!({}), "unknown analytics query"),
+    ] {
+        let answer = post(&state, &format!("/api/analytics/{query}"), body).await;
+        assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{query}: {}", answer.text());
+        assert!(answer.text().contains(refused), "{query}: {}", answer.text());
     }
 }
 

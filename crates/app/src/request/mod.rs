@@ -7,7 +7,9 @@
 //!
 //! [`names`] holds the options chosen by name, each with one table of names.
 
+pub mod analytics;
 pub mod fetch;
+pub mod ingest;
 pub mod map;
 pub mod names;
 pub mod relations;
@@ -18,10 +20,10 @@ pub mod workspace;
 pub use fetch::FetchParams;
 pub use map::{ExpandParams, MapParams};
 pub use names::{
-    CompatName, FusionName, InputName, MeasureName, MethodName, ModeName, NeighbourhoodName, ReadingName, ScanName,
-    SimilarityName, SnowballName, SourceName, UnitsName,
+    CompatName, EngineName, FusionName, InputName, MeasureName, MethodName, ModeName, NeighbourhoodName, ReadingName,
+    ScanName, SimilarityName, SnowballName, SourceName, UnitsName,
 };
-pub use relations::MetricParams;
+pub use relations::{MetricParams, PathParams, RankParams};
 pub use search::SearchParams;
 pub use workspace::{LlmParams, ModelParams};
 
@@ -64,6 +66,23 @@ pub trait Defaults {
     fn defaults() -> Map<String, Value>;
 }
 
+/// `command`'s options named in `defaults`, each help ending with its default there: the request
+/// types carry no clap defaults (every default has one definition, in `filled`), so the CLI's
+/// help shows the application's.
+#[cfg(feature = "clap")]
+pub fn show_defaults(command: clap::Command, defaults: Map<String, Value>) -> clap::Command {
+    defaults.into_iter().filter(|(_, value)| !value.is_null()).fold(command, |command, (name, value)| {
+        if !command.get_arguments().any(|arg| arg.get_id() == name.as_str()) {
+            return command;
+        }
+        let shown = value.as_str().map_or_else(|| value.to_string(), str::to_string);
+        command.mut_arg(name, |arg| {
+            let help = arg.get_help().map(|h| h.to_string()).unwrap_or_default();
+            arg.help(format!("{help} [default: {shown}]"))
+        })
+    })
+}
+
 /// A request's options as a JSON object by API name.
 fn to_map<T: serde::Serialize>(value: &T) -> Map<String, Value> {
     match serde_json::to_value(value) {
@@ -94,5 +113,8 @@ mod tests {
         documented::<MapParams>();
         documented::<ExpandParams>();
         documented::<MetricParams>();
+        documented::<RankParams>();
+        documented::<PathParams>();
+        documented::<analytics::EngineParams>();
     }
 }

@@ -173,6 +173,15 @@ named! {
 }
 
 impl SimilarityName {
+    /// What scores under this similarity compare with, for a report's heading.
+    pub fn caption(self) -> &'static str {
+        match self {
+            SimilarityName::Embedding => "label similarity: all-MiniLM-L6-v2 clipped cosine (TaxoBench's)",
+            SimilarityName::String => "label similarity: STRING RATIO — not comparable to published TaxoBench numbers",
+            SimilarityName::Public => "the public taxobench scorer's readings (its string label similarity)",
+        }
+    }
+
     /// The library's setting.
     pub fn kind(self) -> crate::score::similarity::Kind {
         use crate::score::similarity::Kind;
@@ -346,5 +355,17 @@ impl InputName {
             InputName::Summary => Input::Summary,
             InputName::CoreTask => Input::CoreTask,
         }
+    }
+}
+
+named! {
+    /// Where an analytics plan runs.
+    pub enum EngineName ("engine") {
+        /// litnav's in-memory CSR graph (fastest while the graph fits in memory).
+        Memory = "memory",
+        /// Apache DataFusion in this process (spills to disk under memory_limit).
+        Local = "local",
+        /// An Apache DataFusion Ballista cluster (`litnav cluster`), at the scheduler.
+        Ballista = "ballista",
     }
 }

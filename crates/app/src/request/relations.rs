@@ -3,7 +3,9 @@
 
 use super::names::{ReadingName, UnitsName};
 use super::{Defaults, OptionDoc};
-use crate::relations::MetricOptions;
+use crate::relations::{
+    DEFAULT_MAX_HOPS, DEFAULT_RANKED, DEFAULT_SHORTEST_PATHS, DEFAULT_TOPIC_POOL, Measure, MetricOptions, RankRequest,
+};
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -85,6 +87,166 @@ impl Defaults for MetricParams {
     }
 }
 
+/// What a ranking of papers by a measure lists, every option optional; the measure itself is
+/// the CLI's subcommand and the API's path.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct RankParams {
+    /// Rank only this topic's papers: a stored topic's id or title (its expert survey's
+    /// references), otherwise free text whose best BM25 matches (see pool) are ranked.
+    #[serde(default)]
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub topic: Option<String>,
+    /// How many BM25 matches a free-text topic takes.
+    #[serde(default)]
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub pool: Option<usize>,
+    /// How many papers to list.
+    #[serde(default)]
+    #[cfg_attr(feature = "clap", arg(long, short))]
+    pub k: Option<usize>,
+    /// Rank by SciNet's printed form (n_i − n_j)/(n_i + n_j) instead of the CD index.
+    #[serde(default)]
+    #[cfg_attr(feature = "clap", arg(long, num_args = 0..=1, default_missing_value = "true", value_name = "BOOL"))]
+    pub scinet_form: Option<bool>,
+    /// How the measures are computed.
+    #[serde(flatten)]
+    #[cfg_attr(feature = "clap", command(flatten))]
+    pub metric: MetricParams,
+}
+
+impl RankParams {
+    /// These options with every one not given at its default (the topic and seed stay unset).
+    pub fn filled(&self) -> RankParams {
+        RankParams {
+            topic: self.topic.clone(),
+            pool: self.pool.or(Some(DEFAULT_TOPIC_POOL)),
+            k: self.k.or(Some(DEFAULT_RANKED)),
+            scinet_form: self.scinet_form.or(Some(false)),
+            metric: self.metric.filled(),
+        }
+    }
+
+    /// The library's request for `measure`, or an input error naming the option.
+    pub fn resolve(&self, measure: Measure, default_seed: u64) -> Result<RankRequest> {
+        let filled = self.filled();
+        if filled.k == Some(0) {
+            return Err(Error::input("k: list at least one paper"));
+        }
+        Ok(RankRequest {
+            measure,
+            topic: filled.topic.filter(|t| !t.trim().is_empty()),
+            pool: filled.pool.unwrap_or(DEFAULT_TOPIC_POOL),
+            k: filled.k.unwrap_or(DEFAULT_RANKED),
+            scinet_form: filled.scinet_form == Some(true),
+            metric: self.metric.resolve(default_seed)?,
+        })
+    }
+}
+
+impl Defaults for RankParams {
+    const REQUIRED: &'static [&'static str] = &[];
+
+    fn docs() -> Vec<OptionDoc> {
+        let mut docs = vec![
+            OptionDoc::new("topic", "string", "rank only this topic's papers (a stored topic, or free text)"),
+            OptionDoc::new("pool", "integer", "BM25 matches a free-text topic takes"),
+            OptionDoc::new("k", "integer", "papers listed"),
+            OptionDoc::new("scinet_form", "boolean", "rank by SciNet's printed form instead of the CD index"),
+        ];
+        docs.extend(MetricParams::docs());
+        docs
+    }
+
+    fn defaults() -> serde_json::Map<String, serde_json::Value> {
+        super::to_map(&RankParams::default().filled())
+    }
+}
+
+/// The longest citation path a request may ask for: the search grows with every hop.
+pub const MAX_HOPS_ALLOWED: usize = 10;
+
+/// The citation paths between two papers, every option optional.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+#[serde(deny_unknown_fields)]
+pub struct PathParams {
+    /// The citing end (the path goes from it, through what it cites, to the cited end).
+    #[serde(default)]
+    #[cfg_attr(feature = "clap", arg(required = true, value_name = "FROM"))]
+    pub from: Option<String>,
+    /// The cited end.
+    #[serde(default)]
+    #[cfg_attr(feature = "clap", arg(required = true, value_name = "TO"))]
+    pub to: Option<String>,
+    /// Longest path considered, in hops (at most 10).
+    #[serde(default)]
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub max_hops: Option<usize>,
+    /// At most this many shortest paths are listed.
+    #[serde(default)]
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub shortest_limit: Option<usize>,
+}
+
+/// A path request resolved: both ends, the hops and the shortest paths listed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PathRequest {
+    /// The citing end.
+    pub from: String,
+    /// The cited end.
+    pub to: String,
+    /// Longest path considered, in hops.
+    pub max_hops: usize,
+    /// Shortest paths listed at most.
+    pub shortest_limit: usize,
+}
+
+impl PathParams {
+    /// These options with every one not given at its default (the ends stay as given).
+    pub fn filled(&self) -> PathParams {
+        PathParams {
+            from: self.from.clone(),
+            to: self.to.clone(),
+            max_hops: self.max_hops.or(Some(DEFAULT_MAX_HOPS)),
+            shortest_limit: self.shortest_limit.or(Some(DEFAULT_SHORTEST_PATHS)),
+        }
+    }
+
+    /// The path request, or an input error naming the option.
+    pub fn resolve(&self) -> Result<PathRequest> {
+        let filled = self.filled();
+        let end = |value: Option<String>| value.filter(|s| !s.trim().is_empty());
+        let (Some(from), Some(to)) = (end(filled.from), end(filled.to)) else {
+            return Err(Error::input("give both ends of the path: from (the citing paper) and to (the cited one)"));
+        };
+        let max_hops = filled.max_hops.unwrap_or(DEFAULT_MAX_HOPS);
+        if max_hops == 0 || max_hops > MAX_HOPS_ALLOWED {
+            return Err(Error::input(format!("max_hops: between 1 and {MAX_HOPS_ALLOWED}, not {max_hops}")));
+        }
+        Ok(PathRequest { from, to, max_hops, shortest_limit: filled.shortest_limit.unwrap_or(DEFAULT_SHORTEST_PATHS) })
+    }
+}
+
+impl Defaults for PathParams {
+    const REQUIRED: &'static [&'static str] = &["from", "to"];
+
+    fn docs() -> Vec<OptionDoc> {
+        vec![
+            OptionDoc::new("from", "string", "the citing end (the later paper)"),
+            OptionDoc::new("to", "string", "the cited end (the classic)"),
+            OptionDoc::new("max_hops", "integer", "longest path considered, in hops (at most 10)"),
+            OptionDoc::new("shortest_limit", "integer", "shortest paths listed at most"),
+        ]
+    }
+
+    fn defaults() -> serde_json::Map<String, serde_json::Value> {
+        let mut defaults = super::to_map(&PathParams::default().filled());
+        defaults.retain(|name, _| !Self::REQUIRED.contains(&name.as_str()));
+        defaults
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,5 +256,11 @@ mod tests {
         let options = MetricParams::default().resolve(litnav_core::DEFAULT_SEED).unwrap();
         assert_eq!(options, MetricOptions::default());
         assert!(MetricParams { nulls: Some(0), ..MetricParams::default() }.resolve(1).is_err());
+        let rank = RankParams::default().resolve(Measure::Disruption, litnav_core::DEFAULT_SEED).unwrap();
+        assert_eq!((rank.pool, rank.k, rank.scinet_form), (DEFAULT_TOPIC_POOL, DEFAULT_RANKED, false));
+        let path = PathParams { from: Some("a".into()), to: Some("b".into()), ..PathParams::default() };
+        assert_eq!(path.resolve().unwrap().max_hops, DEFAULT_MAX_HOPS);
+        assert!(PathParams { max_hops: Some(11), ..path.clone() }.resolve().is_err());
+        assert!(PathParams { to: None, ..path }.resolve().is_err());
     }
 }

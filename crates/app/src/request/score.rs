@@ -18,6 +18,66 @@ pub enum WeightsName {
     Quadratic,
 }
 
+impl WeightsName {
+    /// The library's weights.
+    pub fn weights(self) -> litnav_eval::agreement::KappaWeights {
+        use litnav_eval::agreement::KappaWeights;
+        match self {
+            WeightsName::None => KappaWeights::Unweighted,
+            WeightsName::Linear => KappaWeights::Linear,
+            WeightsName::Quadratic => KappaWeights::Quadratic,
+        }
+    }
+}
+
+impl SurveyParams {
+    /// The evaluation's options, or an input error naming an unknown metric.
+    pub fn options(&self) -> crate::Result<crate::survey::SurveyOptions> {
+        Ok(crate::survey::SurveyOptions {
+            metrics: crate::survey::Metric::from_keys(&self.metrics)?,
+            compat: self.compat.compat(),
+            chunk_chars: self.chunk_chars.max(500),
+            max_passages: self.max_passages,
+            max_citations: self.max_citations,
+            topic: self.topic.clone(),
+            ..crate::survey::SurveyOptions::default()
+        })
+    }
+}
+
+impl TreeParams {
+    /// The comparison's options.
+    pub fn options(&self) -> crate::score::tree::TreeOptions {
+        crate::score::tree::TreeOptions {
+            threshold: self.threshold,
+            lambda: self.lambda,
+            tsd_threshold: self.tsd_threshold,
+            ..crate::score::tree::TreeOptions::default()
+        }
+    }
+}
+
+impl ClusterScoreParams {
+    /// The scoring's options (`coverage` as a share; the seed, when not given, is `default_seed`).
+    pub fn options(&self, default_seed: u64) -> crate::score::clusters::ClusterOptions {
+        crate::score::clusters::ClusterOptions {
+            coverage: self.coverage / 100.0,
+            random_runs: self.random_runs,
+            seed: self.seed.unwrap_or(default_seed),
+        }
+    }
+}
+
+impl EgoMeasureName {
+    /// The library's measure.
+    pub fn measure(self) -> crate::relations::Measure {
+        match self {
+            EgoMeasureName::Disruption => crate::relations::Measure::Disruption,
+            EgoMeasureName::Novelty => crate::relations::Measure::Novelty,
+        }
+    }
+}
+
 /// `litnav eval agreement`: two raters' score files.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "clap", derive(clap::Args))]
@@ -275,4 +335,115 @@ pub struct EgoScoreParams {
     /// Print JSON.
     #[cfg_attr(feature = "clap", arg(long))]
     pub json: bool,
+}
+
+/// `litnav eval judge tree`: a tree (or a predictions file) and what to judge it against.
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct JudgeTreeParams {
+    /// The tree (TaxoBench JSON, a litnav map, or any `{name, subtopics|children}` JSON).
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, value_name = "FILE", required_unless_present = "predictions", conflicts_with = "predictions")
+    )]
+    pub tree: Option<PathBuf>,
+    /// The expert tree to judge against (TaxoBench's LLM-as-Judge).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE", requires = "tree"))]
+    pub reference: Option<PathBuf>,
+    /// Batch mode: TaxoBench predictions (`id`, `hierarchy_tree`), each judged against its
+    /// instance's expert tree in --data.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE", requires = "data"))]
+    pub predictions: Option<PathBuf>,
+    /// Batch mode: TaxoBench's data.jsonl (expert trees in `gt`).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE", requires = "predictions"))]
+    pub data: Option<PathBuf>,
+    /// Batch mode: write each instance's scores as a JSON line (`id`, dimensions, `mean`) — the
+    /// shape `litnav eval agreement` reads.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE", requires = "predictions"))]
+    pub output: Option<PathBuf>,
+    /// The topic (default: the root's name).
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub topic: Option<String>,
+    /// Levels of the outline shown to the judge.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = 3))]
+    pub depth: usize,
+    /// The LLM judging.
+    #[cfg_attr(feature = "clap", command(flatten))]
+    pub llm: LlmParams,
+}
+
+/// `litnav eval judge grade`: two surveys on a topic.
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct GradeParams {
+    /// The topic.
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub topic: String,
+    /// The expert survey (text or Markdown; an outline is enough).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE"))]
+    pub expert: PathBuf,
+    /// The generated survey.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE"))]
+    pub generated: PathBuf,
+    /// Characters of each survey shown to the judge (the rest is cut; small models have small
+    /// contexts).
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = 6000))]
+    pub max_chars: usize,
+    /// The LLM judging.
+    #[cfg_attr(feature = "clap", command(flatten))]
+    pub llm: LlmParams,
+}
+
+/// `litnav eval judge path`: papers in path order.
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct JudgePathParams {
+    /// Corpus holding the papers (default: the built-in litbench corpus).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "DIR"))]
+    pub corpus: Option<PathBuf>,
+    /// Paper ids, in path order.
+    #[cfg_attr(feature = "clap", arg(required = true, num_args = 2..))]
+    pub ids: Vec<String>,
+    /// The LLM judging.
+    #[cfg_attr(feature = "clap", command(flatten))]
+    pub llm: LlmParams,
+}
+
+/// `litnav export parquet`.
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct ExportParquetParams {
+    /// Corpus (default: the built-in litbench corpus).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "DIR"))]
+    pub corpus: Option<PathBuf>,
+    /// Directory to write the tables into.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "DIR"))]
+    pub out: PathBuf,
+}
+
+/// `litnav export topics`.
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct ExportTopicsParams {
+    /// Corpus (default: the built-in litbench corpus).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "DIR"))]
+    pub corpus: Option<PathBuf>,
+    /// Topic file layout.
+    #[cfg_attr(feature = "clap", arg(long, value_enum, default_value_t = crate::score::trec::TopicFormat::Tsv))]
+    pub format: crate::score::trec::TopicFormat,
+    /// Write here instead of standard output.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE"))]
+    pub out: Option<PathBuf>,
+}
+
+/// `litnav export qrels`.
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct ExportQrelsParams {
+    /// Corpus (default: the built-in litbench corpus).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "DIR"))]
+    pub corpus: Option<PathBuf>,
+    /// Write here instead of standard output.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE"))]
+    pub out: Option<PathBuf>,
 }

@@ -14,6 +14,24 @@ use crate::error::{Error, Result};
 use serde_json::Value;
 use std::path::Path;
 
+/// A report's flat numbers as aligned `  key value` lines (whole numbers as they are, the others
+/// to six decimals, strings as they are; nested values left out).
+pub fn numbers<T: serde::Serialize>(report: &T) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    if let Ok(Value::Object(map)) = serde_json::to_value(report) {
+        for (key, value) in map {
+            let _ = match value {
+                Value::Number(n) if n.is_u64() => writeln!(out, "  {key:<24} {n}"),
+                Value::Number(n) => writeln!(out, "  {key:<24} {:.6}", n.as_f64().unwrap_or(f64::NAN)),
+                Value::String(s) => writeln!(out, "  {key:<24} {s}"),
+                _ => Ok(()),
+            };
+        }
+    }
+    out
+}
+
 /// The records of a JSON-lines file with their 1-based line numbers (blank lines skipped). A line
 /// that is not JSON is an error naming it; an empty file is an error.
 pub fn read_json_lines(file: &Path) -> Result<Vec<(usize, Value)>> {

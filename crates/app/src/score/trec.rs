@@ -106,6 +106,18 @@ pub struct RetrievalReport {
     pub per_query: Option<Vec<QueryScores>>,
 }
 
+impl std::fmt::Display for RetrievalReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "{} queries with relevant documents (queries missing from the run score 0)", self.queries)?;
+        write!(f, "{}", super::numbers(&self.mean))?;
+        for row in self.per_query.iter().flatten() {
+            writeln!(f, "query {}", row.query)?;
+            write!(f, "{}", super::numbers(&row.scores))?;
+        }
+        Ok(())
+    }
+}
+
 /// One query's scores.
 #[derive(Debug, Clone, Serialize)]
 pub struct QueryScores {
@@ -153,6 +165,7 @@ pub fn score_files(qrels: &Path, run: &Path, k: &[usize], per_query: bool) -> Re
 
 /// How topics are written for other retrieval systems.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum TopicFormat {
     /// `id<TAB>query` per line (Anserini/Pyserini's topic files).
     Tsv,

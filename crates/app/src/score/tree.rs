@@ -118,6 +118,39 @@ pub struct PaperScores {
     pub sem_path: Option<f64>,
 }
 
+/// A stored survey's tree: its expert taxonomy (TaxoBench), else its outline (Bloom-Eval's
+/// nested headings, by title), rooted at the survey's title; `None` when it has neither (or its
+/// taxonomy is not a tree).
+pub fn survey_tree(topic: &litnav_corpus::Topic) -> Option<Tree> {
+    if let Some(taxonomy) = &topic.taxonomy {
+        let mut tree = Tree::from_json(taxonomy).ok()?;
+        tree.name = topic.title.clone();
+        return Some(tree);
+    }
+    Some(outline_tree(&topic.title, topic.outline.as_ref()?, &[], &[]))
+}
+
+/// The outline as a tree named by section titles, each paper at the section its path names
+/// (no placements: the heading tree alone).
+pub fn outline_tree(name: &str, node: &Value, path: &[String], placements: &[(Vec<String>, String)]) -> Tree {
+    let children = node["children"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|child| {
+            let mut child_path = path.to_vec();
+            child_path.push(child["name"].as_str().unwrap_or_default().to_string());
+            outline_tree(child["title"].as_str().unwrap_or_default(), child, &child_path, placements)
+        })
+        .collect();
+    let papers = if path.is_empty() {
+        Vec::new()
+    } else {
+        placements.iter().filter(|(p, _)| p.as_slice() == path).map(|(_, t)| t.clone()).collect()
+    };
+    Tree { name: name.to_string(), children, papers }
+}
+
 /// Compare two trees.
 pub fn compare(
     reference: &Tree,
@@ -162,6 +195,31 @@ pub struct TreeEvaluation {
     /// vectors: none when a reference is compared under another similarity, which needs no model).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub checks: Option<litnav_eval::checks::TreeChecks>,
+}
+
+impl std::fmt::Display for TreeEvaluation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(scores) = &self.scores {
+            write!(f, "{}", super::numbers(scores))?;
+        }
+        let Some(checks) = &self.checks else { return Ok(()) };
+        writeln!(f, "checks without a reference (entailment: {})", checks.entailment_by)?;
+        let mut numbers = serde_json::to_value(checks).unwrap_or_default();
+        if let Some(fields) = numbers.as_object_mut() {
+            for key in ["problems", "options", "entailment_by"] {
+                fields.remove(key);
+            }
+        }
+        write!(f, "{}", super::numbers(&numbers))?;
+        if checks.problems.is_empty() {
+            writeln!(f, "no node has a problem")?;
+        }
+        for problem in &checks.problems {
+            let node = if problem.node.is_empty() { "root" } else { problem.node.as_str() };
+            writeln!(f, "  {node} “{}”: {}", problem.name, problem.reason)?;
+        }
+        Ok(())
+    }
 }
 
 /// The reference-free checks of `tree` (`litnav_eval::checks`) on the encoder's vectors of its

@@ -455,6 +455,23 @@ pub fn read_survey(path: &std::path::Path, session: Option<&CorpusSession>) -> R
     Ok(survey)
 }
 
+/// Read the surveys at `expert` and `generated` (their bibliographies resolved against the corpus
+/// at `corpus`, when given) and evaluate the second against the first.
+pub fn evaluate_files(
+    workspace: &Workspace,
+    expert: &std::path::Path,
+    generated: &std::path::Path,
+    corpus: Option<&std::path::Path>,
+    options: &SurveyOptions,
+    llm: Option<&litnav_llm::Client>,
+    progress: &dyn Progress,
+) -> Result<SurveyReport> {
+    let session = corpus.map(|dir| workspace.open(Some(dir), progress)).transpose()?;
+    let expert = read_survey(expert, session.as_ref())?;
+    let generated = read_survey(generated, session.as_ref())?;
+    evaluate(workspace, &expert, &generated, options, llm, progress)
+}
+
 /// Resolve bibliography entries to corpus papers: by exact normalized title, then by TaxoBench's
 /// title alignment (difflib ratio ≥ 0.92, containment counts as 1); an entry without a citation
 /// count takes the paper's. Returns how many entries resolved.

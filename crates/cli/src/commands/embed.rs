@@ -1,11 +1,9 @@
 //! `litnav embed`: sentence vectors for texts, or for every paper of a corpus.
 
-use super::ModelArgs;
 use crate::progress::Terminal;
 use anyhow::{Context, Result, bail};
-use litnav_embed::cache::corpus_cache_path;
+use litnav_app::request::ModelParams;
 use std::path::PathBuf;
-use std::time::Instant;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -24,7 +22,7 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = litnav_app::request::ScanName::Auto)]
     scan: litnav_app::request::ScanName,
     #[command(flatten)]
-    model: ModelArgs,
+    model: ModelParams,
     /// Print results as JSON: `[{"text": ..., "vector": [...]}]`, or the corpus report.
     #[arg(long)]
     json: bool,
@@ -59,37 +57,7 @@ pub fn run(args: Args) -> Result<()> {
 fn embed_corpus(dir: &std::path::Path, args: &Args) -> Result<()> {
     let workspace = args.model.workspace()?;
     let progress = Terminal::new();
-    workspace.encoder(&progress)?;
-    let started = Instant::now();
-    let fill = workspace.ensure_vectors(dir, &progress)?;
-    let seconds = started.elapsed().as_secs_f64();
-    let session = workspace.open(Some(dir), &progress)?.with_scan(args.scan.scan());
-    let ivf = session.prepare_dense(workspace.encoder(&progress)?, &progress)?;
+    let report = workspace.embed_corpus(dir, args.scan.scan(), &progress);
     progress.finish();
-    let path = corpus_cache_path(dir);
-    let per_second = if seconds > 0.0 { fill.encoded as f64 / seconds } else { 0.0 };
-    let report = serde_json::json!({
-        "corpus": dir,
-        "cache": path,
-        "papers": fill.texts,
-        "already_cached": fill.cached,
-        "encoded": fill.encoded,
-        "seconds": seconds,
-        "papers_per_second": per_second,
-        "ivf": ivf,
-    });
-    if args.json {
-        return super::print_json(&report);
-    }
-    println!(
-        "{} papers: {} already had vectors, {} encoded in {seconds:.1} s ({per_second:.0}/s); vectors in {}",
-        fill.texts,
-        fill.cached,
-        fill.encoded,
-        path.display()
-    );
-    if let Some(ivf) = ivf {
-        println!("approximate index (IVF) in {}", ivf.display());
-    }
-    Ok(())
+    super::show(&report?, args.json)
 }

@@ -1,10 +1,10 @@
 //! `litnav expand`: grow one subtopic of a map with new papers and organize it into its own map.
 
-use super::{LlmArgs, ModelArgs, write_file};
+use super::write_file;
 use crate::progress::Terminal;
 use anyhow::{Context, Result};
 use litnav_app::maps;
-use litnav_app::request::ExpandParams;
+use litnav_app::request::{ExpandParams, LlmParams, ModelParams};
 use litnav_organize::{MapNode, render};
 use std::path::PathBuf;
 
@@ -28,12 +28,12 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     html: Option<PathBuf>,
     #[command(flatten)]
-    model: ModelArgs,
+    model: ModelParams,
     /// With --llm, Knowledge Navigator's Subtopic Expander writes the query (terms from the
     /// subtopic's papers; the offline phrases are the fallback when its answer is unusable), and
     /// the Cluster Reader and Thematic Organizer name and group the sub-map.
     #[command(flatten)]
-    llm: LlmArgs,
+    llm: LlmParams,
     /// Write what the LLM stage did on the sub-map as JSON.
     #[arg(long, value_name = "FILE")]
     llm_trace: Option<PathBuf>,
@@ -72,6 +72,6 @@ pub fn run(args: Args) -> Result<()> {
     if args.json {
         return super::print_json(&expansion.map);
     }
-    super::map::print_outline(&expansion.map);
+    print!("{}", render::outline(&expansion.map));
     Ok(())
 }

@@ -3,60 +3,19 @@
 
 use crate::progress::Terminal;
 use anyhow::Result;
-use litnav_app::score::trec::{self, TopicFormat};
-use std::path::PathBuf;
+use litnav_app::request::score::{ExportParquetParams, ExportQrelsParams, ExportTopicsParams};
+use litnav_app::score::trec;
 
 /// What to export.
 #[derive(Debug, clap::Subcommand)]
 pub enum What {
     /// The topics with resolved references: id and the survey's title as the query.
-    Topics(TopicsArgs),
+    Topics(ExportTopicsParams),
     /// Relevance judgments: each topic's resolved references, grade 1 (`topic 0 paper 1`).
-    Qrels(QrelsArgs),
+    Qrels(ExportQrelsParams),
     /// The whole corpus as Parquet tables (papers, edges, topics, contexts) for `litnav
     /// analytics`; the schema is in ARCHITECTURE.md. Needs the `analytics` build feature.
-    Parquet(ParquetArgs),
-}
-
-#[derive(Debug, clap::Args)]
-pub struct ParquetArgs {
-    /// Corpus (default: the built-in litbench corpus).
-    #[arg(long, value_name = "DIR")]
-    corpus: Option<PathBuf>,
-    /// Directory to write the tables into.
-    #[arg(long, value_name = "DIR")]
-    out: PathBuf,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum FormatArg {
-    /// `id<TAB>query` per line.
-    Tsv,
-    /// TREC `<top>` blocks.
-    Trec,
-}
-
-#[derive(Debug, clap::Args)]
-pub struct TopicsArgs {
-    /// Corpus (default: the built-in litbench corpus).
-    #[arg(long, value_name = "DIR")]
-    corpus: Option<PathBuf>,
-    /// Topic file layout.
-    #[arg(long, value_enum, default_value_t = FormatArg::Tsv)]
-    format: FormatArg,
-    /// Write here instead of standard output.
-    #[arg(long, value_name = "FILE")]
-    out: Option<PathBuf>,
-}
-
-#[derive(Debug, clap::Args)]
-pub struct QrelsArgs {
-    /// Corpus (default: the built-in litbench corpus).
-    #[arg(long, value_name = "DIR")]
-    corpus: Option<PathBuf>,
-    /// Write here instead of standard output.
-    #[arg(long, value_name = "FILE")]
-    out: Option<PathBuf>,
+    Parquet(ExportParquetParams),
 }
 
 pub fn run(what: What) -> Result<()> {
@@ -70,8 +29,7 @@ pub fn run(what: What) -> Result<()> {
     let dir = workspace.corpus_dir(corpus, &Terminal::new())?;
     let corpus = litnav_corpus::Corpus::open(&dir)?;
     let text = match format {
-        Some(FormatArg::Tsv) => trec::export_topics(corpus.topics(), TopicFormat::Tsv)?,
-        Some(FormatArg::Trec) => trec::export_topics(corpus.topics(), TopicFormat::Trec)?,
+        Some(format) => trec::export_topics(corpus.topics(), format)?,
         None => trec::export_qrels(corpus.topics())?,
     };
     match out {
@@ -84,32 +42,9 @@ pub fn run(what: What) -> Result<()> {
 }
 
 /// `export parquet`: the corpus's papers, graph and contexts as the columnar corpus.
-fn parquet(workspace: &litnav_app::Workspace, args: &ParquetArgs) -> Result<()> {
+fn parquet(workspace: &litnav_app::Workspace, args: &ExportParquetParams) -> Result<()> {
     let dir = workspace.corpus_dir(args.corpus.as_deref(), &Terminal::new())?;
-    #[cfg(feature = "analytics")]
-    {
-        let session = litnav_app::CorpusSession::open(&dir)?;
-        let citations = session.citations()?;
-        let exported = litnav_analytics::export::export_corpus(
-            session.papers(),
-            session.topics(),
-            &citations.graph,
-            &citations.contexts,
-            &args.out,
-        )?;
-        println!(
-            "{} papers, {} citation edges, {} topics, {} citation contexts → {}",
-            exported.papers,
-            exported.edges,
-            exported.topics,
-            exported.contexts,
-            args.out.display()
-        );
-        Ok(())
-    }
-    #[cfg(not(feature = "analytics"))]
-    {
-        let _ = dir;
-        Err(super::analytics::missing_feature())
-    }
+    let session = litnav_app::CorpusSession::open(&dir)?;
+    print!("{}", litnav_app::analytics::export_parquet(&session, &args.out)?);
+    Ok(())
 }

@@ -15,9 +15,5 @@ pub fn run(args: Args) -> Result<()> {
     let workspace = litnav_app::Workspace::load()?;
     let dir = workspace.corpus_dir(args.corpus.corpus.as_deref(), &Terminal::new())?;
     let report = report(&litnav_corpus::Corpus::open(&dir)?);
-    if args.corpus.json {
-        return super::print_json(&report);
-    }
-    print!("{report}");
-    Ok(())
+    super::show(&report, args.corpus.json)
 }

@@ -1,13 +1,12 @@
 //! `litnav map`: organize a topic's papers into a browsable map.
 
-use super::{LlmArgs, ModelArgs, write_file};
+use super::write_file;
 use crate::progress::Terminal;
 use anyhow::Result;
-use litnav_app::Workspace;
-use litnav_app::fetch::{FetchRequest, default_corpus, fetch_openalex};
-use litnav_app::maps::{self, BottomUpReport, MapOutcome, PaperSource};
-use litnav_app::request::{FetchParams, MapParams, ScanName, SourceName};
-use litnav_organize::{MapNode, render};
+use litnav_app::fetch::fetch_for_map;
+use litnav_app::maps::{self, MapOutcome, PaperSource};
+use litnav_app::request::{FetchParams, LlmParams, MapParams, ModelParams, ScanName, SourceName};
+use litnav_organize::render;
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]
@@ -58,9 +57,9 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     edits: Option<PathBuf>,
     #[command(flatten)]
-    model: ModelArgs,
+    model: ModelParams,
     #[command(flatten)]
-    llm: LlmArgs,
+    llm: LlmParams,
     /// Write what the LLM did as JSON (the LLM stage: each cluster's reading, repairs, tokens;
     /// --method llm: each request, grouping, failed extraction and the tokens).
     #[arg(long, value_name = "FILE")]
@@ -87,7 +86,9 @@ pub fn run(args: Args) -> Result<()> {
     };
     let client = if params.needs_llm() { Some(args.llm.required(&workspace)?) } else { None };
     let progress = Terminal::new();
-    let corpus = fetched_corpus(&args, &request.topic, &workspace, &progress)?.or(args.corpus.clone());
+    let (topic, corpus, key) = (&request.topic, args.corpus.clone(), args.key.key());
+    let fetched = fetch_for_map(&workspace, args.fetch, topic, corpus, &args.fetch_params, key, &progress)?;
+    let corpus = fetched.or(args.corpus.clone());
     let session = match request.source {
         PaperSource::Retrieve { .. } => {
             let session = workspace.open(corpus.as_deref(), &progress)?;
@@ -109,123 +110,27 @@ pub fn run(args: Args) -> Result<()> {
     }
     if let Some(report) = &outcome.bottom_up {
         write_file(args.llm_trace.as_deref(), &serde_json::to_string_pretty(report)?)?;
-        report_bottom_up(report);
+        eprint!("{report}");
     }
     let printed = outcome.printed()?;
-    let MapOutcome { map, mut notices, checks, .. } = outcome;
-    if let Some(checks) = &checks {
-        notices.extend(check_lines(checks, HTML_PROBLEMS));
-    }
+    write_file(args.markdown.as_deref(), &outcome.markdown())?;
+    write_file(args.html.as_deref(), &outcome.html())?;
+    let MapOutcome { map, checks, .. } = outcome;
     write_file(args.out.as_deref(), &serde_json::to_string_pretty(&map)?)?;
     if let Some(path) = &args.taxobench_out {
         let id = args.instance.as_deref().unwrap_or(&request.topic);
         let line = litnav_app::score::taxobench::prediction_line(id, &request.topic, &map);
         write_file(Some(path), &format!("{line}\n"))?;
     }
-    write_file(args.markdown.as_deref(), &render::markdown(&map))?;
-    write_file(args.html.as_deref(), &render::html(&map, &notices))?;
     if args.json {
         return super::print_json(&printed);
     }
-    print_outline(&map);
+    print!("{}", render::outline(&map));
     if let Some(checks) = &checks {
-        check_lines(checks, OUTLINE_PROBLEMS).iter().for_each(|line| println!("{line}"));
+        maps::check_lines(checks, OUTLINE_PROBLEMS).iter().for_each(|line| println!("{line}"));
     }
     Ok(())
 }
 
-/// Problems listed under the outline and on the page (`--json` has them all).
+/// Problems listed under the outline (`--json` has them all).
 const OUTLINE_PROBLEMS: usize = 10;
-const HTML_PROBLEMS: usize = 5;
-
-/// The map's checks without a reference: one summary line, then at most `shown` problems.
-fn check_lines(checks: &litnav_eval::checks::TreeChecks, shown: usize) -> Vec<String> {
-    let number = |value: Option<f64>| value.map_or("—".to_string(), |v| format!("{v:.2}"));
-    let mut lines = vec![format!(
-        "checks without a reference: {} problems in {} nodes (entailment {}, semantic-taxonomic ρ {}, balance {})",
-        checks.problems.len(),
-        checks.nodes,
-        number(checks.entailment),
-        number(checks.semantic_taxonomic_correlation),
-        number(checks.balance),
-    )];
-    for problem in checks.problems.iter().take(shown) {
-        lines.push(format!("  {} “{}”: {}", problem.node, problem.name, problem.reason));
-    }
-    if checks.problems.len() > shown {
-        lines.push(format!("  … {} more (the map's JSON lists them all)", checks.problems.len() - shown));
-    }
-    lines
-}
-
-/// With --fetch, the topic's field fetched into the corpus (named, or the topic's default), and
-/// that corpus; without it, nothing (and no fetch flags).
-fn fetched_corpus(args: &Args, topic: &str, workspace: &Workspace, progress: &Terminal) -> Result<Option<PathBuf>> {
-    let Some(SourceName::Openalex) = args.fetch else {
-        if args.fetch_params != FetchParams::default() || args.key.api_key.is_some() {
-            anyhow::bail!(
-                "--max, --snowball, --snowball-max, --citing-per-work, --api-url, --rate and --api-key go with --fetch"
-            );
-        }
-        return Ok(None);
-    };
-    let corpus = args.corpus.clone().unwrap_or_else(|| default_corpus(workspace, topic));
-    let request = FetchRequest {
-        topic: topic.to_string(),
-        corpus: corpus.clone(),
-        params: args.fetch_params.clone(),
-        api_key: args.key.key(),
-    };
-    fetch_openalex(workspace, &request, progress)?;
-    Ok(Some(corpus))
-}
-
-/// Tell the user, on standard error, what the LLM Bottom-Up organizer had to work around.
-fn report_bottom_up(report: &BottomUpReport) {
-    let trace = &report.trace;
-    let offline = trace.requests.iter().filter(|r| r.organized_offline.is_some()).count();
-    let fixed = trace.requests.iter().filter(|r| r.fixed_by_litnav.is_some()).count();
-    eprintln!(
-        "LLM Bottom-Up: {} request(s), {} grouping(s), {} call(s) ({} from the cache), {} + {} tokens",
-        trace.requests.len(),
-        trace.groupings.len(),
-        trace.usage.calls,
-        trace.usage.cache_hits,
-        trace.usage.prompt_tokens,
-        trace.usage.completion_tokens
-    );
-    if fixed > 0 {
-        eprintln!("  {fixed} answer(s) placed papers twice or never; litnav placed those papers by content");
-    }
-    if offline > 0 {
-        eprintln!("  {offline} answer(s) could not be read after a repair; those papers were organized offline");
-    }
-    if !report.notes_failed.is_empty() {
-        eprintln!(
-            "  {} paper(s) shown without their {} (the extraction failed; see --llm-trace)",
-            report.notes_failed.len(),
-            report.input.noun()
-        );
-    }
-}
-
-/// Print a map as an indented outline.
-pub fn print_outline(map: &MapNode) {
-    println!("{} — {}", map.name, map.description);
-    for theme in &map.subtopics {
-        print_node(theme, 1);
-    }
-}
-
-fn print_node(node: &MapNode, depth: usize) {
-    let indent = "  ".repeat(depth);
-    let count = match node.paper_ids.len() {
-        0 => String::new(),
-        1 => " (1 paper)".to_string(),
-        n => format!(" ({n} papers)"),
-    };
-    println!("{indent}{} {}{count}  [relevance {:.2}]", node.id, node.name, node.relevance);
-    for child in &node.subtopics {
-        print_node(child, depth + 1);
-    }
-}

@@ -31,7 +31,7 @@ pub enum Command {
     Expand(expand::Args),
     /// Create or extend a corpus from paper files (litbench/litnav JSONL, TaxoBench data.jsonl,
     /// OpenAlex works, BibTeX) and citation edge lists (citing_id,cited_id CSV).
-    Ingest(ingest::Args),
+    Ingest(litnav_app::request::ingest::IngestParams),
     /// Build a corpus for a topic from a scholarly source (OpenAlex): the topic's works, the works
     /// they cite and the works citing them, with the citations among them. The only command that
     /// opens a network connection, and only to the source named.
@@ -104,6 +104,15 @@ pub fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
     Ok(())
 }
 
+/// Print a report: as JSON, or as its own text.
+pub fn show<T: serde::Serialize + std::fmt::Display>(report: &T, json: bool) -> Result<()> {
+    if json {
+        return print_json(report);
+    }
+    print!("{report}");
+    Ok(())
+}
+
 /// Write `text` to `path` (when given) through a temporary file and a rename, so a reader never
 /// sees half a file.
 pub fn write_file(path: Option<&Path>, text: &str) -> Result<()> {
@@ -111,9 +120,6 @@ pub fn write_file(path: Option<&Path>, text: &str) -> Result<()> {
     litnav_corpus::store::write_atomically(path, text.as_bytes())?;
     Ok(())
 }
-
-/// The encoder's and the LLM's options, as the application defines them.
-pub use litnav_app::request::{LlmParams as LlmArgs, ModelParams as ModelArgs};
 
 /// Where a command's corpus is, and whether to print JSON.
 #[derive(Debug, clap::Args)]

@@ -46,26 +46,6 @@ pub fn run(action: Action) -> Result<()> {
             println!("all-MiniLM-L6-v2 {verb} at {}", installed.dir.display());
             Ok(())
         }
-        Action::Info(args) => {
-            let dir = args.dir()?;
-            let encoder = litnav_embed::Encoder::load(&dir)?;
-            let report = serde_json::json!({
-                "model": litnav_embed::MODEL_NAME,
-                "dir": dir,
-                "dimension": encoder.dim(),
-                "vocabulary": encoder.tokenizer().vocab_size(),
-            });
-            if args.json {
-                return super::print_json(&report);
-            }
-            println!(
-                "{} at {}: {} dimensions, {} word pieces",
-                litnav_embed::MODEL_NAME,
-                dir.display(),
-                encoder.dim(),
-                encoder.tokenizer().vocab_size()
-            );
-            Ok(())
-        }
+        Action::Info(args) => super::show(&litnav_app::info::ModelInfo::load(&args.dir()?)?, args.json),
     }
 }

@@ -1,14 +1,13 @@
 //! `litnav relations`: how papers relate through citations — which are disruptive or novel, what
 //! is co-cited with what, and the citation path from one paper to another.
 
-use super::{CorpusArg, LlmArgs};
+use super::{CorpusArg, show};
 use crate::progress::Terminal;
 use anyhow::Result;
-use litnav_app::relations::{Measure, Neighbourhood, RankRequest};
-use litnav_app::request::{MetricParams, UnitsName};
+use litnav_app::relations::{Measure, Neighbourhood};
+use litnav_app::request::{LlmParams, MetricParams, PathParams, RankParams, UnitsName};
 use litnav_app::{CorpusSession, analytics_results};
 use litnav_core::Sentiment;
-use litnav_graph::paths;
 
 /// The relation queries.
 #[derive(Debug, clap::Subcommand)]
@@ -47,33 +46,20 @@ pub struct CitersArgs {
     #[arg(long, value_parser = |text: &str| text.parse::<Sentiment>())]
     sentiment: Option<Sentiment>,
     #[command(flatten)]
-    llm: LlmArgs,
+    llm: LlmParams,
 }
 
 #[derive(Debug, clap::Args)]
 pub struct RankArgs {
     #[command(flatten)]
     corpus: CorpusArg,
-    /// Rank only this topic's papers: a stored topic's id or title (its expert survey's
-    /// references), otherwise free text whose best BM25 matches (see --pool) are ranked.
-    #[arg(long)]
-    topic: Option<String>,
-    /// How many BM25 matches a free-text topic takes.
-    #[arg(long, default_value_t = litnav_app::relations::DEFAULT_TOPIC_POOL)]
-    pool: usize,
-    /// How many papers to list.
-    #[arg(long, short, default_value_t = litnav_app::relations::DEFAULT_RANKED)]
-    k: usize,
-    /// Rank by SciNet's printed form (n_i − n_j)/(n_i + n_j) instead of the CD index.
-    #[arg(long)]
-    scinet_form: bool,
+    #[command(flatten)]
+    pub params: RankParams,
     /// Rank by the values `litnav analytics cd|novelty|counts` wrote (its cd.parquet,
     /// novelty.parquet or counts.parquet, computed from this corpus's `export parquet`) instead
     /// of computing them; the file's window or units apply. Needs the `analytics` build feature.
     #[arg(long, value_name = "FILE")]
     results: Option<std::path::PathBuf>,
-    #[command(flatten)]
-    metric: MetricParams,
 }
 
 #[derive(Debug, clap::Args)]
@@ -90,16 +76,8 @@ pub struct PaperArgs {
 pub struct PathArgs {
     #[command(flatten)]
     corpus: CorpusArg,
-    /// The citing end (the path goes from it, through what it cites, to TO).
-    from: String,
-    /// The cited end.
-    to: String,
-    /// Longest path considered, in hops.
-    #[arg(long, default_value_t = paths::DEFAULT_MAX_HOPS)]
-    max_hops: usize,
-    /// At most this many shortest paths are listed.
-    #[arg(long, default_value_t = litnav_app::relations::DEFAULT_SHORTEST_PATHS)]
-    shortest_limit: usize,
+    #[command(flatten)]
+    pub params: PathParams,
 }
 
 #[derive(Debug, clap::Args)]
@@ -128,21 +106,13 @@ pub struct PairArgs {
     b: String,
 }
 
-/// Open the corpus a relation query names, saying so when it holds no citation edges (unless the
-/// query reads only citation contexts).
-pub fn open(corpus: &CorpusArg) -> Result<(litnav_app::Workspace, CorpusSession)> {
-    open_for(corpus, true)
-}
-
-fn open_for(corpus: &CorpusArg, needs_edges: bool) -> Result<(litnav_app::Workspace, CorpusSession)> {
+/// Open the corpus a relation query names, saying so when it holds no citation edges and the
+/// query `needs_edges` (those reading only citation contexts do not).
+fn open(corpus: &CorpusArg, needs_edges: bool) -> Result<(litnav_app::Workspace, CorpusSession)> {
     let workspace = litnav_app::Workspace::load()?;
     let session = workspace.open(corpus.corpus.as_deref(), &Terminal::new())?;
-    if needs_edges && session.citations()?.graph.edge_count() == 0 {
-        eprintln!(
-            "note: {} holds no citation edges between its papers; add them with \
-             `litnav ingest --corpus DIR PAPERS EDGES.csv` (citing_id,cited_id) or papers with references",
-            session.dir().display()
-        );
+    if needs_edges && let Some(note) = session.edgeless_note()? {
+        eprintln!("note: {note}");
     }
     Ok((workspace, session))
 }
@@ -154,52 +124,29 @@ pub fn run(query: Query) -> Result<()> {
         Query::Citations(args) => rank(args, Measure::Citations),
         Query::Paper(args) => paper(args),
         Query::Path(args) => path(args),
-        Query::CoCited(args) => neighbours(args, Neighbourhood::CoCited, "co-citations"),
-        Query::Coupled(args) => neighbours(args, Neighbourhood::Coupled, "shared references"),
+        Query::CoCited(args) => neighbours(args, Neighbourhood::CoCited),
+        Query::Coupled(args) => neighbours(args, Neighbourhood::Coupled),
         Query::CoMentioned(args) => co_mentioned(args),
         Query::Pair(args) => pair(args),
         Query::Citers(args) => citers(args),
     }
 }
 
-/// Print a report: as JSON, or as its text.
-fn show<T: serde::Serialize + std::fmt::Display>(report: &T, json: bool) -> Result<()> {
-    if json {
-        return super::print_json(report);
-    }
-    print!("{report}");
-    Ok(())
-}
-
 fn rank(args: RankArgs, measure: Measure) -> Result<()> {
-    let (workspace, session) = open(&args.corpus)?;
-    let mut metric = args.metric.resolve(workspace.settings().seed)?;
+    let (workspace, session) = open(&args.corpus, true)?;
+    let mut request = args.params.resolve(measure, workspace.settings().seed)?;
     if let Some(results) = &args.results {
-        match measure {
-            Measure::Disruption => metric.window = analytics_results::use_disruption(&session, &metric, results)?,
-            Measure::Novelty => {
-                let units = args.metric.units.map(UnitsName::units);
-                metric.units = analytics_results::use_novelty(&session, &metric, units, results)?;
-            }
-            Measure::Citations => analytics_results::use_counts(&session, results)?,
-        }
+        let units = args.params.metric.units.map(UnitsName::units);
+        analytics_results::use_results(&session, &mut request, units, results)?;
     }
     let progress = Terminal::start(&format!("computing {} for every paper", measure.name().to_lowercase()));
-    let request = RankRequest {
-        measure,
-        topic: args.topic.clone(),
-        pool: args.pool,
-        k: args.k,
-        scinet_form: args.scinet_form,
-        metric,
-    };
     let ranking = session.rank(&request)?;
     progress.finish();
     show(&ranking, args.corpus.json)
 }
 
 fn paper(args: PaperArgs) -> Result<()> {
-    let (workspace, session) = open(&args.corpus)?;
+    let (workspace, session) = open(&args.corpus, true)?;
     let progress = Terminal::start("computing disruption and novelty for every paper");
     let profile = session.profile(&args.id, &args.metric.resolve(workspace.settings().seed)?)?;
     progress.finish();
@@ -207,12 +154,14 @@ fn paper(args: PaperArgs) -> Result<()> {
 }
 
 fn path(args: PathArgs) -> Result<()> {
-    let (_, session) = open(&args.corpus)?;
-    show(&session.path(&args.from, &args.to, args.max_hops, args.shortest_limit)?, args.corpus.json)
+    let request = args.params.resolve()?;
+    let (_, session) = open(&args.corpus, true)?;
+    let report = session.path(&request.from, &request.to, request.max_hops, request.shortest_limit)?;
+    show(&report, args.corpus.json)
 }
 
-fn neighbours(args: NeighbourArgs, which: Neighbourhood, what: &str) -> Result<()> {
-    let (_, session) = open(&args.corpus)?;
+fn neighbours(args: NeighbourArgs, which: Neighbourhood) -> Result<()> {
+    let (_, session) = open(&args.corpus, true)?;
     let report = match &args.results {
         Some(path) => {
             let (listed, top) = analytics_results::listed_neighbours(path, which, &args.id, args.k)?;
@@ -226,12 +175,7 @@ fn neighbours(args: NeighbourArgs, which: Neighbourhood, what: &str) -> Result<(
     if args.corpus.json {
         return super::print_json(&report);
     }
-    if report.related.is_empty() {
-        println!("no paper shares {what} with {}", args.id);
-    }
-    for (rank, r) in report.related.iter().enumerate() {
-        println!("{:>3}. {:>4} {what} (cosine {:.3})  {}", rank + 1, r.count, r.similarity, r.paper);
-    }
+    print!("{}", report.describe(which));
     Ok(())
 }
 
@@ -240,17 +184,17 @@ fn co_mentioned(args: NeighbourArgs) -> Result<()> {
         args.results.is_none(),
         "--results holds co-citation or coupling lists; co-mentions come from the corpus"
     );
-    let (_, session) = open_for(&args.corpus, false)?;
+    let (_, session) = open(&args.corpus, false)?;
     show(&session.co_mentioned(&args.id, args.k)?, args.corpus.json)
 }
 
 fn pair(args: PairArgs) -> Result<()> {
-    let (_, session) = open(&args.corpus)?;
+    let (_, session) = open(&args.corpus, true)?;
     show(&session.pair(&args.a, &args.b)?, args.corpus.json)
 }
 
 fn citers(args: CitersArgs) -> Result<()> {
-    let (workspace, session) = open_for(&args.corpus, false)?;
+    let (workspace, session) = open(&args.corpus, false)?;
     let client = args.llm.client(&workspace)?;
     let progress = Terminal::new();
     let report = session.citers(&args.id, args.sentiment, client.as_ref(), &progress)?;

@@ -1,9 +1,8 @@
 //! `litnav search`.
 
-use super::ModelArgs;
 use crate::progress::Terminal;
 use anyhow::Result;
-use litnav_app::request::SearchParams;
+use litnav_app::request::{ModelParams, SearchParams};
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]
@@ -14,7 +13,7 @@ pub struct Args {
     #[command(flatten)]
     pub params: SearchParams,
     #[command(flatten)]
-    model: ModelArgs,
+    model: ModelParams,
     /// Print results as JSON: a list of {"id","title","year","score"} in rank order.
     #[arg(long)]
     json: bool,

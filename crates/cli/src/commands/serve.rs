@@ -1,8 +1,8 @@
 //! `litnav serve`: the web application and its HTTP API over one corpus.
 
-use super::{LlmArgs, ModelArgs};
 use crate::progress::Terminal;
 use anyhow::Result;
+use litnav_app::request::{LlmParams, ModelParams};
 use litnav_server::ServeOptions;
 use std::io::Write;
 use std::net::SocketAddr;
@@ -36,10 +36,10 @@ pub struct Args {
     #[arg(long)]
     allow_network: bool,
     #[command(flatten)]
-    model: ModelArgs,
+    model: ModelParams,
     /// With --llm, map and expansion jobs may ask for the LLM stage (and `method: llm`).
     #[command(flatten)]
-    llm: LlmArgs,
+    llm: LlmParams,
 }
 
 pub fn run(args: Args) -> Result<()> {

@@ -179,5 +179,5 @@ fn map_fetches_its_field_then_maps_it_with_a_citation_graph() {
     assert!(all_paper_ids(&map).len() >= 20);
     // Without --fetch, fetch flags are refused rather than ignored.
     let stray = litnav_with(home.path(), "", &["map", "--topic", "x", "--max", "5"]);
-    assert!(stderr(&stray).contains("go with --fetch"), "{}", stderr(&stray));
+    assert!(stderr(&stray).contains("go with fetch"), "{}", stderr(&stray));
 }

@@ -10,6 +10,7 @@ mod analytics;
 mod bottom_up;
 mod concurrency;
 mod corpus;
+mod defaults;
 mod eval;
 mod faults;
 mod fetch;

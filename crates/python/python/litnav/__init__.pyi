@@ -95,6 +95,7 @@ class Corpus:
         *,
         seed: Optional[int] = None,
         html: Union[str, os.PathLike[str], None] = None,
+        edits: Union[str, os.PathLike[str], Sequence[Mapping[str, Any]], None] = None,
         **options: Any,
     ) -> Dict[str, Any]: ...
     def paper(

@@ -101,22 +101,28 @@ class Corpus:
         *,
         seed: Optional[int] = None,
         html: Union[str, "os.PathLike[str]", None] = None,
+        edits: Union[str, "os.PathLike[str]", Sequence[Mapping[str, Any]], None] = None,
         **options: Any,
     ) -> Dict[str, Any]:
         """A map of ``topic``: the corpus's ``k`` papers nearest to it (those near its core kept),
         organized offline into themes and named subtopics — nested dicts as ``litnav map --json``
-        prints them (``name``, ``description``, ``subtopics`` down to ``papers``, and
-        ``coverage``: whether the corpus covers the topic, with the evidence). ``html`` also
-        writes the map's page there. ``options`` are the map's other options under their server
-        names (``method``, ``min_score``, ``min_papers``, ``min_relevance``, ``recurse_above``,
-        ``before``, ``exclude_surveys``), with the same defaults."""
+        prints them (``name``, ``description``, ``subtopics`` down to ``papers``, ``coverage``:
+        whether the corpus covers the topic, with the evidence, and ``checks``: its problems
+        without a reference). ``html`` also writes the map's page there. ``edits`` is an edit log
+        applied to the map before anything is returned or written (as ``litnav map --edits``): a
+        JSON-lines file, or a list of entries such as ``{"op": "rename", "node": "t1", "name":
+        "…"}``; a log that does not fit the map raises ``InputError`` naming the entry. ``options``
+        are the map's other options under their server names (``method``, ``min_score``,
+        ``min_papers``, ``min_relevance``, ``recurse_above``, ``before``, ``exclude_surveys``), with
+        the same defaults."""
         if not isinstance(topic, str) or not topic.strip():
             raise InputError(f"topic: expected a non-empty string, not {topic!r}")
         whole("k", k, least=1)
         whole("seed", seed, optional=True)
         page = None if html is None else os.fspath(html)
+        edits_path, edits_lines = _edit_log(edits)
         request = _options("map", dict(options, topic=topic, k=k, seed=seed))
-        return json.loads(_call(self._inner.map, request, page))
+        return json.loads(_call(self._inner.map, request, page, edits_path, edits_lines))
 
     def paper(
         self,
@@ -234,3 +240,19 @@ def _options(what: str, request: Dict[str, Any]) -> str:
         return json.dumps(present, allow_nan=False)
     except (TypeError, ValueError) as error:
         raise InputError(f"{what}: an option is not JSON-serializable: {error}") from None
+
+
+def _edit_log(edits: Any) -> "tuple[Optional[str], Optional[str]]":
+    """An edit log as the native module takes it: a path, or the entries as JSON lines."""
+    if edits is None:
+        return None, None
+    if isinstance(edits, (str, os.PathLike)):
+        return os.fspath(edits), None
+    if isinstance(edits, Sequence) and not isinstance(edits, (bytes, bytearray)):
+        lines = []
+        for i, entry in enumerate(edits):
+            if not isinstance(entry, Mapping):
+                raise InputError(f"edits[{i}]: expected a dict such as {{'op': 'rename', ...}}, not {entry!r}")
+            lines.append(json.dumps(dict(entry)))
+        return None, "\n".join(lines)
+    raise InputError(f"edits: expected a path or a list of dicts, not {type(edits).__name__}")

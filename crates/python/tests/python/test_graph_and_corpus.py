@@ -125,6 +125,23 @@ def test_corpus_map_equals_litnav_map_and_writes_its_page(cli, tmp_path):
         litnav.Corpus().map("  ")
 
 
+def test_corpus_map_applies_an_edit_log_as_litnav_map_edits_does(cli, tmp_path):
+    topic = "continual learning"
+    first = litnav.Corpus().map(topic, k=120)["subtopics"][0]
+    log = [{"op": "rename", "node": first["id"], "name": "Renamed by hand", "who": "pytest"}]
+    edited = litnav.Corpus().map(topic, k=120, edits=log)
+    assert edited["subtopics"][0]["name"] == "Renamed by hand"
+    file = tmp_path / "edits.jsonl"
+    file.write_text("\n".join(json.dumps(entry) for entry in log) + "\n", encoding="utf-8")
+    from_file = litnav.Corpus().map(topic, k=120, edits=file)
+    assert from_file["subtopics"] == edited["subtopics"]
+    assert cli("map", "--topic", topic, "-k", "120", "--edits", str(file), "--json") == from_file
+    with pytest.raises(litnav.InputError, match="no-such-node"):
+        litnav.Corpus().map(topic, k=120, edits=[{"op": "rename", "node": "no-such-node", "name": "x"}])
+    with pytest.raises(litnav.InputError, match=r"edits\[0\]"):
+        litnav.Corpus().map(topic, k=120, edits=["rename"])
+
+
 def test_ctrl_c_stops_a_long_call_and_keeps_what_was_computed(tmp_path):
     import shutil
     import signal

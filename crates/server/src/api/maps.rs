@@ -35,7 +35,7 @@ pub(super) async fn create(State(state): State<AppState>, Json(body): Json<MapPa
     let body = MapParams { topic: Some(topic.clone()), ..body };
     // Refused now, not as a failed job: bad options, a fetch the server may not make, an LLM it
     // does not have.
-    body.resolve(state.workspace().settings().seed)?;
+    let request = body.resolve(state.workspace().settings().seed)?;
     if let Some(fetch) = &body.fetch {
         state.network()?;
         fetch.plan(&topic)?;
@@ -53,7 +53,7 @@ pub(super) async fn create(State(state): State<AppState>, Json(body): Json<MapPa
     if new {
         let (state, job, id) = (state.clone(), Arc::clone(&job), id.clone());
         tokio::task::spawn_blocking(move || {
-            let outcome = build(&state, &job, &id, &body);
+            let outcome = build(&state, &job, &id, &body, &request);
             job.finish(outcome);
         });
     }
@@ -85,10 +85,10 @@ fn take_turn<'s>(state: &'s AppState, job: &Job) -> ApiResult<std::sync::MutexGu
     }
 }
 
-fn build(state: &AppState, job: &Job, id: &str, body: &MapParams) -> ApiResult<String> {
+/// The map job: `body` as received (stored with the map), `request` as resolved from it.
+fn build(state: &AppState, job: &Job, id: &str, body: &MapParams, request: &maps::MapRequest) -> ApiResult<String> {
     let _turn = take_turn(state, job)?;
     state.await_vectors(job)?;
-    let request = body.resolve(state.workspace().settings().seed)?;
     let mut fetch_notice = None;
     if let Some(params) = &body.fetch {
         let fetch = FetchRequest {
@@ -102,7 +102,7 @@ fn build(state: &AppState, job: &Job, id: &str, body: &MapParams) -> ApiResult<S
     }
     let session = state.session()?;
     let client = if body.needs_llm() { Some(state.llm()?) } else { None };
-    let outcome = maps::build_map(state.workspace(), Some(&session), &request, client.as_ref(), job)?;
+    let outcome = maps::build_map(state.workspace(), Some(&session), request, client.as_ref(), job)?;
     job.check("storing the map")?;
     state.0.maps.put(StoredMap {
         id: id.to_string(),
@@ -113,6 +113,7 @@ fn build(state: &AppState, job: &Job, id: &str, body: &MapParams) -> ApiResult<S
         map: outcome.map,
         notices: fetch_notice.into_iter().chain(outcome.notices).collect(),
         coverage: outcome.coverage,
+        checks: outcome.checks,
     })?;
     Ok(id.to_string())
 }
@@ -229,7 +230,7 @@ pub(super) async fn expand(
     } else {
         serde_json::from_slice(&body).map_err(|e| ApiError::input(format!("the expansion's JSON body: {e}")))?
     };
-    body.resolve(&node, state.workspace().settings().seed)?;
+    let request = body.resolve(&node, state.workspace().settings().seed)?;
     if body.llm == Some(true) {
         state.llm()?;
     }
@@ -250,7 +251,7 @@ pub(super) async fn expand(
     if new {
         let (state, job, new_id) = (state.clone(), Arc::clone(&job), new_id.clone());
         tokio::task::spawn_blocking(move || {
-            let outcome = grow(&state, &job, &new_id, &parent, &node, &body);
+            let outcome = grow(&state, &job, &new_id, &parent, &node, &body, &request);
             job.finish(outcome);
         });
     }
@@ -264,12 +265,12 @@ fn grow(
     parent: &StoredMap,
     node: &str,
     body: &ExpandParams,
+    request: &maps::ExpandRequest,
 ) -> ApiResult<String> {
     let _turn = take_turn(state, job)?;
     let session = state.session()?;
     let client = if body.llm == Some(true) { Some(state.llm()?) } else { None };
-    let request = body.resolve(node, state.workspace().settings().seed)?;
-    let expansion = maps::expand(state.workspace(), &session, &parent.map, &request, client.as_ref(), job)?;
+    let expansion = maps::expand(state.workspace(), &session, &parent.map, request, client.as_ref(), job)?;
     job.check("grafting the sub-map into the map")?;
     let grafted = browse::graft(&parent.map, node, &expansion.map)?;
     state.0.maps.put(StoredMap {
@@ -281,6 +282,7 @@ fn grow(
         map: grafted,
         notices: parent.notices.iter().cloned().chain([expansion.notice()]).collect(),
         coverage: parent.coverage.clone(),
+        checks: None,
     })?;
     Ok(id.to_string())
 }
@@ -292,7 +294,10 @@ pub(super) async fn checks(
 ) -> ApiResult<axum::Json<litnav_eval::checks::TreeChecks>> {
     let checks = blocking(move || {
         let stored = state.0.maps.get(&id)?;
-        Ok(litnav_app::maps::map_checks(state.workspace(), &stored.map, &Quiet)?)
+        match &stored.checks {
+            Some(checks) => Ok(checks.clone()),
+            None => Ok(litnav_app::maps::map_checks(state.workspace(), &stored.map, &Quiet)?),
+        }
     })
     .await?;
     Ok(axum::Json(checks))
@@ -368,11 +373,9 @@ pub(super) async fn score(
         let topic = session
             .topic(&body.survey)
             .ok_or_else(|| ApiError::not_found(format!("no stored survey {:?} (see /api/topics)", body.survey)))?;
-        let value = topic.taxonomy.as_ref().or(topic.outline.as_ref()).ok_or_else(|| {
+        let reference = tree::survey_tree(topic).ok_or_else(|| {
             ApiError::not_found(format!("the survey {:?} has neither a taxonomy nor an outline", topic.title))
         })?;
-        let reference = litnav_eval::tree::Tree::from_json(value)
-            .map_err(|e| ApiError::internal(format!("the stored survey {:?}: {e}", topic.id)))?;
         let predicted = litnav_eval::tree::Tree::from(&stored.map);
         let sim = kind.build(state.workspace(), &[&reference, &predicted], &Quiet)?;
         let options = tree::TreeOptions { reading: kind.reading(), ..tree::TreeOptions::default() };

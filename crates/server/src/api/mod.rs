@@ -7,6 +7,7 @@ mod jobs;
 mod maps;
 pub mod openapi;
 mod papers;
+mod relations;
 mod search;
 
 pub use extract::query_of;
@@ -14,7 +15,7 @@ pub(crate) use extract::{blocking, blocking_with_turn};
 
 use crate::state::AppState;
 use axum::routing::{MethodRouter, delete, get, post};
-use litnav_app::request::{Defaults, MetricParams, SearchParams};
+use litnav_app::request::{Defaults, MetricParams, PathParams, RankParams, SearchParams};
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -335,31 +336,32 @@ pub fn endpoints() -> Vec<Endpoint> {
             method: "get",
             path: "/api/path",
             summary: "The maximum-citation and shortest citation paths from one paper to another, hop by hop with the citing sentences",
-            params: vec![
-                Param {
-                    name: "from",
-                    location: In::Query,
-                    kind: "string",
-                    required: true,
-                    about: Cow::Borrowed("the citing end (the later paper)"),
-                    default: None,
-                    choices: None,
-                },
-                Param {
-                    name: "to",
-                    location: In::Query,
-                    kind: "string",
-                    required: true,
-                    about: Cow::Borrowed("the cited end (the classic)"),
-                    default: None,
-                    choices: None,
-                },
-                query("max_hops", "integer", "longest path considered (default 6, at most 10)"),
-            ],
+            params: request_params::<PathParams>(),
             body: None,
             answers: "{report, hops: [{citing, cited, sentences}]}",
             streaming: false,
             handler: get(papers::path),
+        },
+        Endpoint {
+            method: "get",
+            path: "/api/rankings/{measure}",
+            summary: "The corpus's papers (or a topic's) ranked by disruption, novelty or citations",
+            params: [vec![path("measure", "disruption, novelty or citations")], request_params::<RankParams>()]
+                .concat(),
+            body: None,
+            answers: "the ranking of `litnav relations disruption|novelty|citations --json`",
+            streaming: false,
+            handler: get(relations::ranking),
+        },
+        Endpoint {
+            method: "post",
+            path: "/api/analytics/{query}",
+            summary: "Run a citation analytics query (as `litnav analytics`) on the served corpus's Parquet export; its values are then used by rankings and papers",
+            params: vec![path("query", "cd, counts, cocitation, coupling or novelty")],
+            body: Some("the query's options and the engine's (memory or local), as `litnav analytics QUERY`'s flags"),
+            answers: "{report: as `litnav analytics QUERY --json`, ranking: the papers ranked by the values (cd, novelty, counts) or null}; 400 naming the feature when the server was built without `analytics`",
+            streaming: false,
+            handler: post(relations::analytics),
         },
         Endpoint {
             method: "get",

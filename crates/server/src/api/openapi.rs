@@ -2,14 +2,19 @@
 
 use super::{In, endpoints};
 use litnav_app::codes::Code;
-use litnav_app::request::{Defaults, ExpandParams, FetchParams, MapParams};
+use litnav_app::request::analytics::{AnalyticsQuery, EngineParams};
+use litnav_app::request::{Defaults, ExpandParams, FetchParams, MapParams, OptionDoc};
 use serde_json::{Map, Value, json};
 
 /// A request type of the application as a JSON object schema: each option's type, meaning,
 /// choices and default.
 fn object_schema<T: Defaults>() -> Value {
-    let defaults = T::defaults();
-    let properties: Map<String, Value> = T::docs()
+    schema_of(T::docs(), &T::defaults())
+}
+
+/// An object schema of documented options with their defaults.
+fn schema_of(docs: Vec<OptionDoc>, defaults: &Map<String, Value>) -> Value {
+    let properties: Map<String, Value> = docs
         .into_iter()
         .map(|doc| {
             let mut property = json!({"type": doc.kind, "description": doc.about});
@@ -70,6 +75,7 @@ pub fn document() -> Value {
                     schema
                 }
                 "/api/maps/{id}/nodes/{node}/expand" => object_schema::<ExpandParams>(),
+                "/api/analytics/{query}" => analytics_schema(),
                 _ => json!({"type": "object"}),
             };
             operation["requestBody"] = json!({
@@ -114,6 +120,21 @@ pub fn document() -> Value {
             },
         }},
     })
+}
+
+/// The analytics body: the engine's options and every query's own (each query takes its own).
+fn analytics_schema() -> Value {
+    let mut docs = EngineParams::docs();
+    let mut defaults = EngineParams::defaults();
+    for name in AnalyticsQuery::NAMES {
+        for doc in AnalyticsQuery::docs(name) {
+            if !docs.iter().any(|known| known.name == doc.name) {
+                docs.push(doc);
+            }
+        }
+        defaults.extend(AnalyticsQuery::defaults(name).unwrap_or_default());
+    }
+    schema_of(docs, &defaults)
 }
 
 /// `base` with `extra`'s keys added.

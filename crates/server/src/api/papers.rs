@@ -12,6 +12,7 @@ use litnav_app::Quiet;
 use litnav_app::export::{self, Format};
 use litnav_app::relations::{CitersReport, PaperProfile, PaperRef, PathReport};
 use litnav_app::request::MetricParams;
+use litnav_app::request::relations::{PathParams, PathRequest};
 use litnav_corpus::Paper;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -83,13 +84,6 @@ pub(super) async fn classify(State(state): State<AppState>, Path(id): Path<Strin
     Ok(super::jobs::accepted(&job, Classifying { job: job.view(), paper: id }))
 }
 
-#[derive(Deserialize)]
-pub(super) struct PathParams {
-    from: Option<String>,
-    to: Option<String>,
-    max_hops: Option<usize>,
-}
-
 /// One hop of a path: who cites whom, in the citing paper's words.
 #[derive(Serialize)]
 pub(super) struct Hop {
@@ -109,18 +103,10 @@ pub(super) async fn path(
     State(state): State<AppState>,
     Query(params): Query<PathParams>,
 ) -> ApiResult<axum::Json<PathAnswer>> {
-    let (Some(from), Some(to)) = (params.from.filter(|s| !s.is_empty()), params.to.filter(|s| !s.is_empty())) else {
-        return Err(ApiError::input(
-            "give both ends of the path as `from` (the citing paper) and `to` (the cited one)",
-        ));
-    };
-    let max_hops = params.max_hops.unwrap_or(6);
-    if max_hops == 0 || max_hops > 10 {
-        return Err(ApiError::input(format!("max_hops must be between 1 and 10, not {max_hops}")));
-    }
+    let PathRequest { from, to, max_hops, shortest_limit } = params.resolve()?;
     let answer = blocking(move || {
         let session = state.session()?;
-        let report = session.path(&from, &to, max_hops, 3)?;
+        let report = session.path(&from, &to, max_hops, shortest_limit)?;
         let papers: Vec<PaperRef> = match (&report.max_citation_path, report.shortest_paths.first()) {
             (Some(path), _) => path.papers.clone(),
             (None, Some(shortest)) => shortest.clone(),
