@@ -34,6 +34,8 @@ pub(crate) struct Shared {
     pub guard: crate::guard::Guard,
     /// One map or expansion computes at a time (each uses every core); others wait their turn.
     pub heavy: Mutex<()>,
+    /// One edit log changes at a time (read, check the revision, write).
+    pub editing: Mutex<()>,
     /// Set when the server begins to shut down (event streams end, jobs are cancelled).
     pub shutdown: tokio::sync::watch::Sender<bool>,
 }
@@ -61,6 +63,7 @@ impl AppState {
             warming: Warming::default(),
             guard,
             heavy: Mutex::new(()),
+            editing: Mutex::new(()),
             shutdown: tokio::sync::watch::channel(false).0,
         })))
     }
@@ -262,6 +265,17 @@ pub struct StoredMap {
     /// stored before they were kept have none: they are made when asked for).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub checks: Option<litnav_eval::checks::TreeChecks>,
+    /// The corrections made by hand, in order (`GET /api/maps/{id}/edits`): `map` is `original`
+    /// with them applied, so the permalink, exports and scores show the edited map.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub edits: Vec<litnav_app::edits::Edit>,
+    /// The map as it was built, once it has been edited.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub original: Option<litnav_organize::MapNode>,
+    /// How many times the edit log changed. A change names the revision it was made on; one made
+    /// on an older revision (another tab changed the log first) is refused, never merged blind.
+    #[serde(default)]
+    pub revision: u64,
 }
 
 /// Maps kept in memory at most (the most recently read or stored); the rest are read from disk
@@ -453,6 +467,9 @@ mod tests {
             notices: Vec::new(),
             coverage: None,
             checks: None,
+            edits: Vec::new(),
+            original: None,
+            revision: 0,
         }
     }
 

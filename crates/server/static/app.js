@@ -175,8 +175,72 @@ async function renderRecent() {
 
 function renderTitle(stored) {
   const notices = (stored.notices || []).map((n) => h("div", {}, n));
-  $("#map-title").replaceChildren(stored.topic, " ", h("span", { class: "sub" }, `${stored.papers} papers`),
+  const undone = redone(stored.id);
+  const editing = h("span", { class: "editing" },
+    stored.edits ? h("span", { class: "sub", id: "edit-count" }, `${plural(stored.edits, "correction")} by hand`) : "",
+    h("button", { id: "undo", type: "button", disabled: stored.edits ? null : "", title: "Undo the last correction", onclick: () => undo(stored) }, "Undo"),
+    h("button", { id: "redo", type: "button", disabled: undone.length ? null : "", title: "Redo the correction undone last", onclick: () => redo(stored) }, "Redo"));
+  $("#map-title").replaceChildren(stored.topic, " ", h("span", { class: "sub" }, `${stored.papers} papers`), editing,
+    h("div", { id: "edit-error", class: "error", hidden: "" }),
     notices.length ? h("div", { class: "notices" }, ...notices) : "");
+}
+
+// ---------- corrections by hand ----------
+// The edit log lives with the map on the server (`/api/maps/{id}/edits`); each change sends the
+// whole log with the revision this page saw, so a change made in another tab meanwhile is
+// refused with a message instead of being overwritten. Undo sends the log without its last
+// entry; what was undone waits here for Redo until a new correction is made.
+const undoneEntries = new Map();
+const redone = (mapId) => { if (!undoneEntries.has(mapId)) undoneEntries.set(mapId, []); return undoneEntries.get(mapId); };
+async function saveLog(stored, edits) {
+  try {
+    await api(`/api/maps/${stored.id}/edits`, { method: "PUT", body: JSON.stringify({ revision: stored.revision, edits }) });
+  } catch (e) {
+    const box = $("#edit-error");
+    if (box) { box.hidden = false; box.replaceChildren(e.message, " ", h("button", { type: "button", onclick: () => reloadMap(stored.id) }, "Reload the map")); }
+    return false;
+  }
+  reloadMap(stored.id);
+  return true;
+}
+function reloadMap(mapId) {
+  for (const store of [cache.maps, cache.checks, cache.graphs, cache.timelines, cache.counts, cache.scores]) {
+    for (const key of [...store.keys()]) if (String(key).startsWith(mapId)) store.delete(key);
+  }
+  render();
+}
+async function correct(stored, change) {
+  const log = await getJson(`/api/maps/${stored.id}/edits`);
+  const entry = { ...change, who: lists.get("reader").name || "this browser", when: new Date().toISOString() };
+  if (await saveLog(stored, [...log.edits, entry])) redone(stored.id).length = 0;
+}
+async function undo(stored) {
+  const log = await getJson(`/api/maps/${stored.id}/edits`);
+  const last = log.edits.pop();
+  if (last && await saveLog(stored, log.edits)) redone(stored.id).push(last);
+}
+async function redo(stored) {
+  const entry = redone(stored.id).pop();
+  if (!entry) return;
+  const log = await getJson(`/api/maps/${stored.id}/edits`);
+  if (!await saveLog(stored, [...log.edits, entry])) redone(stored.id).push(entry);
+}
+function allNodes(node, acc = []) { acc.push(node); (node.subtopics || []).forEach((c) => allNodes(c, acc)); return acc; }
+const choice = (id, options) => h("select", { id }, options.map(([value, label]) => h("option", { value }, label)));
+// The corrections of one node: rename, merge into a sibling, move under another node.
+function correctionForm(stored, node) {
+  const parent = (trail(stored.map, node.id) || []).slice(-2)[0];
+  const siblings = (parent ? parent.subtopics : []).filter((n) => n.id !== node.id && n.id !== "filtered");
+  const inside = new Set(allNodes(node).map((n) => n.id));
+  const targets = allNodes(stored.map).filter((n) => !inside.has(n.id) && n.id !== "filtered" && n.id !== parent?.id);
+  const name = h("input", { id: "rename-to", value: node.name, "aria-label": "new name" });
+  const into = choice("merge-into", siblings.map((n) => [n.id, n.name]));
+  const under = choice("move-under", targets.map((n) => [n.id, n.id === "root" ? "the top level" : n.name]));
+  const act = (label, id, change) => h("button", { id, type: "button", onclick: () => correct(stored, change()) }, label);
+  return h("details", { class: "correct", id: "correct" }, h("summary", {}, "Correct…"),
+    h("div", {}, name, act("Rename", "do-rename", () => ({ op: "rename", node: node.id, name: name.value.trim() }))),
+    siblings.length ? h("div", {}, "Merge into ", into, act("Merge", "do-merge", () => ({ op: "merge", node: node.id, into: into.value }))) : "",
+    targets.length ? h("div", {}, "Move under ", under, act("Move", "do-move", () => ({ op: "move_node", node: node.id, to: under.value }))) : "");
 }
 
 function filterWords() { return ($("#within").value || "").toLowerCase().split(/\s+/).filter(Boolean); }
@@ -229,6 +293,7 @@ function renderNodeBar(stored, nodeId) {
   if (node.id !== "root") {
     bar.push(h("span", { class: "muted" }, `relevance ${fmt(node.relevance, 2)}`));
     bar.push(h("button", { id: "expand", type: "button", onclick: () => expand(stored.id, node) }, `Expand “${node.name}”`));
+    if (node.id !== "filtered" && !node.filtered) bar.push(correctionForm(stored, node));
   }
   if (stored.parent) bar.push(h("a", { href: `#map=${stored.parent}`, class: "muted" }, "the map before the expansion"));
   bar.push(h("span", { class: "desc" }, node.description || ""));
@@ -676,6 +741,7 @@ async function renderPaper(stored, state, token) {
       h("button", { type: "button", onclick: () => setState({ tab: "path", from: p.id }) }, "Path from here"),
       h("button", { type: "button", onclick: () => setState({ tab: "path", to: p.id }) }, "Path to here"),
       place ? h("button", { type: "button", onclick: () => expand(stored.id, findNode(stored.map, place.node)) }, "Expand its subtopic") : ""),
+    place && !place.filtered_because ? paperCorrections(stored, p.id, place.node) : "",
     p.abstract ? h("div", { class: "abstract" }, p.abstract) : h("p", { class: "muted" }, "No abstract."),
     place ? [h("h3", {}, "Why it is in this map"), h("p", {}, `Placed under ${place.path.slice(1).join(" › ")}, a subtopic whose papers’ centroid has cosine ${fmt(place.node_relevance, 2)} to the topic.`,
       place.filtered_because ? ` It sits in the Filtered branch: ${place.filtered_because}` : "",
@@ -695,6 +761,15 @@ async function renderPaper(stored, state, token) {
     data.references.length ? h("ul", { class: "rel" }, data.references.slice(0, 50).map((r) => h("li", {}, link(r), r.year ? ` (${r.year})` : ""))) : h("p", { class: "muted" }, "None in this corpus."),
     h("h3", {}, "Co-cited with"), related(prof.co_cited),
     h("h3", {}, "Shares references with"), related(prof.coupled)].flat(2).filter((c) => c !== ""));
+}
+
+// A paper's corrections: move it to another leaf, or take it out of its subtopic.
+function paperCorrections(stored, paperId, from) {
+  const leaves = allNodes(stored.map).filter((n) => n.id !== "root" && n.id !== from && n.id !== "filtered" && !n.filtered && !(n.subtopics || []).length);
+  const to = choice("move-paper-to", leaves.map((n) => [n.id, n.name]));
+  return h("div", { class: "actions correct-paper" },
+    leaves.length ? ["Move to ", to, h("button", { id: "do-move-paper", type: "button", onclick: () => correct(stored, { op: "move_paper", paper: paperId, from, to: to.value }) }, "Move")] : "",
+    h("button", { id: "do-remove-paper", type: "button", onclick: () => correct(stored, { op: "remove_paper", paper: paperId, from }) }, "Remove from this subtopic"));
 }
 
 // What is known of the citers' sentiment, and — when the server has an LLM — a button that

@@ -76,7 +76,15 @@ async fn get(state: &AppState, uri: &str) -> Answer {
 }
 
 async fn post(state: &AppState, uri: &str, body: serde_json::Value) -> Answer {
-    let request = Request::post(uri)
+    with_body(state, Request::post(uri), body).await
+}
+
+async fn put(state: &AppState, uri: &str, body: serde_json::Value) -> Answer {
+    with_body(state, Request::put(uri), body).await
+}
+
+async fn with_body(state: &AppState, request: axum::http::request::Builder, body: serde_json::Value) -> Answer {
+    let request = request
         .header(header::HOST, HOST)
         .header(header::CONTENT_TYPE, "application/json")
         .body(Body::from(body.to_string()))
@@ -125,6 +133,9 @@ fn store_map(state: &AppState) -> String {
             notices: Vec::new(),
             coverage: None,
             checks: None,
+            edits: Vec::new(),
+            original: None,
+            revision: 0,
         })
         .unwrap();
     id
@@ -362,6 +373,56 @@ async fn baskets_and_maps_export_in_every_format_and_read_back() {
     assert_eq!(bib.text().matches("\n@").count() + usize::from(bib.text().starts_with('@')), 7);
     let json = get(&state, &format!("/api/maps/{map}/export?format=json")).await;
     assert_eq!(json.json()["subtopics"][0]["name"], "Graph networks");
+}
+
+/// Corrections by hand: a log replaces the map under its permalink (exports and checks follow),
+/// undo is a shorter log, a log that does not fit is refused naming its entry, and a change made
+/// on an older revision (a second tab) is refused with a message, the other tab's change kept.
+#[tokio::test]
+async fn a_maps_edit_log_changes_its_permalink_exports_and_checks_and_refuses_stale_tabs() {
+    let home = tempfile::tempdir().unwrap();
+    let state = mini(home.path());
+    let map = store_map(&state);
+    let edits_uri = format!("/api/maps/{map}/edits");
+    let empty = get(&state, &edits_uri).await.json();
+    assert_eq!(empty, serde_json::json!({"revision": 0, "edits": []}));
+    let rename = serde_json::json!({"op": "rename", "node": "t2", "name": "Docking by hand", "who": "tab A"});
+    let remove = serde_json::json!({"op": "remove_paper", "paper": "m12", "from": "t2", "who": "tab A"});
+    let first = put(&state, &edits_uri, serde_json::json!({"revision": 0, "edits": [rename, remove]})).await;
+    assert_eq!(first.status, StatusCode::OK, "{}", first.text());
+    assert_eq!(first.json()["revision"], 1);
+    let read = get(&state, &format!("/api/maps/{map}")).await.json();
+    let t2 = read["map"]["subtopics"].as_array().unwrap().iter().find(|n| n["id"] == "t2").unwrap().clone();
+    assert_eq!(t2["name"], "Docking by hand");
+    assert_eq!(read["papers"], 6, "{read}");
+    let bibtex = get(&state, &format!("/api/maps/{map}/export?format=bibtex")).await.text();
+    assert!(!bibtex.contains("m12") && bibtex.contains("m09"), "{bibtex}");
+    let checks = get(&state, &format!("/api/maps/{map}/checks")).await.json();
+    assert_eq!(checks["papers"], 6);
+    assert_eq!(get(&state, &edits_uri).await.json()["edits"][0]["who"], "tab A");
+
+    // A second tab still on revision 0 is refused, and tab A's edits stay.
+    let stale = put(&state, &edits_uri, serde_json::json!({"revision": 0, "edits": []})).await;
+    assert_eq!(stale.status, StatusCode::CONFLICT, "{}", stale.text());
+    assert!(stale.text().contains("edited elsewhere") && stale.text().contains("revision 1"), "{}", stale.text());
+    assert_eq!(get(&state, &edits_uri).await.json()["edits"].as_array().unwrap().len(), 2);
+
+    // A log that does not fit is refused whole, naming the entry; the map stays as it was.
+    let bad = serde_json::json!({"op": "merge", "node": "t1", "into": "t9"});
+    let refused = put(&state, &edits_uri, serde_json::json!({"revision": 1, "edits": [rename, bad]})).await;
+    assert_eq!(refused.status, StatusCode::BAD_REQUEST, "{}", refused.text());
+    assert!(refused.text().contains("edits[1] (merge)"), "{}", refused.text());
+    assert_eq!(get(&state, &edits_uri).await.json()["revision"], 1);
+
+    // Undo both: the map as built again, under the same id.
+    let undone = put(&state, &edits_uri, serde_json::json!({"revision": 1, "edits": []})).await;
+    assert_eq!(undone.json()["revision"], 2);
+    let read = get(&state, &format!("/api/maps/{map}")).await.json();
+    assert_eq!(read["papers"], 7);
+    assert!(read["map"]["subtopics"].as_array().unwrap().iter().any(|n| n["name"] == "Docking"));
+    let unknown =
+        put(&state, "/api/maps/0123456789abcdef/edits", serde_json::json!({"revision": 0, "edits": []})).await;
+    assert_eq!(unknown.status, StatusCode::NOT_FOUND);
 }
 
 #[tokio::test]

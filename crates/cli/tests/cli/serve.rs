@@ -234,7 +234,57 @@ fn a_reader_maps_expands_reads_and_exports_in_a_browser() {
         bibtex.starts_with('@') && bibtex.matches("\n@").count() + 1 >= 10,
         "the whole map as BibTeX: {bibtex:.300}"
     );
+
+    // Corrections by hand: rename a theme, move a paper to another subtopic, undo the move; the
+    // log is stored with the map, and the permalink shows the rename after a reload.
+    browser.script(&format!("location.hash = 'map={map}&node=t1';"), serde_json::json!([]));
+    browser.wait_for("document.querySelector('#correct')", 30);
+    browser.script(
+        "document.querySelector('#correct').open = true; document.querySelector('#rename-to').value = 'Renamed by hand';",
+        serde_json::json!([]),
+    );
+    browser.click("#do-rename");
+    let renamed = "document.querySelector('#tree .node[data-id=\"t1\"]')?.innerText.includes('Renamed by hand')";
+    browser.wait_for(&format!("{renamed} && document.querySelector('#edit-count')"), 60);
+    browser.screenshot(&shots.join("9-renamed.png"));
+    let stored = http_get(&format!("{base}/api/maps/{map}"));
+    let leaves = leaves_with_papers(&stored["map"]);
+    let (from, paper) = leaves.first().map(|(leaf, papers)| (leaf.clone(), papers[0].clone())).unwrap();
+    browser.script(&format!("location.hash = 'map={map}&node={from}&paper={paper}';"), serde_json::json!([]));
+    let to = leaves.iter().find(|(leaf, papers)| *leaf != from && !papers.contains(&paper)).unwrap().0.clone();
+    browser.wait_for("document.querySelector('#do-move-paper')", 60);
+    browser.script(&format!("document.querySelector('#move-paper-to').value = '{to}';"), serde_json::json!([]));
+    browser.click("#do-move-paper");
+    browser.wait_for("document.querySelector('#edit-count')?.innerText.startsWith('2 corrections')", 60);
+    let moved = http_get(&format!("{base}/api/maps/{map}/papers/{paper}"));
+    assert_eq!(moved["node"], to.as_str(), "the paper moved: {moved}");
+    browser.screenshot(&shots.join("9a-paper-moved.png"));
+    browser.click("#undo");
+    browser.wait_for("document.querySelector('#edit-count')?.innerText.startsWith('1 correction ')", 60);
+    assert_eq!(http_get(&format!("{base}/api/maps/{map}/papers/{paper}"))["node"], from.as_str(), "undone");
+    let log = http_get(&format!("{base}/api/maps/{map}/edits"));
+    assert_eq!(log["edits"].as_array().unwrap().len(), 1, "{log}");
+    assert_eq!(log["edits"][0]["op"], "rename");
+    assert!(
+        !browser.script("return document.querySelector('#redo').disabled;", serde_json::json!([])).as_bool().unwrap()
+    );
+    browser.script("location.reload();", serde_json::json!([]));
+    browser.wait_for(renamed, 60);
+    browser.screenshot(&shots.join("9b-permalink-edited.png"));
     eprintln!("screenshots in {}", shots.display());
+}
+
+/// The leaves of a map (as the API answers it) that hold papers, with their papers.
+fn leaves_with_papers(node: &serde_json::Value) -> Vec<(String, Vec<String>)> {
+    let children = node["subtopics"].as_array().cloned().unwrap_or_default();
+    let id = node["id"].as_str().unwrap_or_default();
+    if children.is_empty() {
+        let papers: Vec<String> =
+            node["paper_ids"].as_array().into_iter().flatten().filter_map(|p| p.as_str().map(str::to_string)).collect();
+        let filtered = id == "filtered" || node["filtered"].as_bool() == Some(true);
+        return if papers.is_empty() || filtered || id == "root" { Vec::new() } else { vec![(id.to_string(), papers)] };
+    }
+    children.iter().filter(|c| c["id"] != "filtered").flat_map(leaves_with_papers).collect()
 }
 
 #[test]

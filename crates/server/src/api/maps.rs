@@ -114,6 +114,9 @@ fn build(state: &AppState, job: &Job, id: &str, body: &MapParams, request: &maps
         notices: fetch_notice.into_iter().chain(outcome.notices).collect(),
         coverage: outcome.coverage,
         checks: outcome.checks,
+        edits: Vec::new(),
+        original: None,
+        revision: 0,
     })?;
     Ok(id.to_string())
 }
@@ -133,6 +136,9 @@ pub(super) struct MapAnswer {
     map: litnav_organize::MapNode,
     notices: Vec<String>,
     coverage: Option<litnav_app::coverage::Coverage>,
+    /// The edit log's revision and length (the log itself: `GET /api/maps/{id}/edits`).
+    revision: u64,
+    edits: usize,
 }
 
 pub(super) async fn read(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<axum::Json<MapAnswer>> {
@@ -150,6 +156,8 @@ pub(super) async fn read(State(state): State<AppState>, Path(id): Path<String>) 
         map: stored.map.clone(),
         notices: stored.notices.clone(),
         coverage: stored.coverage.clone(),
+        revision: stored.revision,
+        edits: stored.edits.len(),
     }))
 }
 
@@ -283,6 +291,9 @@ fn grow(
         notices: parent.notices.iter().cloned().chain([expansion.notice()]).collect(),
         coverage: parent.coverage.clone(),
         checks: None,
+        edits: Vec::new(),
+        original: None,
+        revision: 0,
     })?;
     Ok(id.to_string())
 }

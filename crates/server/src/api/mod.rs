@@ -2,6 +2,7 @@
 //! are made, so the description cannot leave a route out. Handlers are thin: they parse, call
 //! litnav-app on a blocking thread, and answer with its typed results as JSON.
 
+mod edits;
 mod extract;
 mod jobs;
 mod maps;
@@ -14,7 +15,7 @@ pub use extract::query_of;
 pub(crate) use extract::{blocking, blocking_with_turn};
 
 use crate::state::AppState;
-use axum::routing::{MethodRouter, delete, get, post};
+use axum::routing::{MethodRouter, delete, get, post, put};
 use litnav_app::request::{Defaults, MetricParams, PathParams, RankParams, SearchParams};
 use serde_json::Value;
 use std::borrow::Cow;
@@ -99,7 +100,7 @@ const fn query(name: &'static str, kind: &'static str, about: &'static str) -> P
 
 /// One endpoint: its method, path, description and handler.
 pub struct Endpoint {
-    /// `get`, `post` or `delete`.
+    /// `get`, `post`, `put` or `delete`.
     pub method: &'static str,
     /// The path, with `{name}` for path parameters.
     pub path: &'static str,
@@ -201,7 +202,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             summary: "A map: themes and subtopics with names, descriptions, relevance, papers; the Filtered branch with its reasons",
             params: vec![ID],
             body: None,
-            answers: "{id, topic, request, parent, expanded, papers, map, notices, coverage}",
+            answers: "{id, topic, request, parent, expanded, papers, map (with its corrections by hand applied), notices, coverage, revision, edits}",
             streaming: false,
             handler: get(maps::read),
         },
@@ -271,6 +272,28 @@ pub fn endpoints() -> Vec<Endpoint> {
             answers: "{nodes, leaves, depth, papers, …, entailment, entailment_by, problems: [{kind, node, name, reason}]}, as the `checks` of `litnav map --json`",
             streaming: false,
             handler: get(maps::checks),
+        },
+        Endpoint {
+            method: "get",
+            path: "/api/maps/{id}/edits",
+            summary: "A map's corrections by hand: its edit log and revision",
+            params: vec![ID],
+            body: None,
+            answers: "{revision, edits: [{op, who?, when?, …}]} (the entries of `litnav map --edits`)",
+            streaming: false,
+            handler: get(edits::read),
+        },
+        Endpoint {
+            method: "put",
+            path: "/api/maps/{id}/edits",
+            summary: "Replace a map's edit log (undo and redo send a shorter or longer one): the map becomes the map as built with it applied, under the same id",
+            params: vec![ID],
+            body: Some(
+                "{revision: the revision the log was made on, edits: [entries as `litnav map --edits` reads them]}",
+            ),
+            answers: "{revision, edits}; 400 naming the first entry that does not fit; 409 when the map was edited elsewhere since that revision",
+            streaming: false,
+            handler: put(edits::replace),
         },
         Endpoint {
             method: "get",
