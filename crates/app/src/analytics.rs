@@ -257,15 +257,21 @@ mod enabled {
         work: &Path,
     ) -> Result<super::SessionAnalytics> {
         use crate::relations::{Measure, MetricOptions, RankRequest};
+        // Named by the corpus's directory and generation: servers of other corpora may share `work`.
         let generation = session.corpus().manifest().generation;
-        let parquet = work.join(format!("corpus-g{generation}"));
+        let corpus = litnav_core::bytes::fnv1a(session.dir().display().to_string().as_bytes());
+        let parquet = work.join(format!("corpus-{corpus:016x}-g{generation}"));
+        // One query at a time in this process: each uses every core, and two runs of one query
+        // would write the same result table.
+        static RUNNING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        let _running = RUNNING.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if !parquet.join("papers.parquet").exists() {
-            let staging = work.join(format!(".corpus-g{generation}-{}", std::process::id()));
-            let _ = std::fs::remove_dir_all(&staging);
-            export_parquet(session, &staging)?;
-            if let Err(e) = std::fs::rename(&staging, &parquet) {
-                let _ = std::fs::remove_dir_all(&staging);
-                // Another request exported the same generation first: its tables are the same.
+            std::fs::create_dir_all(work).map_err(|e| Error::io(work, &e))?;
+            let staging =
+                tempfile::Builder::new().prefix(".corpus-").tempdir_in(work).map_err(|e| Error::io(work, &e))?;
+            export_parquet(session, staging.path())?;
+            if let Err(e) = std::fs::rename(staging.path(), &parquet) {
+                // Another process exported the same generation first: its tables are the same.
                 if !parquet.join("papers.parquet").exists() {
                     return Err(Error::io(&parquet, &e));
                 }
@@ -273,7 +279,7 @@ mod enabled {
         }
         let options = serde_json::to_string(&(query.name(), format!("{query:?}"), engine)).unwrap_or_default();
         let digest = litnav_core::bytes::fnv1a(options.as_bytes());
-        let out = work.join(format!("g{generation}-{}-{digest:016x}", query.name()));
+        let out = work.join(format!("corpus-{corpus:016x}-g{generation}-{}-{digest:016x}", query.name()));
         let report = run(query, engine, &parquet, &out)?;
         let measure = match query {
             AnalyticsQuery::Cd(_) => Measure::Disruption,
