@@ -155,14 +155,6 @@ fn node_mut<'a>(map: &'a mut MapNode, id: &str) -> std::result::Result<&'a mut M
     map.find_mut(id).ok_or_else(|| format!("the map has no node {id:?}"))
 }
 
-/// The id of the node whose child `id` is, if any.
-fn parent_of(map: &MapNode, id: &str) -> Option<String> {
-    if map.subtopics.iter().any(|c| c.id == id) {
-        return Some(map.id.clone());
-    }
-    map.subtopics.iter().find_map(|c| parent_of(c, id))
-}
-
 fn move_node(map: &mut MapNode, id: &str, to: &str) -> std::result::Result<(), String> {
     if id == map.id {
         return Err("the root cannot move".into());
@@ -175,7 +167,7 @@ fn move_node(map: &mut MapNode, id: &str, to: &str) -> std::result::Result<(), S
     if target.subtopics.is_empty() && !target.paper_ids.is_empty() {
         return Err(format!("{to} is a leaf holding papers: a subtopic goes under a node with subtopics"));
     }
-    let parent = parent_of(map, id).ok_or_else(|| format!("the map has no node {id:?}"))?;
+    let parent = map.parent_of(id).map(|p| p.id.clone()).ok_or_else(|| format!("the map has no node {id:?}"))?;
     let siblings = &mut node_mut(map, &parent)?.subtopics;
     let at = siblings.iter().position(|c| c.id == id).ok_or_else(|| format!("the map has no node {id:?}"))?;
     let node = siblings.remove(at);
@@ -225,8 +217,11 @@ fn merge(map: &mut MapNode, id: &str, into: &str) -> std::result::Result<(), Str
     if id == into {
         return Err(format!("{id} cannot merge into itself"));
     }
-    let parent = parent_of(map, id).ok_or_else(|| format!("the map has no node {id:?} (or it is the root)"))?;
-    if parent_of(map, into).as_deref() != Some(parent.as_str()) {
+    let parent = map
+        .parent_of(id)
+        .map(|p| p.id.clone())
+        .ok_or_else(|| format!("the map has no node {id:?} (or it is the root)"))?;
+    if map.parent_of(into).map(|p| p.id.clone()).as_deref() != Some(parent.as_str()) {
         return Err(format!("{id} and {into} are not siblings"));
     }
     let siblings = &mut node_mut(map, &parent)?.subtopics;
@@ -253,7 +248,10 @@ fn split(map: &mut MapNode, id: &str, papers: &[String], name: &str) -> std::res
     if name.trim().is_empty() {
         return Err("the new node's name cannot be empty".into());
     }
-    let parent = parent_of(map, id).ok_or_else(|| format!("the map has no node {id:?} (or it is the root)"))?;
+    let parent = map
+        .parent_of(id)
+        .map(|p| p.id.clone())
+        .ok_or_else(|| format!("the map has no node {id:?} (or it is the root)"))?;
     let node = node_mut(map, id)?;
     if !node.subtopics.is_empty() {
         return Err(format!("{id} has subtopics: only a leaf splits"));

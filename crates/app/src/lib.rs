@@ -41,6 +41,7 @@ pub mod request;
 pub mod score;
 pub mod session;
 pub mod settings;
+pub mod suggest;
 pub mod survey;
 pub mod workspace;
 

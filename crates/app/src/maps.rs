@@ -138,7 +138,7 @@ pub struct MapOutcome {
     pub coverage: Option<Coverage>,
     /// Which parts of the map to distrust: its checks without a reference (the "Filtered"
     /// branch left out), problems named by the map's node ids.
-    pub checks: Option<litnav_eval::checks::TreeChecks>,
+    pub checks: Option<crate::suggest::MapChecks>,
 }
 
 impl MapOutcome {
@@ -202,22 +202,34 @@ impl std::fmt::Display for BottomUpReport {
     }
 }
 
-/// A map's checks without a reference as text: one summary line, then at most `shown` problems.
-pub fn check_lines(checks: &litnav_eval::checks::TreeChecks, shown: usize) -> Vec<String> {
+/// A map's checks without a reference as text: one summary line, then at most `shown` problems
+/// and, after them, at most `shown` suggested corrections.
+pub fn check_lines(checks: &crate::suggest::MapChecks, shown: usize) -> Vec<String> {
+    let (tree, suggestions) = (&checks.tree, &checks.suggestions);
     let number = |value: Option<f64>| value.map_or("—".to_string(), |v| format!("{v:.2}"));
     let mut lines = vec![format!(
         "checks without a reference: {} problems in {} nodes (entailment {}, semantic-taxonomic ρ {}, balance {})",
-        checks.problems.len(),
-        checks.nodes,
-        number(checks.entailment),
-        number(checks.semantic_taxonomic_correlation),
-        number(checks.balance),
+        tree.problems.len(),
+        tree.nodes,
+        number(tree.entailment),
+        number(tree.semantic_taxonomic_correlation),
+        number(tree.balance),
     )];
-    for problem in checks.problems.iter().take(shown) {
+    for problem in tree.problems.iter().take(shown) {
         lines.push(format!("  {} “{}”: {}", problem.node, problem.name, problem.reason));
     }
-    if checks.problems.len() > shown {
-        lines.push(format!("  … {} more (the map's JSON lists them all)", checks.problems.len() - shown));
+    if tree.problems.len() > shown {
+        lines.push(format!("  … {} more (the map's JSON lists them all)", tree.problems.len() - shown));
+    }
+    if !suggestions.is_empty() {
+        lines.push(format!(
+            "suggested corrections: {} (each an edit log entry: accept them on the web page, or pass them to --edits)",
+            suggestions.len()
+        ));
+        lines.extend(suggestions.iter().take(shown).map(|s| format!("  {}", s.action)));
+        if suggestions.len() > shown {
+            lines.push(format!("  … {} more (the map's JSON lists them all)", suggestions.len() - shown));
+        }
     }
     lines
 }
@@ -266,23 +278,24 @@ pub fn build_map(
             bottom_up_docs(workspace, &request.topic, &docs, settings, options, client, progress)
         }
     }?;
-    let checks = Some(map_checks(workspace, &outcome.map, progress)?);
+    let checks = Some(map_checks(workspace, &outcome.map, llm, progress)?);
     Ok(MapOutcome { notices, coverage, checks, ..outcome })
 }
 
 impl MapOutcome {
     /// The outcome with the edit log `log` applied to its map (named `source` in the notice), its
-    /// checks made again on the edited map.
+    /// checks made again on the edited map (entailment by `llm` when given).
     pub fn edited(
         mut self,
         workspace: &Workspace,
         log: &[crate::edits::Edit],
         source: &str,
+        llm: Option<&Client>,
         progress: &dyn Progress,
     ) -> Result<MapOutcome> {
         self.map = crate::edits::apply(&self.map, log)?;
         if self.checks.is_some() {
-            self.checks = Some(map_checks(workspace, &self.map, progress)?);
+            self.checks = Some(map_checks(workspace, &self.map, llm, progress)?);
         }
         self.notices.push(format!("{} corrections applied by hand (from {source})", log.len()));
         Ok(self)
@@ -303,9 +316,11 @@ impl MapOutcome {
         let mut text = litnav_organize::render::markdown(&self.map);
         if let Some(checks) = &self.checks {
             text.push_str("\n## Checks without a reference\n\n");
-            for line in check_lines(checks, checks.problems.len()) {
+            let every = checks.tree.problems.len().max(checks.suggestions.len());
+            for line in check_lines(checks, every) {
+                let heading = !line.starts_with(' ');
                 let line = line.trim_start();
-                text.push_str(&if line.starts_with("checks") { format!("{line}\n\n") } else { format!("- {line}\n") });
+                text.push_str(&if heading { format!("\n{line}\n\n") } else { format!("- {line}\n") });
             }
         }
         text
@@ -315,25 +330,25 @@ impl MapOutcome {
 /// Problems a map's page lists under its title (the JSON and Markdown have them all).
 pub const PAGE_PROBLEMS: usize = 5;
 
-/// The checks of `map` without a reference, each problem's node named by its id in the map.
+/// The checks of `map` without a reference, each problem's node named by its id in the map, and
+/// the corrections they suggest.
+/// With `llm`, parent–child entailment is the model's judgement.
 pub fn map_checks(
     workspace: &Workspace,
     map: &MapNode,
+    llm: Option<&Client>,
     progress: &dyn Progress,
-) -> Result<litnav_eval::checks::TreeChecks> {
-    let mut checks = crate::score::tree::check(workspace, &map.kept_tree(), progress)?;
-    for problem in &mut checks.problems {
-        let mut node = map;
-        for step in problem.node.split('.').filter(|s| !s.is_empty()) {
-            let kept = node.subtopics.iter().filter(|s| !s.filtered);
-            match step.parse::<usize>().ok().and_then(|i| kept.clone().nth(i.saturating_sub(1))) {
-                Some(child) => node = child,
-                None => break,
-            }
-        }
-        problem.node = node.id.clone();
+) -> Result<crate::suggest::MapChecks> {
+    let tree = map.kept_tree();
+    let vectors = crate::score::tree::text_vectors(workspace, &tree, progress)?;
+    let mut checks = litnav_eval::checks::check(&tree, &vectors, litnav_eval::checks::CheckOptions::default());
+    if let Some(client) = llm {
+        crate::score::tree::judge_entailment(&mut checks, &tree, client, progress)?;
     }
-    Ok(checks)
+    let encoder = workspace.encoder(progress)?;
+    let cache = workspace.settings().vector_cache("labels");
+    let embed = |texts: &[String]| litnav_embed::embed_cached(encoder, texts, &cache);
+    Ok(crate::suggest::suggest(map, checks, &vectors, &embed))
 }
 
 /// The papers a map retrieves for its topic, what the score floor and the coverage check said.

@@ -2,6 +2,7 @@
 //! CLI prints (and `BENCHMARKS.md` records). Benchmarks are commands, never timed assertions.
 
 pub mod clusters;
+pub mod corrections;
 pub mod coverage;
 pub mod dense;
 pub mod discovery;

@@ -140,7 +140,7 @@ pub const EXPERT: &str = "expert tree (the reference itself)";
 
 /// The reference-free checks of `tree`, for its row.
 fn checks_of(workspace: &Workspace, tree: &Tree) -> Option<litnav_eval::checks::TreeChecks> {
-    litnav_app::score::tree::check(workspace, tree, &Quiet).ok()
+    litnav_app::score::tree::check(workspace, tree, None, &Quiet).ok()
 }
 
 /// The papers of a TaxoBench `data.jsonl` line (`pdfs: [{title, abs}]`).

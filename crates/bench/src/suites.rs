@@ -40,6 +40,10 @@ pub enum Suite {
     /// Organizer quality: Bottom-Up maps of the TaxoBench instances scored against the expert
     /// taxonomies (ARI, V-measure, Sem-Path, US-NTED), beside the shipped LLM trees.
     Organize(OrganizeArgs),
+    /// Corrections measured: litnav's map of each TaxoBench instance and litbench Bloom-Eval
+    /// topic, its suggested corrections accepted one by one where the expert tree agrees, and
+    /// how ARI, Sem-Path and NSR move per accepted edit.
+    Corrections(CorrectionsArgs),
     /// Citation graph: CD index (and novelty) for every AAN paper against the plain Python
     /// implementation (dict of sets; with --peer), and on a synthetic preferential-attachment
     /// graph (default 1M papers, 10M edges) with time and peak memory.
@@ -522,6 +526,20 @@ pub struct OrganizeArgs {
     json: bool,
 }
 
+/// The options of `litnav bench corrections`.
+#[derive(Debug, clap::Args)]
+pub struct CorrectionsArgs {
+    /// Seed of the organizer (default: the settings' seed, 42).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Model directory (default: $LITNAV_MODEL or ~/.cache/litnav/models/all-MiniLM-L6-v2).
+    #[arg(long, value_name = "DIR")]
+    model: Option<PathBuf>,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
 /// The options of `litnav bench eval`.
 #[derive(Debug, clap::Args)]
 pub struct EvalArgs {
@@ -663,6 +681,7 @@ pub fn run(suite: Suite, face: &dyn Face) -> Result<String> {
         }
         Suite::Eval(args) => run_eval(face, args),
         Suite::Organize(args) => run_organize(face, args),
+        Suite::Corrections(args) => run_corrections(face, args),
         Suite::Graph(args) => run_graph(face, args),
         Suite::Memory(args) => run_memory(face, args),
         Suite::Scale(args) => run_scale(face, args),
@@ -910,18 +929,36 @@ fn run_organize(face: &dyn Face, args: OrganizeArgs) -> Result<String> {
     )?;
     if args.bloom {
         progress.stage("organizing the litbench Bloom-Eval topics");
-        let session = workspace.open(None, &*progress)?;
-        let encoder = workspace.encoder(&*progress)?;
-        // Every paper's vector, computed (or found unreadable: an error) once, before any topic.
-        session.dense(encoder, &*progress)?;
-        let docs_for = |ids: &[String]| session.docs(ids, encoder, &*progress).unwrap_or_default();
-        let litbench = workspace.settings().datasets()?.join("litbench");
-        let topics = crate::organize::bloom_topics(&litbench, &docs_for)?;
+        let topics = bloom_topics_of(&workspace, &*progress)?;
         let bloom = crate::organize::run_bloom(&topics, &workspace, options, stage)?;
         report.rows.extend(bloom.rows);
         report.ceilings.extend(bloom.ceilings);
         report.failures.extend(bloom.failures);
     }
+    show(&report, args.json, progress)
+}
+
+/// The litbench Bloom-Eval topics with their references' vectors (computed once, before any topic).
+fn bloom_topics_of(workspace: &Workspace, progress: &dyn Progress) -> Result<Vec<crate::organize::BloomTopic>> {
+    let session = workspace.open(None, progress)?;
+    let encoder = workspace.encoder(progress)?;
+    session.dense(encoder, progress)?;
+    let docs_for = |ids: &[String]| session.docs(ids, encoder, progress).unwrap_or_default();
+    let litbench = workspace.settings().datasets()?.join("litbench");
+    crate::organize::bloom_topics(&litbench, &docs_for)
+}
+
+fn run_corrections(face: &dyn Face, args: CorrectionsArgs) -> Result<String> {
+    let workspace = match &args.model {
+        Some(dir) => Workspace::load()?.with_model_dir(dir.clone()),
+        None => Workspace::load()?,
+    };
+    let options =
+        litnav_organize::Options { seed: args.seed.unwrap_or(workspace.settings().seed), ..Default::default() };
+    let progress = face.start("correcting litnav's maps where the expert agrees");
+    let topics = bloom_topics_of(&workspace, &*progress)?;
+    let data = workspace.settings().datasets()?.join("taxobench/data.jsonl");
+    let report = crate::corrections::run(&workspace, &data, &topics, options)?;
     show(&report, args.json, progress)
 }
 

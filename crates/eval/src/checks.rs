@@ -69,6 +69,28 @@ pub struct Problem {
     pub name: String,
     /// One line a person understands.
     pub reason: String,
+    /// The other node the problem involves, by path as `node`: the sibling a label overlaps
+    /// with, the leaf (under the sibling) that the node's papers fit better, the dominant child,
+    /// the node a label is closer to than to its parent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub other: Option<String>,
+    /// The papers (titles) the problem involves: those fitting `other` better, those in a gap.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub papers: Vec<String>,
+}
+
+impl Problem {
+    fn new(kind: ProblemKind, node: &Flat<'_>, reason: String) -> Problem {
+        Problem { kind, node: node.path.clone(), name: node.name.to_string(), reason, other: None, papers: Vec::new() }
+    }
+
+    fn with_other(self, other: &Flat<'_>) -> Problem {
+        Problem { other: Some(other.path.clone()), ..self }
+    }
+
+    fn with_papers(self, papers: Vec<&str>) -> Problem {
+        Problem { papers: papers.into_iter().map(str::to_string).collect(), ..self }
+    }
 }
 
 /// A tree's reference-free checks.
@@ -249,12 +271,6 @@ pub fn check(tree: &Tree, vectors: &dyn Vectors, options: CheckOptions) -> TreeC
     let flat = flatten(tree);
     let beneath = papers_beneath(&flat);
     let mut problems = Vec::new();
-    let problem = |kind, node: &Flat<'_>, reason: String| Problem {
-        kind,
-        node: node.path.clone(),
-        name: node.name.to_string(),
-        reason,
-    };
     let label = |i: usize| vectors.vector(flat[i].name);
     let mut sibling_label_overlaps = 0;
     let (mut placed, mut fitting_elsewhere, mut gap_papers) = (0usize, 0usize, 0usize);
@@ -275,7 +291,8 @@ pub fn check(tree: &Tree, vectors: &dyn Vectors, options: CheckOptions) -> TreeC
                     sibling_label_overlaps += 1;
                     let reason =
                         format!("names nearly what its sibling “{}” names (cosine {similarity:.2})", flat[i].name);
-                    problems.push(problem(ProblemKind::SiblingLabelOverlap, &flat[j], reason));
+                    problems
+                        .push(Problem::new(ProblemKind::SiblingLabelOverlap, &flat[j], reason).with_other(&flat[i]));
                 }
             }
         }
@@ -283,13 +300,13 @@ pub fn check(tree: &Tree, vectors: &dyn Vectors, options: CheckOptions) -> TreeC
             gap_papers += node.own.len();
             let reason =
                 format!("papers placed beside its {} children, in none of them: {}", kids.len(), node.own.len());
-            problems.push(problem(ProblemKind::Gap, node, reason));
+            problems.push(Problem::new(ProblemKind::Gap, node, reason).with_papers(node.own.clone()));
         }
         let sums: Vec<Vec<f64>> = kids.iter().map(|&k| vector_sum(&beneath[k], vectors)).collect();
         let centroids: Vec<Vec<f32>> = sums.iter().cloned().map(normalized).collect();
-        let mut lost = 0;
+        let mut lost = Vec::new();
         for (a, &kid) in kids.iter().enumerate() {
-            let mut better: HashMap<usize, usize> = HashMap::new();
+            let mut better: HashMap<usize, Vec<&str>> = HashMap::new();
             for title in &beneath[kid] {
                 let v = vectors.vector(title);
                 // Its own node without it (a node of one paper cannot hold it less well).
@@ -308,27 +325,33 @@ pub fn check(tree: &Tree, vectors: &dyn Vectors, options: CheckOptions) -> TreeC
                 }
                 if let Some(b) = best_sibling.filter(|_| best > own) {
                     fitting_elsewhere += 1;
-                    *better.entry(b).or_default() += 1;
+                    better.entry(b).or_default().push(title);
                 }
                 if own.max(best) < options.gap_floor {
-                    lost += 1;
+                    lost.push(*title);
                 }
             }
             let total = beneath[kid].len();
-            if let Some((&b, &count)) = better.iter().max_by_key(|(b, c)| (**c, std::cmp::Reverse(**b)))
-                && count >= 2
-                && count as f64 >= options.misplaced_share * total as f64
+            if let Some((&b, titles)) = better.iter().max_by_key(|(b, t)| (t.len(), std::cmp::Reverse(**b)))
+                && titles.len() >= 2
+                && titles.len() as f64 >= options.misplaced_share * total as f64
             {
+                let count = titles.len();
                 let reason =
                     format!("{count} of its {total} papers fit its sibling “{}” better than it", flat[kids[b]].name);
-                problems.push(problem(ProblemKind::SiblingPaperOverlap, &flat[kid], reason));
+                let target = best_leaf(&flat, kids[b], titles, &beneath, vectors);
+                let found = Problem::new(ProblemKind::SiblingPaperOverlap, &flat[kid], reason);
+                problems.push(found.with_other(&flat[target]).with_papers(titles.clone()));
             }
         }
-        if lost > 0 {
-            gap_papers += lost;
-            let reason =
-                format!("papers under it that fit none of its children (cosine below {}): {lost}", options.gap_floor);
-            problems.push(problem(ProblemKind::Gap, node, reason));
+        if !lost.is_empty() {
+            gap_papers += lost.len();
+            let reason = format!(
+                "papers under it that fit none of its children (cosine below {}): {}",
+                options.gap_floor,
+                lost.len()
+            );
+            problems.push(Problem::new(ProblemKind::Gap, node, reason).with_papers(lost));
         }
         balance_of(&flat, index, &beneath, options, &mut entropies, &mut problems);
     }
@@ -345,6 +368,26 @@ pub fn check(tree: &Tree, vectors: &dyn Vectors, options: CheckOptions) -> TreeC
             balance: (!entropies.is_empty()).then(|| entropies.iter().sum::<f64>() / entropies.len() as f64),
         }
     })
+}
+
+/// The leaf under `node` (itself when a leaf) whose papers' centroid is closest to that of
+/// `titles`: where papers that fit `node` better would go.
+fn best_leaf(flat: &[Flat<'_>], node: usize, titles: &[&str], beneath: &[Vec<&str>], vectors: &dyn Vectors) -> usize {
+    let moving = normalized(vector_sum(titles, vectors));
+    let mut leaves = Vec::new();
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        if flat[n].children.is_empty() {
+            leaves.push(n);
+        }
+        stack.extend(flat[n].children.iter().rev());
+    }
+    leaves
+        .into_iter()
+        .filter(|&leaf| !beneath[leaf].is_empty())
+        .map(|leaf| (cosine(&moving, &normalized(vector_sum(&beneath[leaf], vectors))), leaf))
+        .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)))
+        .map_or(node, |(_, leaf)| leaf)
 }
 
 /// The counts gathered before entailment and correlation.
@@ -369,9 +412,7 @@ fn label_problems(
 ) {
     let node = &flat[index];
     let name = normalize_title(node.name);
-    let push = |kind, reason: String, problems: &mut Vec<Problem>| {
-        problems.push(Problem { kind, node: node.path.clone(), name: node.name.to_string(), reason })
-    };
+    let push = |kind, reason: String, problems: &mut Vec<Problem>| problems.push(Problem::new(kind, node, reason));
     let to_parent = cosine(vectors.vector(node.name), vectors.vector(flat[parent].name));
     if name == normalize_title(flat[parent].name) || to_parent >= options.restates {
         push(
@@ -409,16 +450,9 @@ fn balance_of(
     problems: &mut Vec<Problem>,
 ) {
     let node = &flat[index];
-    let push = |reason: String, problems: &mut Vec<Problem>| {
-        problems.push(Problem {
-            kind: ProblemKind::Unbalanced,
-            node: node.path.clone(),
-            name: node.name.to_string(),
-            reason,
-        })
-    };
     if node.children.len() == 1 {
-        push("has a single child: the level adds nothing".into(), problems);
+        let reason = "has a single child: the level adds nothing".into();
+        problems.push(Problem::new(ProblemKind::Unbalanced, node, reason).with_other(&flat[node.children[0]]));
         return;
     }
     // Sizes in papers when the tree holds papers, else in leaves.
@@ -453,8 +487,9 @@ fn balance_of(
         sizes.iter().enumerate().max_by_key(|(i, s)| (**s, std::cmp::Reverse(*i))).unwrap_or((0, &0));
     if sizes.len() >= 3 && size as f64 >= options.dominant_share * total as f64 {
         let unit = if with_papers { "papers" } else { "leaves" };
-        let child = flat[node.children[largest]].name;
-        push(format!("its child “{child}” holds {size} of its {total} {unit}"), problems);
+        let child = &flat[node.children[largest]];
+        let reason = format!("its child “{}” holds {size} of its {total} {unit}", child.name);
+        problems.push(Problem::new(ProblemKind::Unbalanced, node, reason).with_other(child));
     }
 }
 
@@ -475,19 +510,17 @@ fn entailment_and_correlation(
             .iter()
             .enumerate()
             .filter(|(i, other)| *i != parent && other.depth == flat[parent].depth)
-            .map(|(i, other)| (cosine(label(index), label(i)), other.name))
+            .map(|(i, _)| (cosine(label(index), label(i)), i))
             .max_by(|a, b| a.0.total_cmp(&b.0));
         judged += 1;
         match rival {
-            Some((similarity, name)) if similarity > to_parent => problems.push(Problem {
-                kind: ProblemKind::NotEntailed,
-                node: node.path.clone(),
-                name: node.name.to_string(),
-                reason: format!(
-                    "is closer to “{name}” (cosine {similarity:.2}) than to its parent “{}” ({to_parent:.2})",
-                    flat[parent].name
-                ),
-            }),
+            Some((similarity, rival)) if similarity > to_parent => {
+                let reason = format!(
+                    "is closer to “{}” (cosine {similarity:.2}) than to its parent “{}” ({to_parent:.2})",
+                    flat[rival].name, flat[parent].name
+                );
+                problems.push(Problem::new(ProblemKind::NotEntailed, node, reason).with_other(&flat[rival]));
+            }
             _ => entailed += 1,
         }
     }
@@ -529,7 +562,61 @@ fn entailment_and_correlation(
     }
 }
 
-/// Preorder sort key of a node path.
+/// One parent whose children's entailment an outside judge (an LLM) is asked about.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EntailmentQuestion {
+    /// The parent's name.
+    pub parent: String,
+    /// Its children: path (as problems name nodes) and name.
+    pub children: Vec<(String, String)>,
+}
+
+/// The entailment questions of `tree`: every node below the first level's parents, as the offline
+/// judgement asks them (children of the first-level nodes and deeper).
+pub fn entailment_questions(tree: &Tree) -> Vec<EntailmentQuestion> {
+    let flat = flatten(tree);
+    flat.iter()
+        .filter(|node| node.depth >= 1 && !node.children.is_empty())
+        .map(|node| EntailmentQuestion {
+            parent: node.name.to_string(),
+            children: node.children.iter().map(|&c| (flat[c].path.clone(), flat[c].name.to_string())).collect(),
+        })
+        .collect()
+}
+
+impl TreeChecks {
+    /// Replace the offline entailment with an outside judge's verdicts (one per child of each of
+    /// `questions`, in order), said to be judged `by`.
+    pub fn judge_entailment(&mut self, questions: &[EntailmentQuestion], verdicts: &[Vec<bool>], by: &str) {
+        self.problems.retain(|p| p.kind != ProblemKind::NotEntailed);
+        let (mut judged, mut entailed) = (0usize, 0usize);
+        for (question, verdicts) in questions.iter().zip(verdicts) {
+            for ((path, name), &holds) in question.children.iter().zip(verdicts) {
+                judged += 1;
+                if holds {
+                    entailed += 1;
+                    continue;
+                }
+                self.problems.push(Problem {
+                    kind: ProblemKind::NotEntailed,
+                    node: path.clone(),
+                    name: name.clone(),
+                    reason: format!(
+                        "is not a kind, part or aspect of its parent “{}”, the judge says",
+                        question.parent
+                    ),
+                    other: None,
+                    papers: Vec::new(),
+                });
+            }
+        }
+        self.problems.sort_by_key(|problem| path_key(&problem.node));
+        self.entailment = (judged > 0).then(|| entailed as f64 / judged as f64);
+        self.entailment_by = by.to_string();
+    }
+}
+
+/// Preorder sort key of a node path./// Preorder sort key of a node path.
 fn path_key(path: &str) -> Vec<usize> {
     path.split('.').filter(|p| !p.is_empty()).map(|p| p.parse().unwrap_or(0)).collect()
 }
@@ -652,8 +739,41 @@ mod tests {
         assert!(kinds("3").contains(&ProblemKind::Unbalanced), "a single child");
         let reason = &checks.problems.iter().find(|p| p.kind == ProblemKind::SiblingPaperOverlap).unwrap().reason;
         assert!(reason.contains("2 of its 3 papers") && reason.contains("x1 x3 segmentation"), "{reason}");
+        let of = |kind, node: &str| checks.problems.iter().find(|p| p.kind == kind && p.node == node).unwrap();
+        let misplaced = of(ProblemKind::SiblingPaperOverlap, "1.1");
+        assert_eq!(misplaced.other.as_deref(), Some("1.2"), "the leaf they fit better");
+        assert_eq!(misplaced.papers, ["x1 x3 p1", "x1 x3 p2"]);
+        assert_eq!(of(ProblemKind::SiblingLabelOverlap, "1.3").other.as_deref(), Some("1.2"));
+        assert_eq!(of(ProblemKind::NotEntailed, "2.2").other.as_deref(), Some("1"));
+        assert_eq!(of(ProblemKind::Unbalanced, "3").other.as_deref(), Some("3.1"));
         assert!(checks.papers_fitting_a_sibling_better.unwrap() > 0.0);
         assert!(checks.entailment.unwrap() < 1.0);
+    }
+
+    #[test]
+    fn an_outside_judge_replaces_the_offline_entailment() {
+        let tree = Tree::node(
+            "x0 topic",
+            vec![
+                Tree::node("x1 vision", vec![leaf("x1 x2 detection", &["p1"]), leaf("x4 parsing", &["p2"])]),
+                leaf("x4 language", &["p3"]),
+            ],
+        );
+        let mut checks = check(&tree, &axes(&tree), CheckOptions::default());
+        assert!(checks.problems.iter().any(|p| p.kind == ProblemKind::NotEntailed && p.node == "1.2"));
+        let questions = entailment_questions(&tree);
+        assert_eq!(
+            questions,
+            vec![EntailmentQuestion {
+                parent: "x1 vision".into(),
+                children: vec![("1.1".into(), "x1 x2 detection".into()), ("1.2".into(), "x4 parsing".into())],
+            }]
+        );
+        checks.judge_entailment(&questions, &[vec![false, true]], "LLM (test)");
+        assert_eq!((checks.entailment, checks.entailment_by.as_str()), (Some(0.5), "LLM (test)"));
+        let not: Vec<&str> =
+            checks.problems.iter().filter(|p| p.kind == ProblemKind::NotEntailed).map(|p| p.node.as_str()).collect();
+        assert_eq!(not, ["1.1"], "the judge's verdicts, not the offline ones");
     }
 
     #[test]
@@ -669,5 +789,6 @@ mod tests {
         assert!(gaps.iter().any(|p| p.reason.contains("placed beside its 2 children, in none of them: 1")));
         assert!(gaps.iter().any(|p| p.reason.contains("fit none of its children (cosine below 0.2): 1")));
         assert_eq!(checks.gap_papers, 2);
+        assert!(gaps.iter().any(|p| p.papers == ["x1 p0"]) && gaps.iter().any(|p| p.papers == ["x6 stray"]));
     }
 }

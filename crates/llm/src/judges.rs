@@ -43,6 +43,30 @@ pub fn judge_tree_against(client: &Client, topic: &str, expert: &str, outline: &
     judge_tree_task(client, "tree_judge_against_expert", prompts::tree_judge_against(topic, expert, outline))
 }
 
+/// Whether each of `children` belongs under `parent` in a taxonomy of `topic`, by the LLM: one
+/// verdict per child, in order.
+pub fn entailment(client: &Client, topic: &str, parent: &str, children: &[String]) -> Result<Vec<bool>> {
+    #[derive(Deserialize)]
+    struct Verdicts {
+        entailed: Vec<bool>,
+    }
+    let task = Task {
+        name: "entailment".into(),
+        messages: prompts::entailment(topic, parent, children),
+        schema: prompts::entailment_schema(children.len()),
+        // Models pretty-print the list: a line of about six tokens per verdict.
+        max_tokens: 64 + 12 * children.len() as u32,
+    };
+    let answer = ask(client, &task, |verdicts: &Verdicts| {
+        if verdicts.entailed.len() == children.len() {
+            Ok(())
+        } else {
+            Err(format!("give {} verdicts, one per subcategory, not {}", children.len(), verdicts.entailed.len()))
+        }
+    })?;
+    Ok(answer.value.entailed)
+}
+
 fn judge_tree_task(client: &Client, name: &str, messages: Vec<crate::Message>) -> Result<TreeJudgement> {
     let task = Task { name: name.into(), messages, schema: prompts::tree_judge_schema(), max_tokens: 900 };
     let answer = ask(client, &task, |dimensions: &BTreeMap<String, Judged>| {

@@ -323,6 +323,33 @@ pub fn tree_judge(topic: &str, outline: &str) -> Vec<Message> {
     ]
 }
 
+/// Parent–child entailment of one node's children (the reference-free check of "No Gold
+/// Standard, No Problem"): is each child a kind, part or aspect of its parent, within the topic?
+pub fn entailment(topic: &str, parent: &str, children: &[String]) -> Vec<Message> {
+    let listed: String = children.iter().enumerate().map(|(i, c)| format!("{}. {c}\n", i + 1)).collect();
+    vec![
+        Message::system(SYSTEM),
+        Message::user(format!(
+            "In a taxonomy of \"{topic}\", the category \"{parent}\" has these subcategories:\n{listed}\n\
+             For each subcategory, in order, answer true when it is a kind, part or aspect of \"{parent}\" \
+             (it belongs under it), false when it does not. Answer with JSON: {{\"entailed\": [true or false, \
+             one per subcategory]}}."
+        )),
+    ]
+}
+
+/// The schema of [`entailment`]'s answer for `children` subcategories: exactly that many verdicts
+/// (a server that constrains output to the schema stops a small model repeating `false`).
+pub fn entailment_schema(children: usize) -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "entailed": {"type": "array", "items": {"type": "boolean"}, "minItems": children, "maxItems": children}
+        },
+        "required": ["entailed"]
+    })
+}
+
 /// TaxoBench's judge questions when the expert taxonomy is given (seed 000 §3.4: coverage,
 /// organization by the MECE principle, parent–child logic, topology against the expert's).
 pub const TREE_DIMENSIONS_AGAINST_EXPERT: [(&str, &str); 4] = [

@@ -149,6 +149,14 @@ impl MapNode {
         self.subtopics.iter().find_map(|child| child.find(id))
     }
 
+    /// The node whose child has this id, anywhere below (or at) this one.
+    pub fn parent_of(&self, id: &str) -> Option<&MapNode> {
+        if self.subtopics.iter().any(|child| child.id == id) {
+            return Some(self);
+        }
+        self.subtopics.iter().find_map(|child| child.parent_of(id))
+    }
+
     /// The node with this id, anywhere below (or at) this one, to change.
     pub fn find_mut(&mut self, id: &str) -> Option<&mut MapNode> {
         if self.id == id {

@@ -144,7 +144,7 @@ fn score_tree(
         let prediction = read(&prediction, "prediction")?;
         let kind = similarity.parse::<SimilarityName>()?.kind();
         let options = tree::TreeOptions { threshold, lambda: lambda_, tsd_threshold, ..Default::default() };
-        to_json(&tree::evaluate(&Workspace::load()?, reference.as_ref(), &prediction, kind, options, &Quiet)?)
+        to_json(&tree::evaluate(&Workspace::load()?, reference.as_ref(), &prediction, kind, options, None, &Quiet)?)
     })
     .map_err(fail)
 }
@@ -522,7 +522,7 @@ impl Corpus {
                 (None, None) => None,
             };
             if let Some((log, source)) = log {
-                outcome = outcome.edited(&self.workspace, &log, &source, &progress)?;
+                outcome = outcome.edited(&self.workspace, &log, &source, None, &progress)?;
             }
             if let Some(path) = &html {
                 litnav_corpus::store::write_atomically(path, outcome.html().as_bytes())?;

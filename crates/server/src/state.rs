@@ -264,7 +264,7 @@ pub struct StoredMap {
     /// Its checks without a reference, as building it made them (a grafted expansion and maps
     /// stored before they were kept have none: they are made when asked for).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub checks: Option<litnav_eval::checks::TreeChecks>,
+    pub checks: Option<litnav_app::suggest::MapChecks>,
     /// The corrections made by hand, in order (`GET /api/maps/{id}/edits`): `map` is `original`
     /// with them applied, so the permalink, exports and scores show the edited map.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

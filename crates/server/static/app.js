@@ -175,7 +175,7 @@ async function renderRecent() {
 
 function renderTitle(stored) {
   const notices = (stored.notices || []).map((n) => h("div", {}, n));
-  const undone = redone(stored.id);
+  const undone = redoStack(stored.id);
   const editing = h("span", { class: "editing" },
     stored.edits ? h("span", { class: "sub", id: "edit-count" }, `${plural(stored.edits, "correction")} by hand`) : "",
     h("button", { id: "undo", type: "button", disabled: stored.edits ? null : "", title: "Undo the last correction", onclick: () => undo(stored) }, "Undo"),
@@ -189,9 +189,21 @@ function renderTitle(stored) {
 // The edit log lives with the map on the server (`/api/maps/{id}/edits`); each change sends the
 // whole log with the revision this page saw, so a change made in another tab meanwhile is
 // refused with a message instead of being overwritten. Undo sends the log without its last
-// entry; what was undone waits here for Redo until a new correction is made.
-const undoneEntries = new Map();
-const redone = (mapId) => { if (!undoneEntries.has(mapId)) undoneEntries.set(mapId, []); return undoneEntries.get(mapId); };
+// entry; what was undone waits for Redo in this browser's storage (a reload keeps it) until a new
+// correction is made.
+const redoKey = (mapId) => `litnav-redo-${mapId}`;
+function redoStack(mapId) {
+  try { return JSON.parse(localStorage.getItem(redoKey(mapId)) || "[]"); } catch (_) { return []; }
+}
+function setRedoStack(mapId, entries) {
+  if (entries.length) localStorage.setItem(redoKey(mapId), JSON.stringify(entries)); else localStorage.removeItem(redoKey(mapId));
+}
+// Save `edits` with the redo stack set to `stack` first (put back when the save is refused).
+async function saveWithRedo(stored, edits, stack) {
+  const before = redoStack(stored.id);
+  setRedoStack(stored.id, stack);
+  if (!await saveLog(stored, edits)) setRedoStack(stored.id, before);
+}
 async function saveLog(stored, edits) {
   try {
     await api(`/api/maps/${stored.id}/edits`, { method: "PUT", body: JSON.stringify({ revision: stored.revision, edits }) });
@@ -212,18 +224,37 @@ function reloadMap(mapId) {
 async function correct(stored, change) {
   const log = await getJson(`/api/maps/${stored.id}/edits`);
   const entry = { ...change, who: lists.get("reader").name || "this browser", when: new Date().toISOString() };
-  if (await saveLog(stored, [...log.edits, entry])) redone(stored.id).length = 0;
+  await saveWithRedo(stored, [...log.edits, entry], []);
+}
+// Accepting a suggestion appends its edits to the log as one change; rejecting one hides it in
+// this browser (remembered per map and revision, so an edited map is judged afresh).
+async function accept(stored, suggestion) {
+  const log = await getJson(`/api/maps/${stored.id}/edits`);
+  const who = lists.get("reader").name || "this browser", when = new Date().toISOString();
+  const entries = suggestion.edits.map((change) => ({ ...change, who, when }));
+  await saveWithRedo(stored, [...log.edits, ...entries], []);
+}
+const rejectedKey = (stored) => `litnav-rejected-${stored.id}-r${stored.revision || 0}`;
+function rejected(stored) {
+  try { return new Set(JSON.parse(localStorage.getItem(rejectedKey(stored)) || "[]")); } catch (_) { return new Set(); }
+}
+function reject(stored, suggestion, undoIt = false) {
+  const ids = rejected(stored);
+  if (undoIt) ids.delete(suggestion.id); else ids.add(suggestion.id);
+  localStorage.setItem(rejectedKey(stored), JSON.stringify([...ids]));
+  render();
 }
 async function undo(stored) {
   const log = await getJson(`/api/maps/${stored.id}/edits`);
   const last = log.edits.pop();
-  if (last && await saveLog(stored, log.edits)) redone(stored.id).push(last);
+  if (last) await saveWithRedo(stored, log.edits, [...redoStack(stored.id), last]);
 }
 async function redo(stored) {
-  const entry = redone(stored.id).pop();
+  const stack = redoStack(stored.id);
+  const entry = stack.pop();
   if (!entry) return;
   const log = await getJson(`/api/maps/${stored.id}/edits`);
-  if (!await saveLog(stored, [...log.edits, entry])) redone(stored.id).push(entry);
+  await saveWithRedo(stored, [...log.edits, entry], stack);
 }
 function allNodes(node, acc = []) { acc.push(node); (node.subtopics || []).forEach((c) => allNodes(c, acc)); return acc; }
 const choice = (id, options) => h("select", { id }, options.map(([value, label]) => h("option", { value }, label)));
@@ -237,10 +268,28 @@ function correctionForm(stored, node) {
   const into = choice("merge-into", siblings.map((n) => [n.id, n.name]));
   const under = choice("move-under", targets.map((n) => [n.id, n.id === "root" ? "the top level" : n.name]));
   const act = (label, id, change) => h("button", { id, type: "button", onclick: () => correct(stored, change()) }, label);
+  const splits = !(node.subtopics || []).length && (node.paper_ids || []).length >= 4;
   return h("details", { class: "correct", id: "correct" }, h("summary", {}, "Correct…"),
     h("div", {}, name, act("Rename", "do-rename", () => ({ op: "rename", node: node.id, name: name.value.trim() }))),
     siblings.length ? h("div", {}, "Merge into ", into, act("Merge", "do-merge", () => ({ op: "merge", node: node.id, into: into.value }))) : "",
-    targets.length ? h("div", {}, "Move under ", under, act("Move", "do-move", () => ({ op: "move_node", node: node.id, to: under.value }))) : "");
+    targets.length ? h("div", {}, "Move under ", under, act("Move", "do-move", () => ({ op: "move_node", node: node.id, to: under.value }))) : "",
+    splits ? h("div", { id: "split" }, h("button", { id: "propose-split", type: "button", onclick: () => proposeSplit(stored, node) }, "Split in two…")) : "");
+}
+// litnav proposes the split (two groups of the leaf's papers, the smaller under a new name);
+// the person may rename the new part, then accepts it.
+async function proposeSplit(stored, node) {
+  const box = $("#split");
+  box.replaceChildren(h("span", { class: "muted" }, "Proposing a split…"));
+  let proposal;
+  try { proposal = await getJson(`/api/maps/${stored.id}/split/${encodeURIComponent(node.id)}`); }
+  catch (e) { box.replaceChildren(h("span", { class: "error" }, e.message)); return; }
+  const change = proposal.edits[0];
+  const titles = new Map((node.paper_ids || []).map((id, i) => [id, node.papers[i]]));
+  const name = h("input", { id: "split-name", value: change.name, "aria-label": "the new part's name" });
+  box.replaceChildren(h("div", { class: "split-proposal" },
+    h("div", {}, `Move ${plural(change.papers.length, "paper")} of ${node.paper_ids.length} to a new sibling named `, name,
+      h("button", { id: "do-split", type: "button", onclick: () => correct(stored, { ...change, name: name.value.trim() }) }, "Split")),
+    h("ul", { class: "split-papers" }, change.papers.map((id) => h("li", {}, titles.get(id) || id)))));
 }
 
 function filterWords() { return ($("#within").value || "").toLowerCase().split(/\s+/).filter(Boolean); }
@@ -573,8 +622,31 @@ async function renderQualityTab(stored, nodeId, token) {
     h("p", { class: "muted" }, `Checks that need no expert tree, on the encoder's vectors of the names and titles: places for a person to look, not a score (BENCHMARKS.md: they do not track agreement with experts). Entailment: ${checks.entailment_by}.`),
     h("table", { class: "scores" }, h("tbody", {}, CHECKS.map(([k, label, meaning]) =>
       h("tr", {}, h("th", {}, label), h("td", { class: "num", "data-key": k }, value(checks[k])), h("td", { class: "muted" }, meaning))))),
+    suggestionList(stored, checks.suggestions || [], nodeId),
     h("h3", {}, nodeId !== "root" && here.length ? `The selected node's ${plural(here.length, "problem")} first, then the rest` : `${plural(checks.problems.length, "problem")} in ${checks.nodes} nodes`),
     checks.problems.length ? h("ul", { class: "problems" }, rows) : h("p", { class: "muted" }, "No node has a problem."));
+}
+
+// The corrections the checks suggest, the selected node's first: each accepted or rejected with
+// one click.
+function suggestionList(stored, suggestions, nodeId) {
+  const gone = rejected(stored);
+  const open = suggestions.filter((s) => !gone.has(s.id));
+  const ordered = [...open.filter((s) => s.node === nodeId), ...open.filter((s) => s.node !== nodeId)];
+  const row = (s) => h("li", { class: "suggestion" + (s.node === nodeId ? " current" : ""), dataset: { id: s.id, node: s.node } },
+    h("span", { class: `kind ${PROBLEM_KINDS[s.kind] || ""}` }, (PROBLEM_KINDS[s.kind] || s.kind).replace("_", " ")),
+    h("a", { onclick: () => setState({ node: s.node, tab: "quality" }) }, s.action),
+    h("span", { class: "actions" },
+      h("button", { type: "button", class: "accept", onclick: () => accept(stored, s) }, "Accept"),
+      h("button", { type: "button", class: "reject", onclick: () => reject(stored, s) }, "Reject")));
+  const restore = gone.size
+    ? h("p", { class: "muted" }, `${plural(suggestions.length - open.length, "suggestion")} rejected in this browser. `,
+      h("button", { type: "button", id: "restore-rejected", onclick: () => { localStorage.removeItem(rejectedKey(stored)); render(); } }, "Show them again"))
+    : "";
+  return h("div", { id: "suggestions" },
+    h("h3", {}, suggestions.length ? `${plural(open.length, "suggested correction")}` : "No correction to suggest"),
+    open.length ? h("ul", { class: "problems suggestions" }, ordered.map(row)) : "",
+    restore);
 }
 
 // ---------- Score & export tab ----------
@@ -612,10 +684,16 @@ async function renderScoreTab(stored, state, token) {
     h("div", { class: "row" }, survey, similarity, h("button", { type: "submit", class: "primary", id: "score-it" }, "Score")));
   const format = h("select", { id: "map-export-format", "aria-label": "Export format" }, EXPORTS.map(([v, label]) => h("option", { value: v }, label)));
   const link = h("a", { id: "map-export", class: "button", href: "", download: "" }, "Download");
-  const point = () => { link.href = `/api/maps/${stored.id}/export?format=${format.value}`; };
-  format.addEventListener("change", point); point();
-  const exporter = h("div", { class: "scoreform" }, h("h3", {}, "Export this map"),
-    h("div", { class: "row" }, format, link, h("span", { class: "muted" }, `${paperCount(stored.map)} papers; the HTML page is self-contained.`)));
+  // With a subtopic selected, the export can hold that subtopic alone.
+  const selected = state.node && state.node !== "root" ? findNode(stored.map, state.node) : null;
+  const scope = h("select", { id: "map-export-scope", "aria-label": "What to export" },
+    [["", `the whole map (${plural(paperCount(stored.map), "paper")})`],
+      ...(selected ? [[selected.id, `“${selected.name}” (${plural(paperCount(selected), "paper")})`]] : [])].map(([v, label]) =>
+      h("option", { value: v, selected: selected && v === selected.id }, label)));
+  const point = () => { link.href = `/api/maps/${stored.id}/export?format=${format.value}${scope.value ? `&node=${encodeURIComponent(scope.value)}` : ""}`; };
+  format.addEventListener("change", point); scope.addEventListener("change", point); point();
+  const exporter = h("div", { class: "scoreform" }, h("h3", {}, "Export"),
+    h("div", { class: "row" }, scope, format, link, h("span", { class: "muted" }, "The HTML page is self-contained.")));
   $("#view").replaceChildren(form, out, exporter);
   if (!state.survey) {
     out.replaceChildren(h("p", { class: "muted" }, surveys.length ? "Choose a survey and score: the map's tree against the survey's taxonomy or outline, every metric the field uses." : "This corpus holds no survey with a taxonomy or an outline."));

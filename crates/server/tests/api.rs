@@ -426,6 +426,53 @@ async fn a_maps_edit_log_changes_its_permalink_exports_and_checks_and_refuses_st
 }
 
 #[tokio::test]
+async fn suggested_corrections_and_a_proposed_split_apply_and_a_subtopic_exports_alone() {
+    let home = tempfile::tempdir().unwrap();
+    let state = mini(home.path());
+    let map = store_map(&state);
+    let edits_uri = format!("/api/maps/{map}/edits");
+    // Only a leaf of four papers or more splits.
+    let small = get(&state, &format!("/api/maps/{map}/split/t1.s1")).await;
+    assert_eq!(small.status, StatusCode::BAD_REQUEST, "{}", small.text());
+    assert!(small.text().contains("4 or more"), "{}", small.text());
+    let inner = get(&state, &format!("/api/maps/{map}/split/t1")).await;
+    assert!(inner.text().contains("only a leaf splits"), "{}", inner.text());
+    assert_eq!(get(&state, &format!("/api/maps/{map}/split/t9")).await.status, StatusCode::NOT_FOUND);
+    let grow = serde_json::json!({"op": "move_paper", "paper": "m03", "from": "t1.s2", "to": "t1.s1"});
+    let grown = put(&state, &edits_uri, serde_json::json!({"revision": 0, "edits": [grow]})).await;
+    assert_eq!(grown.status, StatusCode::OK, "{}", grown.text());
+    let proposal = get(&state, &format!("/api/maps/{map}/split/t1.s1")).await;
+    assert_eq!(proposal.status, StatusCode::OK, "{}", proposal.text());
+    let split = proposal.json()["edits"][0].clone();
+    assert_eq!((split["op"].as_str(), split["node"].as_str()), (Some("split"), Some("t1.s1")), "{split}");
+    let moved = split["papers"].as_array().unwrap().len();
+    assert!((1..4).contains(&moved), "some, not all, of the leaf's 4 papers: {split}");
+    let body = serde_json::json!({"revision": 1, "edits": [grow, split]});
+    assert_eq!(put(&state, &edits_uri, body).await.status, StatusCode::OK);
+    let log = get(&state, &edits_uri).await.json();
+    let read = get(&state, &format!("/api/maps/{map}")).await.json();
+    let t1 = read["map"]["subtopics"].as_array().unwrap().iter().find(|n| n["id"] == "t1").unwrap().clone();
+    assert_eq!(t1["subtopics"].as_array().unwrap().len(), 3, "the new part beside the leaf: {t1}");
+    // A subtopic alone as BibTeX; a node the map lacks is 404.
+    let docking = get(&state, &format!("/api/maps/{map}/export?format=bibtex&node=t2")).await.text();
+    assert!(docking.contains("m09") && docking.contains("m12") && !docking.contains("m01"), "{docking}");
+    let none = get(&state, &format!("/api/maps/{map}/export?format=bibtex&node=t9")).await;
+    assert_eq!(none.status, StatusCode::NOT_FOUND, "{}", none.text());
+
+    // Every suggestion's edits, appended to the log, are a log the server takes.
+    let checks = get(&state, &format!("/api/maps/{map}/checks")).await.json();
+    let suggestions = checks["suggestions"].as_array().unwrap();
+    for suggestion in suggestions {
+        assert!(suggestion["action"].as_str().is_some_and(|a| !a.is_empty()), "{suggestion}");
+        let mut edits = log["edits"].as_array().unwrap().clone();
+        edits.extend(suggestion["edits"].as_array().unwrap().iter().cloned());
+        let revision = get(&state, &edits_uri).await.json()["revision"].clone();
+        let taken = put(&state, &edits_uri, serde_json::json!({"revision": revision, "edits": edits})).await;
+        assert_eq!(taken.status, StatusCode::OK, "{suggestion}: {}", taken.text());
+    }
+}
+
+#[tokio::test]
 async fn a_stored_map_is_browsed_by_node_graph_timeline_and_placement() {
     let home = tempfile::tempdir().unwrap();
     let state = mini(home.path());

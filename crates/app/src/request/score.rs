@@ -171,6 +171,9 @@ pub struct TreeParams {
     /// The encoder.
     #[cfg_attr(feature = "clap", command(flatten))]
     pub model: ModelParams,
+    /// With --llm: parent–child entailment judged by the LLM instead of the offline approximation.
+    #[cfg_attr(feature = "clap", command(flatten))]
+    pub llm: LlmParams,
     /// Print the scores as JSON.
     #[cfg_attr(feature = "clap", arg(long))]
     pub json: bool,

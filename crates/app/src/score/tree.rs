@@ -224,19 +224,71 @@ impl std::fmt::Display for TreeEvaluation {
 
 /// The reference-free checks of `tree` (`litnav_eval::checks`) on the encoder's vectors of its
 /// labels and paper titles (cached with the label vectors).
+/// With `llm`, parent–child entailment is the model's judgement instead of the offline one.
 pub fn check(
     workspace: &crate::Workspace,
     tree: &Tree,
+    llm: Option<&litnav_llm::Client>,
     progress: &dyn crate::Progress,
 ) -> Result<litnav_eval::checks::TreeChecks> {
+    let vectors = text_vectors(workspace, tree, progress)?;
+    let mut checks = litnav_eval::checks::check(tree, &vectors, litnav_eval::checks::CheckOptions::default());
+    if let Some(client) = llm {
+        judge_entailment(&mut checks, tree, client, progress)?;
+    }
+    Ok(checks)
+}
+
+/// Replace `checks`' offline entailment with the LLM's: one request per node with children below
+/// the first level (in parallel as the client allows), the topic being the root's name. A failed
+/// request fails the check (the LLM was asked for: an offline answer would be a silent swap).
+pub fn judge_entailment(
+    checks: &mut litnav_eval::checks::TreeChecks,
+    tree: &Tree,
+    client: &litnav_llm::Client,
+    progress: &dyn crate::Progress,
+) -> Result<()> {
+    let questions = litnav_eval::checks::entailment_questions(tree);
+    if questions.is_empty() {
+        return Ok(());
+    }
+    progress
+        .stage(&format!("asking the LLM whether each subtopic belongs under its parent ({} nodes)", questions.len()));
+    let answers = client.map_parallel(
+        &questions,
+        |question| {
+            let children: Vec<String> = question.children.iter().map(|(_, name)| name.clone()).collect();
+            litnav_llm::judges::entailment(client, &tree.name, &question.parent, &children)
+        },
+        |answer| answer.is_err(),
+        &|_| {},
+    );
+    let mut verdicts = Vec::with_capacity(answers.len());
+    for (question, answer) in questions.iter().zip(answers) {
+        let answer = answer.ok_or_else(|| {
+            Error::internal(format!("the entailment of “{}”'s subtopics was not judged", question.parent))
+        })?;
+        verdicts.push(answer?);
+    }
+    let by = format!("LLM ({}): is each subtopic a kind, part or aspect of its parent?", client.config().model);
+    checks.judge_entailment(&questions, &verdicts, &by);
+    Ok(())
+}
+
+/// The encoder's unit vector of every label and paper title of `tree`, by text (cached with the
+/// label vectors).
+pub fn text_vectors(
+    workspace: &crate::Workspace,
+    tree: &Tree,
+    progress: &dyn crate::Progress,
+) -> Result<std::collections::HashMap<String, Vec<f32>>> {
     let mut texts: Vec<String> = Vec::new();
     collect_texts(tree, &mut texts);
     texts.sort_unstable();
     texts.dedup();
     let encoder = workspace.encoder(progress)?;
     let vectors = litnav_embed::embed_cached(encoder, &texts, &workspace.settings().vector_cache("labels"));
-    let by_text: std::collections::HashMap<String, Vec<f32>> = texts.into_iter().zip(vectors).collect();
-    Ok(litnav_eval::checks::check(tree, &by_text, litnav_eval::checks::CheckOptions::default()))
+    Ok(texts.into_iter().zip(vectors).collect())
 }
 
 fn collect_texts(tree: &Tree, out: &mut Vec<String>) {
@@ -254,6 +306,7 @@ pub fn evaluate(
     prediction: &Tree,
     kind: crate::score::similarity::Kind,
     options: TreeOptions,
+    llm: Option<&litnav_llm::Client>,
     progress: &dyn crate::Progress,
 ) -> Result<TreeEvaluation> {
     let scores = match reference {
@@ -261,7 +314,9 @@ pub fn evaluate(
         None => None,
     };
     let checks = match (&scores, kind) {
-        (None, _) | (_, crate::score::similarity::Kind::Embedding) => Some(check(workspace, prediction, progress)?),
+        (None, _) | (_, crate::score::similarity::Kind::Embedding) => {
+            Some(check(workspace, prediction, llm, progress)?)
+        }
         _ => None,
     };
     Ok(TreeEvaluation { scores, checks })

@@ -103,7 +103,10 @@ fn run_tree(args: TreeParams) -> Result<()> {
     let predicted = tree::read_tree(&args.prediction)?;
     let workspace = args.model.workspace()?;
     let kind = args.similarity.kind();
-    let report = tree::evaluate(&workspace, reference.as_ref(), &predicted, kind, args.options(), &Terminal::new())?;
+    let llm = args.llm.client(&workspace)?;
+    let progress = Terminal::new();
+    let report =
+        tree::evaluate(&workspace, reference.as_ref(), &predicted, kind, args.options(), llm.as_ref(), &progress)?;
     show(&report, args.json)
 }
 

@@ -102,7 +102,7 @@ pub fn run(args: Args) -> Result<()> {
     let mut outcome = maps::build_map(&workspace, session.as_ref(), &request, client.as_ref(), &progress)?;
     if let Some(path) = &args.edits {
         let log = litnav_app::edits::read_log(path)?;
-        outcome = outcome.edited(&workspace, &log, &path.display().to_string(), &progress)?;
+        outcome = outcome.edited(&workspace, &log, &path.display().to_string(), client.as_ref(), &progress)?;
     }
     progress.finish();
     if let Some(trace) = &outcome.trace {

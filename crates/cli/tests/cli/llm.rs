@@ -144,3 +144,35 @@ fn map_with_the_llm_stage_and_a_judge_on_a_real_server() {
         assert!(instance["scores"].as_object().unwrap().values().all(|s| (1..=5).contains(&s.as_u64().unwrap())));
     }
 }
+
+#[test]
+#[cfg_attr(
+    not(all(feature = "datasets", feature = "llm-server")),
+    ignore = "needs ../shared/datasets and the local llama.cpp server (tiers `datasets`, `llm-server`)"
+)]
+fn a_trees_entailment_is_judged_by_the_llm_when_one_is_given_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = std::fs::read_to_string(datasets().join("taxobench/data.jsonl")).unwrap();
+    let first: serde_json::Value = serde_json::from_str(line.lines().next().unwrap()).unwrap();
+    let expert = dir.path().join("expert.json");
+    std::fs::write(&expert, first["gt"].to_string()).unwrap();
+    let checks = |extra: &[&str]| {
+        let out = litnav(&[&["eval", "tree", "--prediction", path(&expert), "--json"][..], extra].concat());
+        assert!(out.status.success(), "{}", stderr(&out));
+        serde_json::from_str::<serde_json::Value>(&stdout(&out)).unwrap()["checks"].clone()
+    };
+    let offline = checks(&[]);
+    assert!(offline["entailment_by"].as_str().unwrap().starts_with("offline"), "{offline}");
+    let url = llm_server();
+    let judged = checks(&["--llm", "--llm-url", &url, "--llm-timeout", "600"]);
+    let by = judged["entailment_by"].as_str().unwrap();
+    assert!(by.starts_with("LLM (") && by.contains("kind, part or aspect"), "{by}");
+    let share = judged["entailment"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&share), "{judged}");
+    for problem in judged["problems"].as_array().unwrap().iter().filter(|p| p["kind"] == "not_entailed") {
+        assert!(problem["reason"].as_str().unwrap().ends_with("the judge says"), "{problem}");
+    }
+    // The other checks do not depend on who judged entailment.
+    assert_eq!(judged["balance"], offline["balance"]);
+    assert_eq!(judged["gap_papers"], offline["gap_papers"]);
+}

@@ -377,4 +377,15 @@ fn a_map_takes_an_edit_log_and_refuses_one_that_does_not_fit() {
     let out = litnav(&[&args[..], &["--edits", path(&log)]].concat());
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("edits[0] (merge): t1 and t99 are not siblings"), "{}", stderr(&out));
+
+    // The checks' suggested corrections are edit log entries `--edits` takes as they are.
+    let suggestions = map["checks"]["suggestions"].as_array().unwrap();
+    let suggestion = suggestions.first().expect("a map of this size has a correction to suggest");
+    let entries: String = suggestion["edits"].as_array().unwrap().iter().map(|e| format!("{e}\n")).collect();
+    std::fs::write(&log, entries).unwrap();
+    let out = litnav(&[&args[..], &["--edits", path(&log)]].concat());
+    assert!(out.status.success(), "{suggestion}: {}", stderr(&out));
+    let out = litnav(&args);
+    let action = suggestion["action"].as_str().unwrap();
+    assert!(stdout(&out).contains("suggested corrections:") && stdout(&out).contains(action), "{}", stdout(&out));
 }

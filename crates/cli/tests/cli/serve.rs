@@ -235,19 +235,78 @@ fn a_reader_maps_expands_reads_and_exports_in_a_browser() {
         "the whole map as BibTeX: {bibtex:.300}"
     );
 
-    // Corrections by hand: rename a theme, move a paper to another subtopic, undo the move; the
-    // log is stored with the map, and the permalink shows the rename after a reload.
-    browser.script(&format!("location.hash = 'map={map}&node=t1';"), serde_json::json!([]));
+    // Corrections: reject one suggestion, accept another, rename a theme, split a leaf as litnav
+    // proposes, move a paper, undo the move, export the new subtopic as BibTeX; the log is stored
+    // with the map, and the permalink shows the edits after a reload.
+    let count_is = |n: usize| {
+        let noun = if n == 1 { "correction " } else { "corrections " };
+        browser.wait_for(&format!("document.querySelector('#edit-count')?.innerText.startsWith('{n} {noun}')"), 60);
+    };
+    let checks = http_get(&format!("{base}/api/maps/{map}/checks"));
+    let suggestions = checks["suggestions"].as_array().cloned().unwrap_or_default();
+    assert!(suggestions.len() >= 2, "a map of this size has corrections to suggest: {checks}");
+    browser.script(&format!("location.hash = 'map={map}&tab=quality';"), serde_json::json!([]));
+    browser.wait_for("document.querySelector('#suggestions .suggestion .accept')", 120);
+    let (accepted, dropped) = (&suggestions[0], &suggestions[suggestions.len() - 1]);
+    let row = |id: &serde_json::Value| {
+        format!("document.querySelector('#suggestions li[data-id=\"{}\"]')", id.as_str().unwrap())
+    };
+    browser.script(&format!("{}.querySelector('.reject').click();", row(&dropped["id"])), serde_json::json!([]));
+    browser.wait_for(&format!("!{} && document.querySelector('#restore-rejected')", row(&dropped["id"])), 30);
+    browser.script(&format!("{}.querySelector('.accept').click();", row(&accepted["id"])), serde_json::json!([]));
+    let mut edits = accepted["edits"].as_array().unwrap().len();
+    count_is(edits);
+    browser.wait_for("document.querySelector('#suggestions')", 120);
+    browser.screenshot(&shots.join("9-suggestion-accepted.png"));
+    let log = http_get(&format!("{base}/api/maps/{map}/edits"));
+    let ops = |log: &serde_json::Value| -> Vec<String> {
+        log["edits"].as_array().unwrap().iter().map(|e| e["op"].as_str().unwrap().to_string()).collect()
+    };
+    let wanted: Vec<String> =
+        accepted["edits"].as_array().unwrap().iter().map(|e| e["op"].as_str().unwrap().to_string()).collect();
+    assert_eq!(ops(&log), wanted, "the suggestion's edits are the log: {log}");
+
+    let stored = http_get(&format!("{base}/api/maps/{map}"));
+    let theme = stored["map"]["subtopics"][0]["id"].as_str().unwrap().to_string();
+    browser.script(&format!("location.hash = 'map={map}&node={theme}';"), serde_json::json!([]));
     browser.wait_for("document.querySelector('#correct')", 30);
     browser.script(
         "document.querySelector('#correct').open = true; document.querySelector('#rename-to').value = 'Renamed by hand';",
         serde_json::json!([]),
     );
     browser.click("#do-rename");
-    let renamed = "document.querySelector('#tree .node[data-id=\"t1\"]')?.innerText.includes('Renamed by hand')";
-    browser.wait_for(&format!("{renamed} && document.querySelector('#edit-count')"), 60);
-    browser.screenshot(&shots.join("9-renamed.png"));
+    let renamed =
+        format!("document.querySelector('#tree .node[data-id=\"{theme}\"]')?.innerText.includes('Renamed by hand')");
+    edits += 1;
+    count_is(edits);
+    browser.wait_for(&renamed, 60);
+    browser.screenshot(&shots.join("9a-renamed.png"));
+
     let stored = http_get(&format!("{base}/api/maps/{map}"));
+    let leaves = leaves_with_papers(&stored["map"]);
+    let (big, _) = leaves.iter().max_by_key(|(_, papers)| papers.len()).unwrap().clone();
+    browser.script(&format!("location.hash = 'map={map}&node={big}';"), serde_json::json!([]));
+    browser.wait_for("document.querySelector('#propose-split')", 30);
+    browser.script("document.querySelector('#correct').open = true;", serde_json::json!([]));
+    browser.click("#propose-split");
+    browser.wait_for(
+        "document.querySelector('#do-split') && document.querySelectorAll('.split-papers li').length > 0",
+        120,
+    );
+    browser.screenshot(&shots.join("9b-split-proposed.png"));
+    browser.click("#do-split");
+    edits += 1;
+    count_is(edits);
+    let log = http_get(&format!("{base}/api/maps/{map}/edits"));
+    let split = log["edits"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(split["op"], "split", "{log}");
+    let stored = http_get(&format!("{base}/api/maps/{map}"));
+    let part = leaves_with_papers(&stored["map"])
+        .into_iter()
+        .find(|(_, papers)| papers.contains(&split["papers"][0].as_str().unwrap().to_string()))
+        .unwrap();
+    assert_ne!(part.0, big, "the split's papers are in a new leaf");
+
     let leaves = leaves_with_papers(&stored["map"]);
     let (from, paper) = leaves.first().map(|(leaf, papers)| (leaf.clone(), papers[0].clone())).unwrap();
     browser.script(&format!("location.hash = 'map={map}&node={from}&paper={paper}';"), serde_json::json!([]));
@@ -255,22 +314,37 @@ fn a_reader_maps_expands_reads_and_exports_in_a_browser() {
     browser.wait_for("document.querySelector('#do-move-paper')", 60);
     browser.script(&format!("document.querySelector('#move-paper-to').value = '{to}';"), serde_json::json!([]));
     browser.click("#do-move-paper");
-    browser.wait_for("document.querySelector('#edit-count')?.innerText.startsWith('2 corrections')", 60);
+    count_is(edits + 1);
     let moved = http_get(&format!("{base}/api/maps/{map}/papers/{paper}"));
     assert_eq!(moved["node"], to.as_str(), "the paper moved: {moved}");
-    browser.screenshot(&shots.join("9a-paper-moved.png"));
+    browser.screenshot(&shots.join("9c-paper-moved.png"));
     browser.click("#undo");
-    browser.wait_for("document.querySelector('#edit-count')?.innerText.startsWith('1 correction ')", 60);
+    count_is(edits);
     assert_eq!(http_get(&format!("{base}/api/maps/{map}/papers/{paper}"))["node"], from.as_str(), "undone");
     let log = http_get(&format!("{base}/api/maps/{map}/edits"));
-    assert_eq!(log["edits"].as_array().unwrap().len(), 1, "{log}");
-    assert_eq!(log["edits"][0]["op"], "rename");
+    assert_eq!(log["edits"].as_array().unwrap().len(), edits, "{log}");
     assert!(
         !browser.script("return document.querySelector('#redo').disabled;", serde_json::json!([])).as_bool().unwrap()
     );
+
+    // The new subtopic alone as BibTeX: exactly its papers.
+    browser.script(&format!("location.hash = 'map={map}&node={}&tab=score';", part.0), serde_json::json!([]));
+    browser.wait_for("document.querySelector('#map-export')?.href.includes('node=')", 60);
+    let href = browser.script("return document.querySelector('#map-export').href;", serde_json::json!([]));
+    let bibtex = ureq::get(href.as_str().unwrap()).call().unwrap().body_mut().read_to_string().unwrap();
+    assert_eq!(bibtex.matches("\n@").count() + 1, part.1.len(), "one entry per paper of the subtopic: {bibtex:.400}");
+    assert!(part.1.iter().all(|id| bibtex.contains(&format!("litnav id {id}"))), "{bibtex:.400}");
+    browser.screenshot(&shots.join("9d-export-subtopic.png"));
+
+    browser.script(&format!("location.hash = 'map={map}&node={}';", part.0), serde_json::json!([]));
     browser.script("location.reload();", serde_json::json!([]));
-    browser.wait_for(renamed, 60);
-    browser.screenshot(&shots.join("9b-permalink-edited.png"));
+    browser.wait_for(&format!("{renamed} && document.querySelector('#tree .node[data-id=\"{}\"]')", part.0), 60);
+    browser.screenshot(&shots.join("9e-permalink-edited.png"));
+    // What was undone survives the reload: Redo moves the paper again.
+    browser.wait_for("document.querySelector('#redo') && !document.querySelector('#redo').disabled", 30);
+    browser.click("#redo");
+    count_is(edits + 1);
+    assert_eq!(http_get(&format!("{base}/api/maps/{map}/papers/{paper}"))["node"], to.as_str(), "redone");
     eprintln!("screenshots in {}", shots.display());
 }
 

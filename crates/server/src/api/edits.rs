@@ -73,3 +73,17 @@ pub(super) async fn replace(
     .await?;
     Ok(axum::Json(answer))
 }
+
+/// `GET /api/maps/{id}/split/{node}`: the split litnav proposes for a leaf, as a suggestion whose
+/// edits the page appends to the log when the person accepts it.
+pub(super) async fn propose_split(
+    State(state): State<AppState>,
+    Path((id, node)): Path<(String, String)>,
+) -> ApiResult<axum::Json<litnav_app::suggest::Suggestion>> {
+    let proposal = blocking(move || {
+        let stored = state.0.maps.get(&id)?;
+        Ok(litnav_app::suggest::propose_split(state.workspace(), &stored.map, &node, &litnav_app::Quiet)?)
+    })
+    .await?;
+    Ok(axum::Json(proposal))
+}

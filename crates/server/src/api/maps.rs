@@ -302,12 +302,16 @@ fn grow(
 pub(super) async fn checks(
     State(state): State<AppState>,
     Path(id): Path<String>,
-) -> ApiResult<axum::Json<litnav_eval::checks::TreeChecks>> {
+) -> ApiResult<axum::Json<litnav_app::suggest::MapChecks>> {
     let checks = blocking(move || {
         let stored = state.0.maps.get(&id)?;
         match &stored.checks {
             Some(checks) => Ok(checks.clone()),
-            None => Ok(litnav_app::maps::map_checks(state.workspace(), &stored.map, &Quiet)?),
+            None => {
+                // A server started with an LLM judges entailment with it, as its maps were checked.
+                let llm = if state.0.llm.is_some() { Some(state.llm()?) } else { None };
+                Ok(litnav_app::maps::map_checks(state.workspace(), &stored.map, llm.as_ref(), &Quiet)?)
+            }
         }
     })
     .await?;
@@ -399,6 +403,8 @@ pub(super) async fn score(
 #[derive(Deserialize)]
 pub(super) struct ExportParams {
     format: Option<String>,
+    /// A node's id: export that subtopic alone.
+    node: Option<String>,
 }
 
 /// A file as a download (an attachment is saved, never rendered in the server's origin).
@@ -422,7 +428,16 @@ pub(super) async fn export(
     let format = Format::parse(params.format.as_deref().unwrap_or("bibtex"))?;
     let (text, topic) = blocking(move || {
         let stored = state.0.maps.get(&id)?;
-        Ok((export::map(&*state.session()?, &stored.map, &stored.notices, format)?, stored.topic.clone()))
+        let (node, name) = match params.node.as_deref().filter(|n| *n != "root") {
+            Some(node) => {
+                let found = stored.map.find(node).ok_or_else(|| {
+                    ApiError::with_code(litnav_app::codes::Code::NotFound, format!("map {id} has no node {node:?}"))
+                })?;
+                (found, format!("{} - {}", stored.topic, found.name))
+            }
+            None => (&stored.map, stored.topic.clone()),
+        };
+        Ok((export::map(&*state.session()?, node, &stored.notices, format)?, name))
     })
     .await?;
     Ok(attachment(text, format, &topic))
