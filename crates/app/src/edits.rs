@@ -116,7 +116,56 @@ pub fn apply(map: &MapNode, log: &[Edit]) -> Result<MapNode> {
         apply_one(&mut edited, &edit.change)
             .map_err(|why| Error::input(format!("edits[{i}] ({}): {why}", edit.change.op())))?;
     }
+    let mut before = std::collections::HashMap::new();
+    paper_sets(map, &mut before);
+    refresh_descriptions(&mut edited, &before);
     Ok(edited)
+}
+
+/// Each node's papers (at or below it), sorted, by node id.
+fn paper_sets(node: &MapNode, out: &mut std::collections::HashMap<String, Vec<String>>) {
+    let mut ids = node.all_paper_ids();
+    ids.sort_unstable();
+    out.insert(node.id.clone(), ids);
+    node.subtopics.iter().for_each(|child| paper_sets(child, out));
+}
+
+/// Descriptions that still say what is under each node once the edits have moved papers: a node
+/// whose papers changed gets its count again and, when a paper it named as most representative
+/// has left, the first two it holds now (a leaf keeps the organizer's order, moved papers last);
+/// the key phrases it was described by stay. A node the edits made (a split's part) is described
+/// the same way.
+fn refresh_descriptions(node: &mut MapNode, before: &std::collections::HashMap<String, Vec<String>>) {
+    let mut ids = node.all_paper_ids();
+    ids.sort_unstable();
+    if before.get(&node.id) != Some(&ids) {
+        node.description = redescribe(node, ids.len());
+    }
+    node.subtopics.iter_mut().for_each(|child| refresh_descriptions(child, before));
+}
+
+fn redescribe(node: &MapNode, count: usize) -> String {
+    let titles = titles_beneath(node);
+    let (head, named) = node.description.split_once(" Most representative: ").unwrap_or((&node.description, ""));
+    let still_here = !named.is_empty()
+        && named.trim_end_matches('.').split("; ").all(|t| titles.iter().any(|x| t.starts_with(x.as_str())));
+    let head = match head.split_once(' ') {
+        Some((number, rest)) if number.parse::<usize>().is_ok() => format!("{count} {rest}"),
+        _ if head.is_empty() => format!("{count} paper(s), placed by hand."),
+        _ => head.to_string(),
+    };
+    let named = if still_here {
+        named.to_string()
+    } else {
+        format!("{}.", titles.iter().take(2).cloned().collect::<Vec<_>>().join("; "))
+    };
+    if titles.is_empty() { head } else { format!("{head} Most representative: {named}") }
+}
+
+fn titles_beneath(node: &MapNode) -> Vec<String> {
+    let mut titles = node.papers.clone();
+    node.subtopics.iter().for_each(|child| titles.extend(titles_beneath(child)));
+    titles
 }
 
 fn apply_one(map: &mut MapNode, change: &Change) -> std::result::Result<(), String> {
@@ -290,7 +339,13 @@ mod tests {
     use super::*;
 
     fn leaf(id: &str, name: &str, papers: &[&str]) -> MapNode {
-        let mut node = MapNode::new(name.into(), String::new(), 0.5);
+        let description = format!(
+            "{} paper(s) on {}. Most representative: Title of {}.",
+            papers.len(),
+            name.to_lowercase(),
+            papers[0]
+        );
+        let mut node = MapNode::new(name.into(), description, 0.5);
         node.id = id.into();
         node.paper_ids = papers.iter().map(|p| p.to_string()).collect();
         node.papers = papers.iter().map(|p| format!("Title of {p}")).collect();
@@ -336,6 +391,16 @@ mod tests {
         assert_eq!(t2.subtopics[0].id, "t1.s2");
         assert_eq!(t2.subtopics[0].paper_ids, ["d", "c", "e"]);
         assert!(edited.find("t2.s1").is_none());
+        assert_eq!(
+            edited.find("t1.s1").unwrap().description,
+            "1 paper(s) on detection. Most representative: Title of a."
+        );
+        assert_eq!(tracking.description, "1 paper(s), placed by hand. Most representative: Title of b.");
+        assert_eq!(
+            edited.find("t1.s2").unwrap().description,
+            "3 paper(s) on segmentation. Most representative: Title of d.",
+            "its own representative stayed"
+        );
         let text: String = log.iter().map(|e| serde_json::to_string(e).unwrap() + "\n").collect();
         assert_eq!(parse_log(&text, "log").unwrap(), log, "a log reads back as written");
         assert!(text.starts_with(r#"{"who":"tester","op":"rename","node":"t1.s1""#), "{text}");

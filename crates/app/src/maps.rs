@@ -332,7 +332,8 @@ pub const PAGE_PROBLEMS: usize = 5;
 
 /// The checks of `map` without a reference, each problem's node named by its id in the map, and
 /// the corrections they suggest.
-/// With `llm`, parent–child entailment is the model's judgement.
+/// With `llm`, parent–child entailment is the model's judgement (the offline one, saying why,
+/// when the model fails).
 pub fn map_checks(
     workspace: &Workspace,
     map: &MapNode,
@@ -343,7 +344,11 @@ pub fn map_checks(
     let vectors = crate::score::tree::text_vectors(workspace, &tree, progress)?;
     let mut checks = litnav_eval::checks::check(&tree, &vectors, litnav_eval::checks::CheckOptions::default());
     if let Some(client) = llm {
-        crate::score::tree::judge_entailment(&mut checks, &tree, client, progress)?;
+        // The map is made; a judge that fails leaves the offline entailment, and says so.
+        if let Err(e) = crate::score::tree::judge_entailment(&mut checks, &tree, client, progress) {
+            progress.notice(&format!("the LLM could not judge entailment ({e}); the checks use the offline one"));
+            checks.entailment_by = format!("{} (the LLM's judgement failed: {e})", checks.entailment_by);
+        }
     }
     let encoder = workspace.encoder(progress)?;
     let cache = workspace.settings().vector_cache("labels");

@@ -308,16 +308,13 @@ pub fn propose_split(
             leaf.paper_ids.len()
         )));
     }
-    let vectors = crate::score::tree::text_vectors(workspace, &map.kept_tree(), progress)?;
-    let mut vectors = vectors;
-    let missing: Vec<String> = leaf.papers.iter().filter(|t| !vectors.contains_key(*t)).cloned().collect();
-    if !missing.is_empty() {
-        let encoder = workspace.encoder(progress)?;
-        let cache = workspace.settings().vector_cache("labels");
-        vectors.extend(missing.iter().cloned().zip(litnav_embed::embed_cached(encoder, &missing, &cache)));
-    }
+    let mut vectors = crate::score::tree::text_vectors(workspace, &map.kept_tree(), progress)?;
     let encoder = workspace.encoder(progress)?;
-    let embed = |texts: &[String]| encoder.embed(texts);
+    let cache = workspace.settings().vector_cache("labels");
+    // A leaf under the "Filtered" branch is not in the kept tree: its titles are embedded here.
+    let missing: Vec<String> = leaf.papers.iter().filter(|t| !vectors.contains_key(*t)).cloned().collect();
+    vectors.extend(missing.iter().cloned().zip(litnav_embed::embed_cached(encoder, &missing, &cache)));
+    let embed = |texts: &[String]| litnav_embed::embed_cached(encoder, texts, &cache);
     let namer = Namer { map, vectors: &vectors, embed: &embed };
     namer.split(leaf).ok_or_else(|| Error::input(format!("{node}'s papers do not fall into two groups")))
 }

@@ -37,6 +37,10 @@ fn answer(request: &Value) -> Behaviour {
             "methods": ["sampling several answers"], "conclusions": [], "contributions": ["a scoring rule"]}),
         "core_task" if prompt.contains("Title: Finding") => json!({"core_task": "Finding things"}),
         "core_task" => json!({"core_task": "estimating how reliable language model answers are"}),
+        // The map's checks: every subtopic belongs under its parent.
+        "entailment" => {
+            json!({"entailed": vec![true; prompt.lines().filter(|l| l.split_once(". ").is_some_and(|(n, _)| n.parse::<u32>().is_ok())).count()]})
+        }
         "bottom_up" => {
             assert!(prompt.contains("Core task: estimating how reliable"), "{prompt}");
             assert!(prompt.contains("Contributions: a scoring rule"), "{prompt}");
