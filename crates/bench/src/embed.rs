@@ -45,6 +45,23 @@ pub struct Workload {
     pub speedup: Option<f64>,
     /// Largest absolute difference between litnav's and the peer's vectors on a sample.
     pub max_abs_difference: Option<f32>,
+    /// litnav's matrix arithmetic per second (see `Encoder::flops`), in GFLOP/s.
+    pub litnav_gflops: f64,
+    /// That rate as a fraction of the cores' FMA peak (all threads), where it was measured.
+    pub peak_fraction: Option<f64>,
+}
+
+/// One short query encoded alone on one thread: what a server pays for a never-seen query.
+#[derive(Debug, Clone, Serialize)]
+pub struct SingleQuery {
+    /// The query.
+    pub text: String,
+    /// Its tokens (including `[CLS]` and `[SEP]`).
+    pub tokens: usize,
+    /// litnav's median milliseconds.
+    pub litnav_ms: f64,
+    /// The peer's median milliseconds (one torch thread), when it ran.
+    pub peer_ms: Option<f64>,
 }
 
 /// The report.
@@ -56,9 +73,18 @@ pub struct Report {
     pub litnav_load_seconds: f64,
     /// The peer's library versions and load time.
     pub peer: Option<(String, f64)>,
+    /// The FMA peak of one core, GFLOP/s (measured here; `None` without AVX2 and FMA).
+    pub peak_gflops_per_core: Option<f64>,
     /// Labels and passages.
     pub workloads: Vec<Workload>,
+    /// A 10-word query alone.
+    pub single_query: SingleQuery,
 }
+
+/// The single query: ten words, as a person types a topic.
+const SINGLE_QUERY: &str = "uncertainty quantification and calibration of large language model answers";
+/// Timed encodings of the single query (median reported).
+const SINGLE_QUERY_RUNS: usize = 50;
 
 /// Short labels from the real surveys: taxonomy node names and outline headings of 3–8 words.
 pub fn survey_labels(litbench: &Path, count: usize) -> Result<Vec<String>> {
@@ -111,6 +137,7 @@ pub fn run(options: &Options) -> Result<Report> {
         ("labels".to_string(), survey_labels(&options.litbench, options.labels)?),
         ("passages".to_string(), passages(&options.litbench, options.passages)?),
     ];
+    let peak = litnav_embed::fma_peak_per_core(1.0).map(|flops| flops / 1e9);
     let mut workloads = Vec::new();
     let mut samples = Vec::new();
     for (name, texts) in &sets {
@@ -122,7 +149,10 @@ pub fn run(options: &Options) -> Result<Report> {
             vectors = encoder.embed(texts);
             runs.push(started.elapsed().as_secs_f64());
         }
-        let tokens: usize = texts.iter().map(|t| encoder.tokens(t).len()).sum();
+        let lengths: Vec<usize> = texts.iter().map(|t| encoder.tokens(t).len()).collect();
+        let tokens: usize = lengths.iter().sum();
+        let flops: f64 = lengths.iter().map(|&len| encoder.flops(len)).sum();
+        let litnav_gflops = flops / median(&runs) / 1e9;
         samples.push(vectors.into_iter().take(SAMPLE).collect::<Vec<_>>());
         workloads.push(Workload {
             name: name.clone(),
@@ -132,8 +162,11 @@ pub fn run(options: &Options) -> Result<Report> {
             peer_per_second: None,
             speedup: None,
             max_abs_difference: None,
+            litnav_gflops,
+            peak_fraction: peak.map(|p| litnav_gflops / (p * options.threads as f64)),
         });
     }
+    let mut single_query = single_query(&encoder);
     let mut peer = None;
     if let Some(python) = &options.peer_python {
         let job = serde_json::json!({
@@ -141,6 +174,8 @@ pub fn run(options: &Options) -> Result<Report> {
             "threads": options.threads,
             "repeats": options.repeats.max(1),
             "sample": SAMPLE,
+            "query": SINGLE_QUERY,
+            "query_runs": SINGLE_QUERY_RUNS,
             "workloads": sets.iter().map(|(name, texts)| serde_json::json!({"name": name, "texts": texts})).collect::<Vec<_>>(),
         });
         let report: PeerReport =
@@ -155,9 +190,36 @@ pub fn run(options: &Options) -> Result<Report> {
                 .fold(0.0f32, f32::max);
             workload.max_abs_difference = Some(diff);
         }
+        single_query.peer_ms = Some(report.query_ms);
         peer = Some((report.library, report.load_seconds));
     }
-    Ok(Report { threads: options.threads, litnav_load_seconds, peer, workloads })
+    Ok(Report {
+        threads: options.threads,
+        litnav_load_seconds,
+        peer,
+        peak_gflops_per_core: peak,
+        workloads,
+        single_query,
+    })
+}
+
+/// The single query's median time alone on one thread.
+fn single_query(encoder: &Encoder) -> SingleQuery {
+    let alone = encoder.clone().with_threads(1);
+    alone.embed(&[SINGLE_QUERY]);
+    let runs: Vec<f64> = (0..SINGLE_QUERY_RUNS)
+        .map(|_| {
+            let started = Instant::now();
+            alone.embed(&[SINGLE_QUERY]);
+            started.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    SingleQuery {
+        text: SINGLE_QUERY.to_string(),
+        tokens: encoder.tokens(SINGLE_QUERY).len(),
+        litnav_ms: median(&runs),
+        peer_ms: None,
+    }
 }
 
 /// Vectors compared between litnav and the peer per workload.
@@ -169,6 +231,7 @@ struct PeerReport {
     library: String,
     load_seconds: f64,
     workloads: Vec<PeerWorkload>,
+    query_ms: f64,
 }
 
 #[derive(serde::Deserialize)]
@@ -187,21 +250,33 @@ impl std::fmt::Display for Report {
         if let Some((library, load)) = &self.peer {
             writeln!(f, "peer: {library} (loads in {load:.2} s)")?;
         }
+        if let Some(peak) = self.peak_gflops_per_core {
+            writeln!(
+                f,
+                "FMA peak: {peak:.1} GFLOP/s per core, {:.1} on {} threads",
+                peak * self.threads as f64,
+                self.threads
+            )?;
+        }
         writeln!(
             f,
-            "{:<10} {:>6} {:>8} {:>12} {:>12} {:>9} {:>12}",
-            "workload", "texts", "tokens", "litnav /s", "peer /s", "speed-up", "max |diff|"
+            "{:<10} {:>6} {:>8} {:>12} {:>12} {:>9} {:>12} {:>9} {:>7}",
+            "workload", "texts", "tokens", "litnav /s", "peer /s", "speed-up", "max |diff|", "GFLOP/s", "peak"
         )?;
         for w in &self.workloads {
             let peer = w.peer_per_second.map_or_else(|| "-".into(), |p| format!("{p:.1}"));
             let speedup = w.speedup.map_or_else(|| "-".into(), |s| format!("{s:.2}x"));
             let diff = w.max_abs_difference.map_or_else(|| "-".into(), |d| format!("{d:.1e}"));
+            let peak = w.peak_fraction.map_or_else(|| "-".into(), |p| format!("{:.0}%", p * 100.0));
             writeln!(
                 f,
-                "{:<10} {:>6} {:>8.1} {:>12.1} {:>12} {:>9} {:>12}",
-                w.name, w.texts, w.mean_tokens, w.litnav_per_second, peer, speedup, diff
+                "{:<10} {:>6} {:>8.1} {:>12.1} {:>12} {:>9} {:>12} {:>9.1} {:>7}",
+                w.name, w.texts, w.mean_tokens, w.litnav_per_second, peer, speedup, diff, w.litnav_gflops, peak
             )?;
         }
+        let q = &self.single_query;
+        let peer = q.peer_ms.map_or_else(String::new, |ms| format!(", peer {ms:.2} ms"));
+        writeln!(f, "one {}-token query on one thread: litnav {:.2} ms{peer}", q.tokens, q.litnav_ms)?;
         Ok(())
     }
 }

@@ -1,5 +1,22 @@
-//! The one place this crate uses `unsafe`: a bounds-checked, safe wrapper around
-//! matrixmultiply's `sgemm`, which takes raw pointers and strides.
+//! Matrix products against operands packed once, the FMA peak they are measured against, and the
+//! memory map of the weights file. With `kernels.rs` (instruction-set dispatch) the only module
+//! of this crate that uses `unsafe`: the AVX2 micro-kernel and the map, each behind bounds
+//! checked in safe code.
+//!
+//! Every product here is `c = a · wᵀ (+ bias)`, with `w` an `[outputs × inputs]` matrix in
+//! PyTorch's layout. `w` is *packed* first ([`Packed`]): cut into panels of 16 outputs, each
+//! panel storing its 16 weights of input 0, then of input 1, and so on — the order the
+//! micro-kernel reads them in. The encoder packs its weights once at load time, so a forward
+//! pass only streams them; attention packs a head's keys and values (a few kilobytes) per
+//! sequence.
+//!
+//! The micro-kernel computes a tile of 6 rows × 16 outputs in twelve 8-lane registers with
+//! fused multiply-adds. The rows' inputs are packed too, per block of rows and inputs, so that
+//! the kernel reads them in one sequential stream. Every output element is the same
+//! sequence of operations — the bias, then one fused multiply-add per input in input order —
+//! whatever tile, block or batch it falls in, so a text's vector does not depend on what it is
+//! batched with. CPUs without AVX2 and FMA run the same loops in portable code (same order,
+//! separate multiply and add).
 #![allow(unsafe_code)]
 
 /// A read-only strided matrix view: element (i, j) is `data[i * row_stride + j * col_stride]`.
@@ -30,47 +47,416 @@ impl<'a> View<'a> {
         }
         (self.rows - 1) * self.row_stride + (self.cols - 1) * self.col_stride + 1
     }
+
+    fn at(&self, i: usize, j: usize) -> f32 {
+        self.data[i * self.row_stride + j * self.col_stride]
+    }
 }
 
-/// `c = alpha * a · b + beta * c`, where `c` is row-major with rows `c_row_stride` apart.
+/// Outputs per panel: two 8-lane registers.
+pub(crate) const PANEL: usize = 16;
+/// Rows per micro-tile (12 accumulators + 2 weight registers + 1 broadcast of the 16 registers).
+const TILE_ROWS: usize = 6;
+/// Inputs per block: a panel's block (16 KiB) and a row block's packed inputs (24 KiB) stay
+/// close (L1/L2) while the tiles reuse them. Measured against 128 and 384 (BENCHMARKS.md).
+const DEPTH_BLOCK: usize = 256;
+/// Rows per row block: its packed inputs stay in the L1 cache across the panels, its outputs in
+/// L2 for the block's epilogue (48 was measurably slower).
+pub(crate) const ROW_BLOCK: usize = 24;
+
+/// A weight matrix `[outputs × inputs]` packed in panels of [`PANEL`] outputs, the last padded
+/// with zeros, with its bias (zeros when it has none) padded the same way.
+#[derive(Default)]
+pub(crate) struct Packed {
+    data: Vec<f32>,
+    bias: Vec<f32>,
+    inputs: usize,
+    outputs: usize,
+}
+
+impl Packed {
+    /// Pack `w` (`[outputs × inputs]`) and its bias.
+    pub fn new(w: View<'_>, bias: Option<&[f32]>) -> Packed {
+        let mut packed = Packed::default();
+        packed.repack(w, bias);
+        packed
+    }
+
+    /// Pack `w` into this buffer, reusing its memory.
+    pub fn repack(&mut self, w: View<'_>, bias: Option<&[f32]>) {
+        assert!(w.extent() <= w.data.len(), "weight view out of bounds");
+        let (outputs, inputs) = (w.rows, w.cols);
+        let panels = outputs.div_ceil(PANEL);
+        // Only a partial last panel needs zeros: every other value is written below.
+        self.data.truncate(panels * PANEL * inputs);
+        self.data.resize(panels * PANEL * inputs, 0.0);
+        for panel in 0..panels {
+            let block = &mut self.data[panel * PANEL * inputs..][..PANEL * inputs];
+            let first = panel * PANEL;
+            let columns = (outputs - first).min(PANEL);
+            if columns < PANEL {
+                block.fill(0.0);
+            }
+            if w.col_stride == 1 {
+                // Rows of `w` are contiguous (weights, keys): each goes to one lane of the panel.
+                for j in 0..columns {
+                    let row = &w.data[(first + j) * w.row_stride..][..inputs];
+                    for (value, slot) in row.iter().zip(block.iter_mut().skip(j).step_by(PANEL)) {
+                        *slot = *value;
+                    }
+                }
+            } else if w.row_stride == 1 {
+                // Columns are contiguous (a transposed matrix, such as a head's values).
+                for (input, chunk) in block.chunks_exact_mut(PANEL).enumerate() {
+                    chunk[..columns].copy_from_slice(&w.data[input * w.col_stride + first..][..columns]);
+                }
+            } else {
+                for (input, chunk) in block.chunks_exact_mut(PANEL).enumerate() {
+                    for (j, value) in chunk[..columns].iter_mut().enumerate() {
+                        *value = w.at(first + j, input);
+                    }
+                }
+            }
+        }
+        self.bias.clear();
+        self.bias.resize(panels * PANEL, 0.0);
+        if let Some(bias) = bias {
+            assert_eq!(bias.len(), outputs, "one bias per output");
+            self.bias[..outputs].copy_from_slice(bias);
+        }
+        self.inputs = inputs;
+        self.outputs = outputs;
+    }
+
+    /// Number of outputs (columns of a product).
+    pub fn outputs(&self) -> usize {
+        self.outputs
+    }
+
+    /// `c[rows × outputs] = a[rows × inputs] · wᵀ + bias`, `a`'s rows `a_stride` apart and
+    /// `c`'s `c_stride` apart. After each block of [`ROW_BLOCK`] rows, `finish` gets the index
+    /// of the block's first row and the block's output rows (while they are in cache).
+    ///
+    /// Panics if a slice is too short for its shape — a programming error in this crate, never
+    /// a consequence of user input.
+    pub fn product(
+        &self,
+        a: &[f32],
+        rows: usize,
+        a_stride: usize,
+        c: &mut [f32],
+        c_stride: usize,
+        finish: impl FnMut(usize, &mut [f32]),
+    ) {
+        self.product_with(a, rows, a_stride, c, c_stride, has_avx2_fma(), finish);
+    }
+
+    /// [`Packed::product`] on the AVX2 micro-kernel (`simd`, which the CPU must have) or the
+    /// portable one.
+    #[allow(clippy::too_many_arguments)]
+    fn product_with(
+        &self,
+        a: &[f32],
+        rows: usize,
+        a_stride: usize,
+        c: &mut [f32],
+        c_stride: usize,
+        simd: bool,
+        mut finish: impl FnMut(usize, &mut [f32]),
+    ) {
+        let (inputs, outputs) = (self.inputs, self.outputs);
+        if rows == 0 || outputs == 0 {
+            return;
+        }
+        assert!(a_stride >= inputs && (rows - 1) * a_stride + inputs <= a.len(), "input view out of bounds");
+        assert!(c_stride >= outputs && (rows - 1) * c_stride + outputs <= c.len(), "output view out of bounds");
+        let depth_blocks = inputs.div_ceil(DEPTH_BLOCK).max(1);
+        let depth = inputs.div_ceil(depth_blocks);
+        // Packing the inputs pays when each is read by several panels.
+        let pack = outputs >= PACK_INPUTS_FROM;
+        let mut packed_inputs = input_buffers::take();
+        for first_row in (0..rows).step_by(ROW_BLOCK) {
+            let block_rows = (rows - first_row).min(ROW_BLOCK);
+            for start in (0..inputs.max(1)).step_by(depth.max(1)) {
+                let span = Depth { start, len: depth.min(inputs - start), first: start == 0 };
+                if pack {
+                    pack_inputs(&a[first_row * a_stride..], a_stride, block_rows, span, &mut packed_inputs);
+                }
+                for panel in 0..outputs.div_ceil(PANEL) {
+                    for tile in 0..block_rows.div_ceil(TILE_ROWS) {
+                        let row = first_row + tile * TILE_ROWS;
+                        let tile_rows = (block_rows - tile * TILE_ROWS).min(TILE_ROWS);
+                        let inputs = if pack {
+                            let tile_len = TILE_ROWS * span.len;
+                            Inputs {
+                                data: &packed_inputs[tile * tile_len..][..tile_len],
+                                row_step: 1,
+                                input_step: TILE_ROWS,
+                            }
+                        } else {
+                            Inputs { data: &a[row * a_stride + span.start..], row_step: a_stride, input_step: 1 }
+                        };
+                        self.tile(inputs, row, c, c_stride, panel, tile_rows, span, simd);
+                    }
+                }
+            }
+            let end = (first_row + block_rows - 1) * c_stride + outputs;
+            finish(first_row, &mut c[first_row * c_stride..end]);
+        }
+        input_buffers::give_back(packed_inputs);
+    }
+
+    /// One tile: `tile_rows` rows from `row` (their inputs of `span` in `inputs`), the outputs of
+    /// `panel`.
+    #[allow(clippy::too_many_arguments)]
+    fn tile(
+        &self,
+        inputs: Inputs<'_>,
+        row: usize,
+        c: &mut [f32],
+        c_stride: usize,
+        panel: usize,
+        tile_rows: usize,
+        span: Depth,
+        simd: bool,
+    ) {
+        let columns = (self.outputs - panel * PANEL).min(PANEL);
+        let bias = span.first.then(|| &self.bias[panel * PANEL..][..PANEL]);
+        let weights = &self.data[(panel * self.inputs + span.start) * PANEL..][..span.len * PANEL];
+        let operands = Operands { inputs, weights, depth: span.len, bias };
+        if columns == PANEL {
+            // A whole panel: the kernel reads and writes the output in place.
+            micro_kernel(operands, &mut c[row * c_stride + panel * PANEL..], c_stride, tile_rows, simd);
+            return;
+        }
+        // The last, partial panel goes through a buffer of whole rows.
+        let mut buffer = [0.0f32; PANEL * TILE_ROWS];
+        let place = |r: usize| (row + r) * c_stride + panel * PANEL;
+        if !span.first {
+            for r in 0..tile_rows {
+                buffer[r * PANEL..][..columns].copy_from_slice(&c[place(r)..][..columns]);
+            }
+        }
+        micro_kernel(operands, &mut buffer, PANEL, tile_rows, simd);
+        for r in 0..tile_rows {
+            c[place(r)..][..columns].copy_from_slice(&buffer[r * PANEL..][..columns]);
+        }
+    }
+}
+
+/// Where a tile's inputs are: row `r`'s input `k` is `data[r · row_step + k · input_step]` —
+/// packed (`row_step` 1, `input_step` [`TILE_ROWS`], see [`pack_inputs`]) or in place.
+#[derive(Clone, Copy)]
+struct Inputs<'a> {
+    data: &'a [f32],
+    row_step: usize,
+    input_step: usize,
+}
+
+/// Outputs from which a product packs its inputs (below, each input is read by too few panels
+/// to repay the copy: attention's weighted sum of 32 values).
+const PACK_INPUTS_FROM: usize = 64;
+
+/// What a micro-kernel multiplies: `depth` inputs of each of its rows, the panel's
+/// `depth · PANEL` weights, and the bias to start from (`None`: continue from the output).
+#[derive(Clone, Copy)]
+struct Operands<'a> {
+    inputs: Inputs<'a>,
+    weights: &'a [f32],
+    depth: usize,
+    bias: Option<&'a [f32]>,
+}
+
+/// One tile of `rows` rows × [`PANEL`] outputs into `out` (rows `out_stride` apart), on the AVX2
+/// kernel when `simd` (which the CPU must have), else the portable one.
+fn micro_kernel(operands: Operands<'_>, out: &mut [f32], out_stride: usize, rows: usize, simd: bool) {
+    let Operands { inputs, weights, depth, bias } = operands;
+    assert!((1..=TILE_ROWS).contains(&rows), "a tile has 1 to {TILE_ROWS} rows");
+    let Inputs { data, row_step, input_step } = inputs;
+    assert!(depth == 0 || (rows - 1) * row_step + (depth - 1) * input_step < data.len(), "tile inputs out of bounds");
+    assert!(weights.len() >= depth * PANEL && bias.is_none_or(|b| b.len() >= PANEL), "tile weights out of bounds");
+    assert!((rows - 1) * out_stride + PANEL <= out.len(), "tile output out of bounds");
+    if simd {
+        // SAFETY: the CPU has AVX2 and FMA (the caller checked), and the asserts above keep every
+        // read and write of the kernel inside the slices.
+        unsafe { tile_avx2(operands, out.as_mut_ptr(), out_stride, rows) }
+    } else {
+        for r in 0..rows {
+            let lane = &mut out[r * out_stride..][..PANEL];
+            if let Some(bias) = bias {
+                lane.copy_from_slice(&bias[..PANEL]);
+            }
+            for (k, w) in weights.chunks_exact(PANEL).take(depth).enumerate() {
+                let x = data[r * row_step + k * input_step];
+                for (o, w) in lane.iter_mut().zip(w) {
+                    *o += x * w;
+                }
+            }
+        }
+    }
+}
+
+/// The AVX2 micro-kernel.
 ///
-/// Panics if the shapes disagree or a view reaches outside its slice — a programming error in
-/// this crate, never a consequence of user input.
-pub(crate) fn gemm(alpha: f32, a: View<'_>, b: View<'_>, beta: f32, c: &mut [f32], c_row_stride: usize) {
-    assert_eq!(a.cols, b.rows, "inner dimensions differ");
-    let (m, k, n) = (a.rows, a.cols, b.cols);
-    assert!(a.extent() <= a.data.len() && b.extent() <= b.data.len(), "operand view out of bounds");
-    let c_extent = if m == 0 || n == 0 { 0 } else { (m - 1) * c_row_stride + n };
-    assert!(c_extent <= c.len() && (m <= 1 || c_row_stride >= n), "output view out of bounds");
-    if m == 0 || n == 0 {
-        return;
-    }
-    // SAFETY: the asserts above keep every element sgemm reads or writes inside the slices, the
-    // output rows do not overlap (row stride ≥ n), and `c` is borrowed mutably, so it cannot alias
-    // `a` or `b`.
+/// # Safety
+/// The CPU must have AVX2 and FMA, and the extents asserted in [`micro_kernel`] must hold.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn tile_avx2(operands: Operands<'_>, out: *mut f32, out_stride: usize, rows: usize) {
+    // A const number of rows lets the compiler keep the accumulators in registers.
+    // SAFETY: forwarded from the caller.
     unsafe {
-        gemm::gemm(
-            m,
-            n,
-            k,
-            c.as_mut_ptr(),
-            1,
-            c_row_stride as isize,
-            beta != 0.0,
-            a.data.as_ptr(),
-            a.col_stride as isize,
-            a.row_stride as isize,
-            b.data.as_ptr(),
-            b.col_stride as isize,
-            b.row_stride as isize,
-            beta,
-            alpha,
-            false,
-            false,
-            false,
-            gemm::Parallelism::None,
-        );
+        match rows {
+            6 => tile_rows_avx2::<6>(operands, out, out_stride),
+            5 => tile_rows_avx2::<5>(operands, out, out_stride),
+            4 => tile_rows_avx2::<4>(operands, out, out_stride),
+            3 => tile_rows_avx2::<3>(operands, out, out_stride),
+            2 => tile_rows_avx2::<2>(operands, out, out_stride),
+            _ => tile_rows_avx2::<1>(operands, out, out_stride),
+        }
     }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+unsafe fn tile_avx2(_: Operands<'_>, _: *mut f32, _: usize, _: usize) {
+    unreachable!("the AVX2 kernel is only chosen on x86-64")
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+#[inline]
+unsafe fn tile_rows_avx2<const R: usize>(operands: Operands<'_>, out: *mut f32, out_stride: usize) {
+    use std::arch::x86_64::{__m256, _mm256_broadcast_ss, _mm256_fmadd_ps, _mm256_loadu_ps, _mm256_storeu_ps};
+    let Inputs { data, row_step, input_step } = operands.inputs;
+    let a = data.as_ptr();
+    let w = operands.weights.as_ptr();
+    // SAFETY (whole body): the caller guarantees AVX2/FMA and the extents of the operands and of
+    // `out` (R rows of PANEL values, `out_stride` apart).
+    unsafe {
+        let start = |r: usize, half: usize| match operands.bias {
+            Some(bias) => _mm256_loadu_ps(bias.as_ptr().add(8 * half)),
+            None => _mm256_loadu_ps(out.add(r * out_stride + 8 * half)),
+        };
+        let mut sums: [[__m256; 2]; R] = std::array::from_fn(|r| [start(r, 0), start(r, 1)]);
+        for k in 0..operands.depth {
+            let w0 = _mm256_loadu_ps(w.add(k * PANEL));
+            let w1 = _mm256_loadu_ps(w.add(k * PANEL + 8));
+            for (r, sum) in sums.iter_mut().enumerate() {
+                let x = _mm256_broadcast_ss(&*a.add(r * row_step + k * input_step));
+                sum[0] = _mm256_fmadd_ps(x, w0, sum[0]);
+                sum[1] = _mm256_fmadd_ps(x, w1, sum[1]);
+            }
+        }
+        for (r, sum) in sums.iter().enumerate() {
+            _mm256_storeu_ps(out.add(r * out_stride), sum[0]);
+            _mm256_storeu_ps(out.add(r * out_stride + 8), sum[1]);
+        }
+    }
+}
+
+/// Copy the inputs of `span` of `rows` rows (`stride` apart) into `out` as tiles: for each tile of
+/// [`TILE_ROWS`] rows, input 0 of each row, then input 1, … — so that the micro-kernel reads its
+/// inputs in one sequential stream. A last tile's missing rows are zeros (never stored).
+fn pack_inputs(a: &[f32], stride: usize, rows: usize, span: Depth, out: &mut Vec<f32>) {
+    let tile_len = TILE_ROWS * span.len;
+    out.truncate(rows.div_ceil(TILE_ROWS) * tile_len);
+    out.resize(rows.div_ceil(TILE_ROWS) * tile_len, 0.0);
+    for (tile, packed) in out.chunks_exact_mut(tile_len.max(1)).enumerate() {
+        let first = tile * TILE_ROWS;
+        let count = (rows - first).min(TILE_ROWS);
+        let sources: [&[f32]; TILE_ROWS] =
+            std::array::from_fn(|r| if r < count { &a[(first + r) * stride + span.start..][..span.len] } else { &[] });
+        for (k, slot) in packed.chunks_exact_mut(TILE_ROWS).enumerate() {
+            for (r, value) in slot.iter_mut().enumerate() {
+                *value = sources[r].get(k).copied().unwrap_or(0.0);
+            }
+        }
+    }
+}
+
+/// Buffers for packed inputs, kept per thread between products (a product may run inside
+/// another's `finish`, as attention's do, so each takes its own).
+mod input_buffers {
+    use std::cell::RefCell;
+
+    thread_local! {
+        static FREE: RefCell<Vec<Vec<f32>>> = const { RefCell::new(Vec::new()) };
+    }
+
+    pub(super) fn take() -> Vec<f32> {
+        FREE.with(|free| free.borrow_mut().pop()).unwrap_or_default()
+    }
+
+    pub(super) fn give_back(buffer: Vec<f32>) {
+        FREE.with(|free| free.borrow_mut().push(buffer));
+    }
+}
+
+/// A block of inputs: where it starts, how many, and whether it is the first (the tile starts
+/// from the bias) or a later one (the tile continues from the output).
+#[derive(Clone, Copy)]
+struct Depth {
+    start: usize,
+    len: usize,
+    first: bool,
+}
+
+fn has_avx2_fma() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::sync::OnceLock;
+        static HAS: OnceLock<bool> = OnceLock::new();
+        *HAS.get_or_init(|| is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma"))
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+/// The arithmetic this CPU's fastest path here can do, in floating-point operations per second
+/// per core: fused multiply-adds on independent 8-lane registers (AVX2) for about `seconds`, so
+/// that a benchmark can say which fraction of that peak the encoder reaches. `None` without
+/// AVX2 and FMA.
+pub fn fma_peak_per_core(seconds: f64) -> Option<f64> {
+    if !has_avx2_fma() {
+        return None;
+    }
+    let started = std::time::Instant::now();
+    let mut rounds = 0u64;
+    let mut sink = 0.0f32;
+    while started.elapsed().as_secs_f64() < seconds {
+        // SAFETY: the CPU has AVX2 and FMA (checked above).
+        sink += unsafe { fma_chains(PEAK_ROUND) };
+        rounds += 1;
+    }
+    std::hint::black_box(sink);
+    let operations = rounds as f64 * PEAK_ROUND as f64 * PEAK_CHAINS as f64 * 8.0 * 2.0;
+    Some(operations / started.elapsed().as_secs_f64())
+}
+
+/// Independent accumulators: more than the FMA latency × pipes (4 × 2 on recent cores).
+const PEAK_CHAINS: usize = 12;
+const PEAK_ROUND: usize = 1 << 16;
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn fma_chains(steps: usize) -> f32 {
+    use std::arch::x86_64::{_mm256_add_ps, _mm256_cvtss_f32, _mm256_fmadd_ps, _mm256_set1_ps};
+    // Opaque operands, so the compiler cannot fold the chains.
+    let x = _mm256_set1_ps(std::hint::black_box(0.999_999));
+    let y = _mm256_set1_ps(std::hint::black_box(1e-7));
+    let mut sums = [_mm256_set1_ps(std::hint::black_box(1.0)); PEAK_CHAINS];
+    for _ in 0..steps {
+        for sum in &mut sums {
+            *sum = _mm256_fmadd_ps(*sum, x, y);
+        }
+    }
+    let total = sums.iter().fold(_mm256_set1_ps(0.0), |a, b| _mm256_add_ps(a, *b));
+    _mm256_cvtss_f32(total)
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+unsafe fn fma_chains(_steps: usize) -> f32 {
+    0.0
 }
 
 /// Memory-map a file read-only. The weights file is never written while litnav runs; if another
@@ -85,17 +471,94 @@ pub(crate) fn map_file(file: &std::fs::File) -> std::io::Result<memmap2::Mmap> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn strided_product_matches_naive() {
-        let a: Vec<f32> = (0..6).map(|x| x as f32).collect(); // 2×3
-        let b: Vec<f32> = (0..12).map(|x| (x as f32) * 0.5).collect(); // 4×3, used transposed
-        let mut c = vec![1.0f32; 2 * 4];
-        gemm(1.0, View::rows(&a, 2, 3, 3), View::rows(&b, 4, 3, 3).t(), 1.0, &mut c, 4);
-        for i in 0..2 {
-            for j in 0..4 {
-                let expected: f32 = 1.0 + (0..3).map(|k| a[i * 3 + k] * b[j * 3 + k]).sum::<f32>();
-                assert_eq!(c[i * 4 + j], expected);
+    /// `a · wᵀ + bias` by the definition in f64, with the sum of the terms' magnitudes (what
+    /// bounds an f32 sum's rounding error).
+    fn naive(a: &[f32], rows: usize, inputs: usize, w: &[f32], outputs: usize, bias: &[f32]) -> Vec<(f64, f64)> {
+        let mut c = vec![(0.0, 0.0); rows * outputs];
+        for i in 0..rows {
+            for j in 0..outputs {
+                let terms = (0..inputs).map(|k| f64::from(a[i * inputs + k]) * f64::from(w[j * inputs + k]));
+                let value = f64::from(bias[j]) + terms.clone().sum::<f64>();
+                let magnitude = f64::from(bias[j]).abs() + terms.map(f64::abs).sum::<f64>();
+                c[i * outputs + j] = (value, magnitude);
             }
         }
+        c
+    }
+
+    fn values(n: usize, seed: u32) -> Vec<f32> {
+        (0..n)
+            .map(|i| ((i as u32).wrapping_mul(2_654_435_761).wrapping_add(seed) % 1000) as f32 / 500.0 - 1.0)
+            .collect()
+    }
+
+    #[test]
+    fn packed_product_matches_the_definition_for_every_edge_shape() {
+        // Rows and outputs that are not multiples of the tile, inputs over two depth blocks,
+        // inputs read in place (few outputs) and packed.
+        for (rows, inputs, outputs) in
+            [(1, 3, 1), (7, 300, 21), (53, 520, 40), (6, 16, 16), (13, 1, 17), (31, 300, 70), (50, 600, 129)]
+        {
+            let a = values(rows * inputs, 1);
+            let w = values(outputs * inputs, 2);
+            let bias = values(outputs, 3);
+            let packed = Packed::new(View::rows(&w, outputs, inputs, inputs), Some(&bias));
+            let expected = naive(&a, rows, inputs, &w, outputs, &bias);
+            for simd in [false, true] {
+                if simd && !has_avx2_fma() {
+                    continue;
+                }
+                let mut c = vec![f32::NAN; rows * (outputs + 2)];
+                let mut blocks = Vec::new();
+                packed.product_with(&a, rows, inputs, &mut c, outputs + 2, simd, |first, block| {
+                    blocks.push((first, block.len()))
+                });
+                for i in 0..rows {
+                    for j in 0..outputs {
+                        let got = f64::from(c[i * (outputs + 2) + j]);
+                        let (value, magnitude) = expected[i * outputs + j];
+                        let bound = magnitude * f64::from(f32::EPSILON) * inputs as f64;
+                        assert!((got - value).abs() <= bound, "{rows}x{inputs}x{outputs} ({i},{j}): {got} vs {value}");
+                    }
+                    assert!(c[i * (outputs + 2) + outputs].is_nan(), "a column past the outputs was written");
+                }
+                assert_eq!(blocks.first().map(|b| b.0), Some(0));
+                assert_eq!(blocks.len(), rows.div_ceil(ROW_BLOCK));
+            }
+        }
+    }
+
+    #[test]
+    fn a_rows_result_does_not_depend_on_its_batch() {
+        let (inputs, outputs) = (384, 48);
+        let a = values(11 * inputs, 5);
+        let w = values(outputs * inputs, 6);
+        let packed = Packed::new(View::rows(&w, outputs, inputs, inputs), None);
+        let mut all = vec![0.0; 11 * outputs];
+        packed.product(&a, 11, inputs, &mut all, outputs, |_, _| {});
+        for i in 0..11 {
+            let mut one = vec![0.0; outputs];
+            packed.product(&a[i * inputs..], 1, inputs, &mut one, outputs, |_, _| {});
+            assert_eq!(one, all[i * outputs..(i + 1) * outputs], "row {i}");
+        }
+    }
+
+    #[test]
+    fn the_fma_peak_is_a_plausible_rate() {
+        if let Some(peak) = fma_peak_per_core(0.05) {
+            // Between 1 GFLOP/s and 32 FLOP a cycle at 6 GHz.
+            eprintln!("FMA peak of one core: {:.1} GFLOP/s", peak / 1e9);
+            assert!((1e9..2e11).contains(&peak), "{peak:e}");
+        }
+    }
+
+    #[test]
+    fn transposed_views_pack_as_their_elements() {
+        // w = vᵀ: packing a transposed view equals packing the transposed copy.
+        let v = values(5 * 3, 9);
+        let copy: Vec<f32> = (0..3).flat_map(|j| (0..5).map(move |i| (i, j))).map(|(i, j)| v[i * 3 + j]).collect();
+        let a = Packed::new(View::rows(&v, 5, 3, 3).t(), None);
+        let b = Packed::new(View::rows(&copy, 3, 5, 5), None);
+        assert_eq!(a.data, b.data);
     }
 }

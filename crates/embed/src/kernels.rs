@@ -62,8 +62,8 @@ dispatch!(
     layer_norm => layer_norm_body(x: &mut [f32], gamma: &[f32], beta: &[f32], eps: f32)
 );
 dispatch!(
-    /// Softmax of every row of `x` (rows of `width` values) in place.
-    softmax_rows => softmax_body(x: &mut [f32], width: usize)
+    /// Softmax of every row of `x` (rows of `width` values) scaled by `scale`, in place.
+    softmax_rows => softmax_body(x: &mut [f32], width: usize, scale: f32)
 );
 dispatch!(
     /// Multi-head self-attention of one short sequence by direct loops. `qkv` holds `len` rows of
@@ -86,7 +86,7 @@ fn attention_body(qkv: &[f32], len: usize, hidden: usize, heads: usize, context:
                 let k = &qkv[j * 3 * hidden + hidden + offset..][..head_dim];
                 *w = q.iter().zip(k).map(|(a, b)| a * b).sum::<f32>() * scale;
             }
-            softmax_body(&mut weights, len);
+            softmax_body(&mut weights, len, 1.0);
             let out = &mut context[i * stride + offset..][..head_dim];
             out.fill(0.0);
             for (j, w) in weights.iter().enumerate() {
@@ -134,8 +134,9 @@ fn layer_norm_body(x: &mut [f32], gamma: &[f32], beta: &[f32], eps: f32) {
 }
 
 #[inline(always)]
-fn softmax_body(x: &mut [f32], width: usize) {
+fn softmax_body(x: &mut [f32], width: usize, scale: f32) {
     for row in x.chunks_exact_mut(width) {
+        row.iter_mut().for_each(|v| *v *= scale);
         let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
         for v in row.iter_mut() {
             *v = exp(*v - max);
@@ -244,7 +245,7 @@ mod tests {
             assert!((x - y).abs() <= 1e-6 * x.abs().max(1.0));
         }
         let mut rows: Vec<f32> = (0..64).map(|i| (i as f32).sin() * 5.0).collect();
-        softmax_rows(&mut rows, 16);
+        softmax_rows(&mut rows, 16, 1.0);
         for row in rows.chunks(16) {
             assert!((row.iter().sum::<f32>() - 1.0).abs() < 1e-6);
         }

@@ -7,7 +7,7 @@
 //! sequence on that sequence's rows. This computes exactly what a padded, masked batch computes
 //! for the real tokens — without spending anything on padding.
 
-use crate::gemm::{View, gemm};
+use crate::gemm::{Packed, View};
 use crate::kernels;
 use crate::safetensors::Tensor;
 use crate::{Error, Result};
@@ -27,24 +27,25 @@ pub struct Dims {
     pub max_positions: usize,
 }
 
+/// A linear layer `y = x · Wᵀ + b`, its weights packed once at load time.
 struct Linear {
-    /// `[out × in]`, row-major, as stored (PyTorch `nn.Linear`).
-    weight: Vec<f32>,
-    bias: Vec<f32>,
+    packed: Packed,
     inputs: usize,
-    outputs: usize,
 }
 
 impl Linear {
-    /// `out[rows × outputs] = input[rows × inputs] · weightᵀ + bias`.
-    fn apply(&self, input: &[f32], rows: usize, out: &mut Vec<f32>) {
-        out.clear();
-        for _ in 0..rows {
-            out.extend_from_slice(&self.bias);
-        }
-        let a = View::rows(input, rows, self.inputs, self.inputs);
-        let b = View::rows(&self.weight, self.outputs, self.inputs, self.inputs).t();
-        gemm(1.0, a, b, 1.0, out, self.outputs);
+    fn new(weight: &[f32], bias: &[f32], inputs: usize, outputs: usize) -> Linear {
+        Linear { packed: Packed::new(View::rows(weight, outputs, inputs, inputs), Some(bias)), inputs }
+    }
+
+    /// `out[rows × outputs] = input[rows × inputs] · Wᵀ + b`; `finish` gets each block of output
+    /// rows while it is in cache (see [`Packed::product`]).
+    fn apply(&self, input: &[f32], rows: usize, out: &mut Vec<f32>, finish: impl FnMut(usize, &mut [f32])) {
+        let outputs = self.packed.outputs();
+        // Every element is written by the product: only grow the buffer, never clear it.
+        out.truncate(rows * outputs);
+        out.resize(rows * outputs, 0.0);
+        self.packed.product(input, rows, self.inputs, out, outputs, finish);
     }
 }
 
@@ -116,12 +117,20 @@ impl Weights<'_> {
     }
 
     fn linear(&mut self, name: &str, inputs: usize, outputs: usize) -> Result<Linear> {
-        Ok(Linear {
-            weight: self.take(&format!("{name}.weight"), &[outputs, inputs])?,
-            bias: self.take(&format!("{name}.bias"), &[outputs])?,
-            inputs,
-            outputs,
-        })
+        let weight = self.take(&format!("{name}.weight"), &[outputs, inputs])?;
+        let bias = self.take(&format!("{name}.bias"), &[outputs])?;
+        Ok(Linear::new(&weight, &bias, inputs, outputs))
+    }
+
+    /// The query, key and value projections of a layer as one `[3·hidden × hidden]` layer.
+    fn qkv(&mut self, prefix: &str, hidden: usize) -> Result<Linear> {
+        let mut weight = Vec::with_capacity(3 * hidden * hidden);
+        let mut bias = Vec::with_capacity(3 * hidden);
+        for part in ["query", "key", "value"] {
+            weight.extend(self.take(&format!("{prefix}.attention.self.{part}.weight"), &[hidden, hidden])?);
+            bias.extend(self.take(&format!("{prefix}.attention.self.{part}.bias"), &[hidden])?);
+        }
+        Ok(Linear::new(&weight, &bias, hidden, 3 * hidden))
     }
 
     fn norm(&mut self, name: &str, width: usize) -> Result<LayerNorm> {
@@ -132,16 +141,8 @@ impl Weights<'_> {
     }
 
     fn layer(&mut self, prefix: &str, hidden: usize, intermediate: usize) -> Result<Layer> {
-        let q = self.linear(&format!("{prefix}.attention.self.query"), hidden, hidden)?;
-        let k = self.linear(&format!("{prefix}.attention.self.key"), hidden, hidden)?;
-        let v = self.linear(&format!("{prefix}.attention.self.value"), hidden, hidden)?;
         Ok(Layer {
-            qkv: Linear {
-                weight: [q.weight, k.weight, v.weight].concat(),
-                bias: [q.bias, k.bias, v.bias].concat(),
-                inputs: hidden,
-                outputs: 3 * hidden,
-            },
+            qkv: self.qkv(prefix, hidden)?,
             attention_out: self.linear(&format!("{prefix}.attention.output.dense"), hidden, hidden)?,
             attention_norm: self.norm(&format!("{prefix}.attention.output.LayerNorm"), hidden)?,
             intermediate: self.linear(&format!("{prefix}.intermediate.dense"), hidden, intermediate)?,
@@ -160,6 +161,8 @@ pub struct Scratch {
     projected: Vec<f32>,
     intermediate: Vec<f32>,
     scores: Vec<f32>,
+    keys: Packed,
+    values: Packed,
 }
 
 /// The encoder's weights.
@@ -211,6 +214,14 @@ impl Bert {
         self.dims
     }
 
+    /// Floating-point operations of one forward pass over a sequence of `len` tokens: the
+    /// layers' matrix products and attention's two, two per multiply-add (the element-wise steps
+    /// are not counted, as a BLAS benchmark would not count them).
+    pub fn flops(&self, len: usize) -> f64 {
+        let (t, h, i) = (len as f64, self.dims.hidden as f64, self.dims.intermediate as f64);
+        self.layers.len() as f64 * (2.0 * t * (4.0 * h * h + 2.0 * h * i) + 4.0 * t * t * h)
+    }
+
     /// Mean-pooled, L2-normalized sentence vectors of a packed batch of token sequences.
     /// Sequences must be non-empty and at most `max_positions` long.
     pub fn embed_batch(&self, sequences: &[&[u32]], scratch: &mut Scratch) -> Vec<Vec<f32>> {
@@ -257,60 +268,58 @@ impl Bert {
 
     fn layer_forward(&self, layer: &Layer, sequences: &[&[u32]], total: usize, s: &mut Scratch) {
         let h = self.dims.hidden;
-        layer.qkv.apply(&s.hidden, total, &mut s.qkv);
-        s.context.clear();
+        layer.qkv.apply(&s.hidden, total, &mut s.qkv, |_, _| {});
+        s.context.truncate(total * h);
         s.context.resize(total * h, 0.0);
         let mut offset = 0;
         for sequence in sequences {
-            self.attention(&s.qkv, offset, sequence.len(), &mut s.context, &mut s.scores);
+            self.attention(offset, sequence.len(), s);
             offset += sequence.len();
         }
-        layer.attention_out.apply(&s.context, total, &mut s.projected);
-        add_in_place(&mut s.projected, &s.hidden);
-        layer.attention_norm.apply(&mut s.projected);
-        std::mem::swap(&mut s.hidden, &mut s.projected);
+        // The residual and the layer norm run on each block of rows as the product finishes it.
+        let Scratch { hidden, context, projected, intermediate, .. } = s;
+        layer.attention_out.apply(context, total, projected, |first, rows| {
+            add_in_place(rows, &hidden[first * h..]);
+            layer.attention_norm.apply(rows);
+        });
+        std::mem::swap(hidden, projected);
 
-        layer.intermediate.apply(&s.hidden, total, &mut s.intermediate);
-        kernels::gelu(&mut s.intermediate);
-        layer.output.apply(&s.intermediate, total, &mut s.projected);
-        add_in_place(&mut s.projected, &s.hidden);
-        layer.output_norm.apply(&mut s.projected);
-        std::mem::swap(&mut s.hidden, &mut s.projected);
+        layer.intermediate.apply(hidden, total, intermediate, |_, rows| kernels::gelu(rows));
+        layer.output.apply(intermediate, total, projected, |first, rows| {
+            add_in_place(rows, &hidden[first * h..]);
+            layer.output_norm.apply(rows);
+        });
+        std::mem::swap(hidden, projected);
     }
 
-    /// Multi-head self-attention of one sequence occupying rows `offset..offset + len`.
-    fn attention(&self, qkv: &[f32], offset: usize, len: usize, context: &mut [f32], scores: &mut Vec<f32>) {
+    /// Multi-head self-attention of one sequence occupying rows `offset..offset + len` of
+    /// `s.qkv`, into the same rows of `s.context`.
+    ///
+    /// Long sequences run per head as two packed products, fused by row blocks: a block of
+    /// queries' scores against every key, their softmax and their weighted sum of the values are
+    /// computed while the block is in cache, so the full score matrix is never written out.
+    fn attention(&self, offset: usize, len: usize, s: &mut Scratch) {
         let h = self.dims.hidden;
         let head_dim = h / self.dims.heads;
         let scale = 1.0 / (head_dim as f32).sqrt();
-        let rows = &qkv[offset * 3 * h..(offset + len) * 3 * h];
+        let rows = &s.qkv[offset * 3 * h..(offset + len) * 3 * h];
         if len <= DIRECT_ATTENTION_MAX_LEN {
-            kernels::attention_direct(rows, len, h, self.dims.heads, &mut context[offset * h..], h);
+            kernels::attention_direct(rows, len, h, self.dims.heads, &mut s.context[offset * h..], h);
             return;
         }
-        scores.clear();
-        scores.resize(len * len, 0.0);
+        s.scores.truncate(len * len);
+        s.scores.resize(len * len, 0.0);
         for head in 0..self.dims.heads {
-            let q =
-                View { data: &rows[head * head_dim..], rows: len, cols: head_dim, row_stride: 3 * h, col_stride: 1 };
-            let k = View {
-                data: &rows[h + head * head_dim..],
-                rows: len,
-                cols: head_dim,
-                row_stride: 3 * h,
-                col_stride: 1,
-            };
-            let v = View {
-                data: &rows[2 * h + head * head_dim..],
-                rows: len,
-                cols: head_dim,
-                row_stride: 3 * h,
-                col_stride: 1,
-            };
-            gemm(scale, q, k.t(), 0.0, scores, len);
-            kernels::softmax_rows(scores, len);
-            let out = &mut context[offset * h + head * head_dim..];
-            gemm(1.0, View::rows(scores, len, len, len), v, 0.0, out, h);
+            let column = |part: usize| &rows[part * h + head * head_dim..];
+            // Keys as weights (`[len × head_dim]`), values transposed (`[head_dim × len]`).
+            s.keys.repack(View::rows(column(1), len, head_dim, 3 * h), None);
+            s.values.repack(View::rows(column(2), len, head_dim, 3 * h).t(), None);
+            let context = &mut s.context[offset * h + head * head_dim..];
+            let values = &s.values;
+            s.keys.product(column(0), len, 3 * h, &mut s.scores, len, |first, block| {
+                kernels::softmax_rows(block, len, scale);
+                values.product(block, block.len() / len, len, &mut context[first * h..], h, |_, _| {});
+            });
         }
     }
 }

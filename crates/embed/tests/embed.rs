@@ -33,8 +33,8 @@ fn vectors_match_sentence_transformers() {
         let diff = expected.iter().zip(got).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max);
         let cos = cosine(expected, got);
         let shown: String = text.chars().take(60).collect();
-        assert!(diff <= 1e-4, "{shown:?}: max abs difference {diff:e}");
-        assert!(cos >= 0.9999, "{shown:?}: cosine {cos}");
+        assert!(diff <= 1e-6, "{shown:?}: max abs difference {diff:e}");
+        assert!(cos >= 0.999_999, "{shown:?}: cosine {cos}");
         worst_diff = worst_diff.max(diff);
         worst_cos = worst_cos.min(cos);
     }
@@ -46,10 +46,9 @@ fn vectors_match_sentence_transformers() {
 fn batching_and_threads_do_not_change_vectors() {
     let texts: Vec<String> = reference().into_iter().map(|(t, _)| t).collect();
     let together = encoder().embed(&texts);
+    // Every output element is the same sequence of operations in any batch (see gemm.rs).
     for (text, batched) in texts.iter().zip(&together).take(8) {
-        let alone = &encoder().embed(&[text])[0];
-        let diff = alone.iter().zip(batched).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max);
-        assert!(diff <= 1e-6, "batch composition changed a vector by {diff:e}");
+        assert_eq!(&encoder().embed(&[text])[0], batched, "batch composition changed {text:?}");
     }
     let single = Encoder::load(model_dir()).unwrap().with_threads(1).embed(&texts);
     assert_eq!(single, together, "thread count must not change vectors");
