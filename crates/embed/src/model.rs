@@ -297,7 +297,7 @@ impl Bert {
     ///
     /// Long sequences run per head as two packed products, fused by row blocks: a block of
     /// queries' scores against every key, their softmax and their weighted sum of the values are
-    /// computed while the block is in cache, so the full score matrix is never written out.
+    /// computed while the block is in cache, instead of in three passes over the whole score matrix.
     fn attention(&self, offset: usize, len: usize, s: &mut Scratch) {
         let h = self.dims.hidden;
         let head_dim = h / self.dims.heads;

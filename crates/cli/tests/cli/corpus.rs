@@ -193,6 +193,25 @@ fn embed_prints_the_reference_vectors() {
     }
 }
 
+/// `bench embed` without its peer: rates, the share of the FMA peak they reach, one query alone.
+#[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
+fn bench_embed_reports_rates_against_the_fma_peak_and_one_query() {
+    let report = bench_report(&["embed", "--labels", "40", "--passages", "6", "--repeats", "1", "--threads", "1"]);
+    let peak = report["peak_gflops_per_core"].as_f64().expect("this machine has AVX2 and FMA");
+    assert!(peak > 1.0, "{report}");
+    for workload in report["workloads"].as_array().unwrap() {
+        let gflops = workload["litnav_gflops"].as_f64().unwrap();
+        let fraction = workload["peak_fraction"].as_f64().unwrap();
+        assert!(gflops > 0.0 && (fraction - gflops / peak).abs() < 1e-9, "{workload}");
+        // Noisy machines vary, but the matrix arithmetic cannot beat the FMA peak by much.
+        assert!(fraction < 1.5, "{workload}");
+    }
+    let query = &report["single_query"];
+    assert!(query["tokens"].as_u64().unwrap() >= 12 && query["litnav_ms"].as_f64().unwrap() > 0.0, "{query}");
+    assert!(query["peer_ms"].is_null(), "no peer was asked for");
+}
+
 #[test]
 #[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn dense_and_hybrid_search_embed_the_corpus_on_first_use() {
