@@ -19,6 +19,8 @@
 //! separate multiply and add).
 #![allow(unsafe_code)]
 
+use crate::kernels::has_avx2_fma;
+
 /// A read-only strided matrix view: element (i, j) is `data[i * row_stride + j * col_stride]`.
 #[derive(Clone, Copy)]
 pub(crate) struct View<'a> {
@@ -47,14 +49,10 @@ impl<'a> View<'a> {
         }
         (self.rows - 1) * self.row_stride + (self.cols - 1) * self.col_stride + 1
     }
-
-    fn at(&self, i: usize, j: usize) -> f32 {
-        self.data[i * self.row_stride + j * self.col_stride]
-    }
 }
 
 /// Outputs per panel: two 8-lane registers.
-pub(crate) const PANEL: usize = 16;
+const PANEL: usize = 16;
 /// Rows per micro-tile (12 accumulators + 2 weight registers + 1 broadcast of the 16 registers).
 const TILE_ROWS: usize = 6;
 /// Inputs per block: a panel's block (16 KiB) and a row block's packed inputs (24 KiB) stay
@@ -62,7 +60,7 @@ const TILE_ROWS: usize = 6;
 const DEPTH_BLOCK: usize = 256;
 /// Rows per row block: its packed inputs stay in the L1 cache across the panels, its outputs in
 /// L2 for the block's epilogue (48 was measurably slower).
-pub(crate) const ROW_BLOCK: usize = 24;
+const ROW_BLOCK: usize = 24;
 
 /// A weight matrix `[outputs × inputs]` packed in panels of [`PANEL`] outputs, the last padded
 /// with zeros, with its bias (zeros when it has none) padded the same way.
@@ -105,16 +103,11 @@ impl Packed {
                         *slot = *value;
                     }
                 }
-            } else if w.row_stride == 1 {
+            } else {
                 // Columns are contiguous (a transposed matrix, such as a head's values).
+                assert_eq!(w.row_stride, 1, "a packed view has contiguous rows or columns");
                 for (input, chunk) in block.chunks_exact_mut(PANEL).enumerate() {
                     chunk[..columns].copy_from_slice(&w.data[input * w.col_stride + first..][..columns]);
-                }
-            } else {
-                for (input, chunk) in block.chunks_exact_mut(PANEL).enumerate() {
-                    for (j, value) in chunk[..columns].iter_mut().enumerate() {
-                        *value = w.at(first + j, input);
-                    }
                 }
             }
         }
@@ -126,6 +119,11 @@ impl Packed {
         }
         self.inputs = inputs;
         self.outputs = outputs;
+    }
+
+    /// Number of inputs (the depth of a product).
+    pub fn inputs(&self) -> usize {
+        self.inputs
     }
 
     /// Number of outputs (columns of a product).
@@ -399,17 +397,6 @@ struct Depth {
     start: usize,
     len: usize,
     first: bool,
-}
-
-fn has_avx2_fma() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::sync::OnceLock;
-        static HAS: OnceLock<bool> = OnceLock::new();
-        *HAS.get_or_init(|| is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma"))
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    false
 }
 
 /// The arithmetic this CPU's fastest path here can do, in floating-point operations per second

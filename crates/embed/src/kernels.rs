@@ -53,6 +53,15 @@ fn level() -> Level {
     })
 }
 
+/// Whether the CPU runs AVX2 and FMA code — the AVX-512 level includes both, as the dispatch
+/// above assumes — for the matrix product's micro-kernel.
+pub(crate) fn has_avx2_fma() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return !matches!(level(), Level::Baseline);
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
 dispatch!(
     /// Apply GELU to every element.
     gelu => gelu_body(x: &mut [f32])
@@ -84,9 +93,9 @@ fn attention_body(qkv: &[f32], len: usize, hidden: usize, heads: usize, context:
             let q = &qkv[i * 3 * hidden + offset..][..head_dim];
             for (j, w) in weights.iter_mut().enumerate() {
                 let k = &qkv[j * 3 * hidden + hidden + offset..][..head_dim];
-                *w = q.iter().zip(k).map(|(a, b)| a * b).sum::<f32>() * scale;
+                *w = q.iter().zip(k).map(|(a, b)| a * b).sum::<f32>();
             }
-            softmax_body(&mut weights, len, 1.0);
+            softmax_body(&mut weights, len, scale);
             let out = &mut context[i * stride + offset..][..head_dim];
             out.fill(0.0);
             for (j, w) in weights.iter().enumerate() {

@@ -30,12 +30,11 @@ pub struct Dims {
 /// A linear layer `y = x · Wᵀ + b`, its weights packed once at load time.
 struct Linear {
     packed: Packed,
-    inputs: usize,
 }
 
 impl Linear {
     fn new(weight: &[f32], bias: &[f32], inputs: usize, outputs: usize) -> Linear {
-        Linear { packed: Packed::new(View::rows(weight, outputs, inputs, inputs), Some(bias)), inputs }
+        Linear { packed: Packed::new(View::rows(weight, outputs, inputs, inputs), Some(bias)) }
     }
 
     /// `out[rows × outputs] = input[rows × inputs] · Wᵀ + b`; `finish` gets each block of output
@@ -45,7 +44,7 @@ impl Linear {
         // Every element is written by the product: only grow the buffer, never clear it.
         out.truncate(rows * outputs);
         out.resize(rows * outputs, 0.0);
-        self.packed.product(input, rows, self.inputs, out, outputs, finish);
+        self.packed.product(input, rows, self.packed.inputs(), out, outputs, finish);
     }
 }
 
