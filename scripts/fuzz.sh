@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing of every reader litnav has (cargo-fuzz + libFuzzer, nightly toolchain).
 #
-#   scripts/fuzz.sh                      every target for 30 s (what CI runs)
+#   scripts/fuzz.sh                      every target for 30 s, one at a time
+#   scripts/fuzz.sh -j 2                 the same, two targets at a time (what CI runs: libFuzzer
+#                                        uses one core, so each target still gets a core's 30 s)
 #   scripts/fuzz.sh -t 600 bibtex trec   the named targets for 10 minutes each (the record runs)
 #   scripts/fuzz.sh -l                   list the targets
 #
@@ -20,12 +22,14 @@ cd "$(dirname "$0")/.."
 root=$PWD
 
 seconds=30
+jobs=1
 list=0
-while getopts "t:lh" option; do
+while getopts "t:j:lh" option; do
   case $option in
     t) seconds=$OPTARG ;;
+    j) jobs=$OPTARG ;;
     l) list=1 ;;
-    *) sed -n '2,16p' "$0"; exit 2 ;;
+    *) sed -n '2,18p' "$0"; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
@@ -96,11 +100,12 @@ printf 'target\tseconds\texecutions\texec_per_s\tcoverage\tfeatures\tcorpus\tpea
 echo "building the fuzz targets (nightly, sanitizer coverage; cached in $fuzz_target_dir)" >&2
 cargo +nightly fuzz build -a --fuzz-dir fuzz --target-dir "$fuzz_target_dir" >/dev/null
 
-failed=0
-for target in $targets; do
+# One target's run; its report row goes to $work/<target>.row.
+fuzz_one() {
+  local target=$1 max_len status executions rss last coverage features corpus outcome rate
   seed "$target"
   mkdir -p "$work/artifacts/$target" "fuzz/regressions/$target"
-  log=$work/$target.log
+  local log=$work/$target.log
   # Small inputs run faster and reach the same code; TaxoBench's instances need room for a tree.
   case $target in taxobench_*) max_len=131072 ;; *) max_len=16384 ;; esac
   set +e
@@ -115,11 +120,27 @@ for target in $targets; do
   coverage=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$last")
   features=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$last")
   corpus=$(ls "$work/corpus/$target" | wc -l)
-  if [ "$status" = 0 ]; then outcome=ok; else outcome="FAILED (exit $status, see $log)"; failed=1; fi
+  if [ "$status" = 0 ]; then outcome=ok; else outcome="FAILED (exit $status, see $log)"; fi
   rate=$(( ${executions:-0} / (seconds > 0 ? seconds : 1) ))
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$target" "$seconds" "${executions:-?}" "$rate" \
-    "${coverage:-?}" "${features:-?}" "$corpus" "${rss:-?}" "$outcome" | tee -a "$report"
+    "${coverage:-?}" "${features:-?}" "$corpus" "${rss:-?}" "$outcome" | tee "$work/$target.row"
   if [ "$status" != 0 ]; then grep -E 'panicked|ERROR|SUMMARY|Test unit written' "$log" | head -5 >&2 || true; fi
+}
+
+# Up to $jobs targets at a time; the report keeps the targets' order.
+running=0
+for target in $targets; do
+  rm -f "$work/$target.row"
+  if [ "$running" -ge "$jobs" ]; then wait -n || true; running=$((running - 1)); fi
+  fuzz_one "$target" &
+  running=$((running + 1))
+done
+wait
+failed=0
+for target in $targets; do
+  row=$(cat "$work/$target.row" 2>/dev/null || printf '%s\t%s\t?\t?\t?\t?\t?\t?\tFAILED (no report)\n' "$target" "$seconds")
+  printf '%s\n' "$row" >>"$report"
+  case $row in *FAILED*) failed=1 ;; esac
 done
 echo "report: $report" >&2
 exit $failed

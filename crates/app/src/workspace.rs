@@ -35,13 +35,20 @@ pub struct Workspace {
     /// Install the model when it is missing (only for the default location).
     install_model: bool,
     threads: Option<usize>,
+    query_precision: litnav_embed::Precision,
     encoder: OnceLock<Encoder>,
 }
 
 impl Workspace {
     /// A workspace over `settings`.
     pub fn new(settings: Settings) -> Workspace {
-        Workspace { settings, install_model: true, threads: None, encoder: OnceLock::new() }
+        Workspace {
+            settings,
+            install_model: true,
+            threads: None,
+            query_precision: litnav_embed::Precision::Single,
+            encoder: OnceLock::new(),
+        }
     }
 
     /// A workspace over this process's settings ([`Settings::load`]).
@@ -62,6 +69,17 @@ impl Workspace {
         self
     }
 
+    /// Encode search queries with weights in `precision` (documents are always f32).
+    pub fn with_query_precision(mut self, precision: litnav_embed::Precision) -> Workspace {
+        self.query_precision = precision;
+        self
+    }
+
+    /// The precision search queries are encoded in.
+    pub fn query_precision(&self) -> litnav_embed::Precision {
+        self.query_precision
+    }
+
     /// The settings.
     pub fn settings(&self) -> &Settings {
         &self.settings
@@ -79,7 +97,7 @@ impl Workspace {
             litnav_embed::install::install(dir)?;
             progress.notice(&format!("installed {} at {}", litnav_embed::MODEL_NAME, dir.display()));
         }
-        let mut encoder = Encoder::load(dir)?;
+        let mut encoder = Encoder::load(dir)?.with_query_precision(self.query_precision);
         if let Some(threads) = self.threads {
             encoder = encoder.with_threads(threads);
         }

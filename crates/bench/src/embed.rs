@@ -4,7 +4,7 @@
 
 use crate::{Error, Result, median};
 use litnav_corpus::{Catalog, MergeReport, ReadOptions, readers};
-use litnav_embed::Encoder;
+use litnav_embed::{Encoder, Precision};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -60,6 +60,11 @@ pub struct SingleQuery {
     pub tokens: usize,
     /// litnav's median milliseconds.
     pub litnav_ms: f64,
+    /// litnav's median milliseconds with half-precision query weights (`--query-precision f16`),
+    /// timed in turn with the f32 runs.
+    pub litnav_half_ms: f64,
+    /// Largest absolute difference between the half-precision and the f32 vectors of the labels.
+    pub half_max_abs_difference: f32,
     /// The peer's median milliseconds (one torch thread), when it ran.
     pub peer_ms: Option<f64>,
 }
@@ -166,7 +171,7 @@ pub fn run(options: &Options) -> Result<Report> {
             peak_fraction: peak.map(|p| litnav_gflops / (p * options.threads as f64)),
         });
     }
-    let mut single_query = single_query(&encoder);
+    let mut single_query = single_query(&encoder, &sets[0].1);
     let mut peer = None;
     if let Some(python) = &options.peer_python {
         let job = serde_json::json!({
@@ -203,24 +208,43 @@ pub fn run(options: &Options) -> Result<Report> {
     })
 }
 
-/// The single query's median time alone on one thread.
-fn single_query(encoder: &Encoder) -> SingleQuery {
-    let alone = encoder.clone().with_threads(1);
-    alone.embed(&[SINGLE_QUERY]);
-    let runs: Vec<f64> = (0..SINGLE_QUERY_RUNS)
-        .map(|_| {
-            let started = Instant::now();
-            alone.embed(&[SINGLE_QUERY]);
-            started.elapsed().as_secs_f64() * 1e3
-        })
-        .collect();
+/// The single query's median time alone on one thread, with f32 and with half-precision weights
+/// (runs alternating, so that both see the same machine), and how far half precision moves the
+/// vectors of `labels`.
+fn single_query(encoder: &Encoder, labels: &[String]) -> SingleQuery {
+    let single = encoder.clone().with_threads(1);
+    let half = single.clone().with_query_precision(Precision::Half);
+    let time = |encoder: &Encoder| {
+        let started = Instant::now();
+        encoder.embed_queries(&[SINGLE_QUERY]);
+        started.elapsed().as_secs_f64() * 1e3
+    };
+    time(&single);
+    time(&half);
+    let (mut single_runs, mut half_runs) = (Vec::new(), Vec::new());
+    for _ in 0..SINGLE_QUERY_RUNS {
+        single_runs.push(time(&single));
+        half_runs.push(time(&half));
+    }
+    let sample = &labels[..labels.len().min(HALF_SAMPLE)];
+    let difference = single
+        .embed_queries(sample)
+        .iter()
+        .zip(&half.embed_queries(sample))
+        .flat_map(|(a, b)| a.iter().zip(b).map(|(x, y)| (x - y).abs()))
+        .fold(0.0f32, f32::max);
     SingleQuery {
         text: SINGLE_QUERY.to_string(),
         tokens: encoder.tokens(SINGLE_QUERY).len(),
-        litnav_ms: median(&runs),
+        litnav_ms: median(&single_runs),
+        litnav_half_ms: median(&half_runs),
+        half_max_abs_difference: difference,
         peer_ms: None,
     }
 }
+
+/// Labels whose half-precision vectors are compared with the f32 ones.
+const HALF_SAMPLE: usize = 500;
 
 /// Vectors compared between litnav and the peer per workload.
 const SAMPLE: usize = 32;
@@ -276,7 +300,11 @@ impl std::fmt::Display for Report {
         }
         let q = &self.single_query;
         let peer = q.peer_ms.map_or_else(String::new, |ms| format!(", peer {ms:.2} ms"));
-        writeln!(f, "one {}-token query on one thread: litnav {:.2} ms{peer}", q.tokens, q.litnav_ms)?;
+        writeln!(
+            f,
+            "one {}-token query on one thread: litnav {:.2} ms (f16 weights {:.2} ms, vectors within {:.1e}){peer}",
+            q.tokens, q.litnav_ms, q.litnav_half_ms, q.half_max_abs_difference
+        )?;
         Ok(())
     }
 }

@@ -15,11 +15,15 @@
 //! the kernel reads them in one sequential stream. Every output element is the same
 //! sequence of operations — the bias, then one fused multiply-add per input in input order —
 //! whatever tile, block or batch it falls in, so a text's vector does not depend on what it is
-//! batched with. CPUs without AVX2 and FMA run the same loops in portable code (same order,
-//! separate multiply and add).
+//! batched with. CPUs without AVX2, FMA and F16C run the same loops in portable code (same
+//! order, separate multiply and add).
+//!
+//! Weights may also be kept in half precision ([`Packed::to_half`]): half the bytes to stream,
+//! widened to f32 as the kernel loads them, every product still accumulated in f32.
 #![allow(unsafe_code)]
 
-use crate::kernels::has_avx2_fma;
+use crate::half::{from_half, to_half};
+use crate::kernels::{has_avx2_fma, has_f16c};
 
 /// A read-only strided matrix view: element (i, j) is `data[i * row_stride + j * col_stride]`.
 #[derive(Clone, Copy)]
@@ -63,10 +67,12 @@ const DEPTH_BLOCK: usize = 256;
 const ROW_BLOCK: usize = 24;
 
 /// A weight matrix `[outputs × inputs]` packed in panels of [`PANEL`] outputs, the last padded
-/// with zeros, with its bias (zeros when it has none) padded the same way.
+/// with zeros, with its bias (zeros when it has none, always f32) padded the same way. The
+/// weights are in `data`, or in `half` (binary16 bit patterns) after [`Packed::to_half`].
 #[derive(Default)]
 pub(crate) struct Packed {
     data: Vec<f32>,
+    half: Vec<u16>,
     bias: Vec<f32>,
     inputs: usize,
     outputs: usize,
@@ -117,8 +123,18 @@ impl Packed {
             assert_eq!(bias.len(), outputs, "one bias per output");
             self.bias[..outputs].copy_from_slice(bias);
         }
+        self.half.clear();
         self.inputs = inputs;
         self.outputs = outputs;
+    }
+
+    /// The same weights rounded to half precision (nearest, ties to even). A product then reads
+    /// half the bytes — what a short product, which reads every weight once for a few rows, waits
+    /// for — and computes as if the weights were the rounded values.
+    pub fn to_half(&self) -> Packed {
+        let half =
+            if self.half.is_empty() { self.data.iter().map(|&w| to_half(w)).collect() } else { self.half.clone() };
+        Packed { data: Vec::new(), half, bias: self.bias.clone(), inputs: self.inputs, outputs: self.outputs }
     }
 
     /// Number of inputs (the depth of a product).
@@ -146,11 +162,11 @@ impl Packed {
         c_stride: usize,
         finish: impl FnMut(usize, &mut [f32]),
     ) {
-        self.product_with(a, rows, a_stride, c, c_stride, has_avx2_fma(), finish);
+        self.product_with(a, rows, a_stride, c, c_stride, simd_kernel_runs(), finish);
     }
 
-    /// [`Packed::product`] on the AVX2 micro-kernel (`simd`, which the CPU must have) or the
-    /// portable one.
+    /// [`Packed::product`] on the AVX2 micro-kernel (`simd`, which needs [`simd_kernel_runs`]) or
+    /// the portable one.
     #[allow(clippy::too_many_arguments)]
     fn product_with(
         &self,
@@ -220,7 +236,9 @@ impl Packed {
     ) {
         let columns = (self.outputs - panel * PANEL).min(PANEL);
         let bias = span.first.then(|| &self.bias[panel * PANEL..][..PANEL]);
-        let weights = &self.data[(panel * self.inputs + span.start) * PANEL..][..span.len * PANEL];
+        let range = (panel * self.inputs + span.start) * PANEL..(panel * self.inputs + span.start + span.len) * PANEL;
+        let weights =
+            if self.half.is_empty() { Weights::Single(&self.data[range]) } else { Weights::Half(&self.half[range]) };
         let operands = Operands { inputs, weights, depth: span.len, bias };
         if columns == PANEL {
             // A whole panel: the kernel reads and writes the output in place.
@@ -255,18 +273,49 @@ struct Inputs<'a> {
 /// to repay the copy: attention's weighted sum of 32 values).
 const PACK_INPUTS_FROM: usize = 64;
 
+/// A panel's weights for a block of inputs, `PANEL` per input, as stored.
+#[derive(Clone, Copy)]
+enum Weights<'a> {
+    Single(&'a [f32]),
+    /// Binary16 bit patterns.
+    Half(&'a [u16]),
+}
+
+impl Weights<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Weights::Single(w) => w.len(),
+            Weights::Half(w) => w.len(),
+        }
+    }
+
+    /// The panel's weights of input `k`, as f32.
+    fn of_input(&self, k: usize) -> [f32; PANEL] {
+        match self {
+            Weights::Single(w) => std::array::from_fn(|j| w[k * PANEL + j]),
+            Weights::Half(w) => std::array::from_fn(|j| from_half(w[k * PANEL + j])),
+        }
+    }
+}
+
 /// What a micro-kernel multiplies: `depth` inputs of each of its rows, the panel's
 /// `depth · PANEL` weights, and the bias to start from (`None`: continue from the output).
 #[derive(Clone, Copy)]
 struct Operands<'a> {
     inputs: Inputs<'a>,
-    weights: &'a [f32],
+    weights: Weights<'a>,
     depth: usize,
     bias: Option<&'a [f32]>,
 }
 
+/// Whether the AVX2 micro-kernel runs here: AVX2 and FMA for the arithmetic, F16C to widen half
+/// weights (every CPU with AVX2 has F16C; it is checked all the same).
+fn simd_kernel_runs() -> bool {
+    has_avx2_fma() && has_f16c()
+}
+
 /// One tile of `rows` rows × [`PANEL`] outputs into `out` (rows `out_stride` apart), on the AVX2
-/// kernel when `simd` (which the CPU must have), else the portable one.
+/// kernel when `simd` (which needs [`simd_kernel_runs`]), else the portable one.
 fn micro_kernel(operands: Operands<'_>, out: &mut [f32], out_stride: usize, rows: usize, simd: bool) {
     let Operands { inputs, weights, depth, bias } = operands;
     assert!((1..=TILE_ROWS).contains(&rows), "a tile has 1 to {TILE_ROWS} rows");
@@ -275,8 +324,8 @@ fn micro_kernel(operands: Operands<'_>, out: &mut [f32], out_stride: usize, rows
     assert!(weights.len() >= depth * PANEL && bias.is_none_or(|b| b.len() >= PANEL), "tile weights out of bounds");
     assert!((rows - 1) * out_stride + PANEL <= out.len(), "tile output out of bounds");
     if simd {
-        // SAFETY: the CPU has AVX2 and FMA (the caller checked), and the asserts above keep every
-        // read and write of the kernel inside the slices.
+        // SAFETY: the CPU has AVX2, FMA and F16C (the caller checked), and the asserts above keep
+        // every read and write of the kernel inside the slices.
         unsafe { tile_avx2(operands, out.as_mut_ptr(), out_stride, rows) }
     } else {
         for r in 0..rows {
@@ -284,9 +333,9 @@ fn micro_kernel(operands: Operands<'_>, out: &mut [f32], out_stride: usize, rows
             if let Some(bias) = bias {
                 lane.copy_from_slice(&bias[..PANEL]);
             }
-            for (k, w) in weights.chunks_exact(PANEL).take(depth).enumerate() {
+            for k in 0..depth {
                 let x = data[r * row_step + k * input_step];
-                for (o, w) in lane.iter_mut().zip(w) {
+                for (o, w) in lane.iter_mut().zip(weights.of_input(k)) {
                     *o += x * w;
                 }
             }
@@ -297,20 +346,29 @@ fn micro_kernel(operands: Operands<'_>, out: &mut [f32], out_stride: usize, rows
 /// The AVX2 micro-kernel.
 ///
 /// # Safety
-/// The CPU must have AVX2 and FMA, and the extents asserted in [`micro_kernel`] must hold.
+/// The CPU must have AVX2, FMA and F16C, and the extents asserted in [`micro_kernel`] must hold.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
+#[target_feature(enable = "avx2,fma,f16c")]
 unsafe fn tile_avx2(operands: Operands<'_>, out: *mut f32, out_stride: usize, rows: usize) {
-    // A const number of rows lets the compiler keep the accumulators in registers.
+    // A const number of rows lets the compiler keep the accumulators in registers, a const
+    // weight type keeps the load out of the loop's branches.
+    macro_rules! by_rows {
+        ($half:literal) => {
+            match rows {
+                6 => tile_rows_avx2::<6, $half>(operands, out, out_stride),
+                5 => tile_rows_avx2::<5, $half>(operands, out, out_stride),
+                4 => tile_rows_avx2::<4, $half>(operands, out, out_stride),
+                3 => tile_rows_avx2::<3, $half>(operands, out, out_stride),
+                2 => tile_rows_avx2::<2, $half>(operands, out, out_stride),
+                _ => tile_rows_avx2::<1, $half>(operands, out, out_stride),
+            }
+        };
+    }
     // SAFETY: forwarded from the caller.
     unsafe {
-        match rows {
-            6 => tile_rows_avx2::<6>(operands, out, out_stride),
-            5 => tile_rows_avx2::<5>(operands, out, out_stride),
-            4 => tile_rows_avx2::<4>(operands, out, out_stride),
-            3 => tile_rows_avx2::<3>(operands, out, out_stride),
-            2 => tile_rows_avx2::<2>(operands, out, out_stride),
-            _ => tile_rows_avx2::<1>(operands, out, out_stride),
+        match operands.weights {
+            Weights::Single(_) => by_rows!(false),
+            Weights::Half(_) => by_rows!(true),
         }
     }
 }
@@ -320,25 +378,42 @@ unsafe fn tile_avx2(_: Operands<'_>, _: *mut f32, _: usize, _: usize) {
     unreachable!("the AVX2 kernel is only chosen on x86-64")
 }
 
+/// R rows of a tile; `HALF` says the weights are [`Weights::Half`] (else [`Weights::Single`]).
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
+#[target_feature(enable = "avx2,fma,f16c")]
 #[inline]
-unsafe fn tile_rows_avx2<const R: usize>(operands: Operands<'_>, out: *mut f32, out_stride: usize) {
-    use std::arch::x86_64::{__m256, _mm256_broadcast_ss, _mm256_fmadd_ps, _mm256_loadu_ps, _mm256_storeu_ps};
+unsafe fn tile_rows_avx2<const R: usize, const HALF: bool>(operands: Operands<'_>, out: *mut f32, out_stride: usize) {
+    use std::arch::x86_64::{
+        __m128i, __m256, _mm_loadu_si128, _mm256_broadcast_ss, _mm256_cvtph_ps, _mm256_fmadd_ps, _mm256_loadu_ps,
+        _mm256_storeu_ps,
+    };
     let Inputs { data, row_step, input_step } = operands.inputs;
     let a = data.as_ptr();
-    let w = operands.weights.as_ptr();
-    // SAFETY (whole body): the caller guarantees AVX2/FMA and the extents of the operands and of
-    // `out` (R rows of PANEL values, `out_stride` apart).
+    let (single, half) = match operands.weights {
+        Weights::Single(w) => (w.as_ptr(), std::ptr::null()),
+        Weights::Half(w) => (std::ptr::null(), w.as_ptr()),
+    };
+    // SAFETY (whole body): the caller guarantees AVX2/FMA/F16C, weights of the type `HALF` says,
+    // and the extents of the operands and of `out` (R rows of PANEL values, `out_stride` apart).
     unsafe {
+        // A macro, not a closure, so that the loads compile with this function's features.
+        macro_rules! weights {
+            ($index:expr) => {
+                if HALF {
+                    _mm256_cvtph_ps(_mm_loadu_si128(half.add($index).cast::<__m128i>()))
+                } else {
+                    _mm256_loadu_ps(single.add($index))
+                }
+            };
+        }
         let start = |r: usize, half: usize| match operands.bias {
             Some(bias) => _mm256_loadu_ps(bias.as_ptr().add(8 * half)),
             None => _mm256_loadu_ps(out.add(r * out_stride + 8 * half)),
         };
         let mut sums: [[__m256; 2]; R] = std::array::from_fn(|r| [start(r, 0), start(r, 1)]);
         for k in 0..operands.depth {
-            let w0 = _mm256_loadu_ps(w.add(k * PANEL));
-            let w1 = _mm256_loadu_ps(w.add(k * PANEL + 8));
+            let w0 = weights!(k * PANEL);
+            let w1 = weights!(k * PANEL + 8);
             for (r, sum) in sums.iter_mut().enumerate() {
                 let x = _mm256_broadcast_ss(&*a.add(r * row_step + k * input_step));
                 sum[0] = _mm256_fmadd_ps(x, w0, sum[0]);
@@ -528,6 +603,101 @@ mod tests {
             packed.product(&a[i * inputs..], 1, inputs, &mut one, outputs, |_, _| {});
             assert_eq!(one, all[i * outputs..(i + 1) * outputs], "row {i}");
         }
+    }
+
+    #[test]
+    fn half_weights_multiply_as_their_rounded_values() {
+        // The half-precision product is the single-precision product of the rounded weights, bit
+        // for bit, on either kernel.
+        let (rows, inputs, outputs) = (9, 300, 37);
+        let a = values(rows * inputs, 11);
+        let w: Vec<f32> = values(outputs * inputs, 12).iter().map(|x| x * 0.3173).collect();
+        let rounded: Vec<f32> = w.iter().map(|&x| from_half(to_half(x))).collect();
+        assert_ne!(w, rounded, "the test needs weights that half precision changes");
+        let bias = values(outputs, 13);
+        let half = Packed::new(View::rows(&w, outputs, inputs, inputs), Some(&bias)).to_half();
+        let single = Packed::new(View::rows(&rounded, outputs, inputs, inputs), Some(&bias));
+        for simd in [false, true] {
+            if simd && !simd_kernel_runs() {
+                continue;
+            }
+            let product = |packed: &Packed| {
+                let mut c = vec![0.0; rows * outputs];
+                packed.product_with(&a, rows, inputs, &mut c, outputs, simd, |_, _| {});
+                c
+            };
+            assert_eq!(product(&half), product(&single), "simd: {simd}");
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn software_half_conversions_equal_the_f16c_instructions() {
+        use std::arch::x86_64::{
+            __m128i, _mm_loadu_si128, _mm_storeu_si128, _mm256_cvtph_ps, _mm256_cvtps_ph, _mm256_loadu_ps,
+            _mm256_storeu_ps,
+        };
+        if !has_f16c() {
+            return;
+        }
+        #[target_feature(enable = "avx,f16c")]
+        fn widen(h: [u16; 8]) -> [f32; 8] {
+            let mut out = [0.0f32; 8];
+            // SAFETY: the CPU has F16C (checked above); both arrays hold 8 lanes.
+            unsafe {
+                _mm256_storeu_ps(out.as_mut_ptr(), _mm256_cvtph_ps(_mm_loadu_si128(h.as_ptr().cast::<__m128i>())))
+            };
+            out
+        }
+        #[target_feature(enable = "avx,f16c")]
+        fn narrow(x: [f32; 8]) -> [u16; 8] {
+            let mut out = [0u16; 8];
+            // SAFETY: as above; rounding mode 0 is to nearest, ties to even.
+            unsafe {
+                _mm_storeu_si128(out.as_mut_ptr().cast::<__m128i>(), _mm256_cvtps_ph::<0>(_mm256_loadu_ps(x.as_ptr())))
+            };
+            out
+        }
+        for first in (0..=u16::MAX).step_by(8) {
+            let h: [u16; 8] = std::array::from_fn(|i| first + i as u16);
+            // SAFETY: the CPU has F16C.
+            let hardware = unsafe { widen(h) };
+            for (bits, value) in h.iter().zip(hardware) {
+                assert_eq!(from_half(*bits).to_bits(), value.to_bits(), "{bits:#06x}");
+            }
+        }
+        // Every exponent and sign with the low mantissa bits at and around a normal half's
+        // rounding boundary (ties with an even and an odd result), then pseudo-random patterns
+        // over the subnormal halves' range, where the boundary moves.
+        let lows = [0x1000, 0x3000, 0x0fff, 0x1001, 0x0000, 0x1fff, 0x2fff, 0x2001];
+        let normal = (0..1u32 << 12).map(|high| lows.map(|low| (high << 20) | low));
+        let mut state = 0x2545_f491u32;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state
+        };
+        // Exponents 100..=113 (2⁻²⁷ to 2⁻¹⁴), any mantissa, either sign.
+        let subnormal = (0..1 << 14).map(|_| {
+            std::array::from_fn(|_| {
+                let r = next();
+                (r & 0x8000_0000) | ((100 + (r >> 23) % 14) << 23) | (next() & 0x7f_ffff)
+            })
+        });
+        let mut checked = 0;
+        for patterns in normal.chain(subnormal) {
+            let x = patterns.map(f32::from_bits);
+            // SAFETY: the CPU has F16C.
+            let hardware = unsafe { narrow(x) };
+            for (value, bits) in x.iter().zip(hardware) {
+                if !value.is_nan() {
+                    assert_eq!(to_half(*value), bits, "{:#010x}", value.to_bits());
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 150_000, "{checked}");
     }
 
     #[test]

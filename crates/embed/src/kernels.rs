@@ -53,6 +53,14 @@ fn level() -> Level {
     })
 }
 
+/// Whether the CPU converts half-precision values in 8-lane registers (F16C).
+pub(crate) fn has_f16c() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return is_x86_feature_detected!("f16c");
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
 /// Whether the CPU runs AVX2 and FMA code — the AVX-512 level includes both, as the dispatch
 /// above assumes — for the matrix product's micro-kernel.
 pub(crate) fn has_avx2_fma() -> bool {

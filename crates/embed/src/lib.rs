@@ -12,6 +12,7 @@
 
 pub mod cache;
 mod gemm;
+mod half;
 pub mod install;
 mod kernels;
 pub mod model;
@@ -84,6 +85,18 @@ impl Error {
 /// layer's weights share the L3 cache (2,048 was measurably slower on two threads).
 const BATCH_TOKENS: usize = 1024;
 
+/// The precision of the weights the encoder's matrix products read.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Precision {
+    /// The model's own f32 weights: vectors equal to sentence-transformers' (within 1e-6).
+    #[default]
+    Single,
+    /// The weights rounded to half precision (IEEE binary16), arithmetic still in f32: half the
+    /// bytes to read, which is what one short query waits for; its vectors differ from the
+    /// model's in the fourth decimal (measured in BENCHMARKS.md).
+    Half,
+}
+
 /// A loaded sentence encoder. Cloning is cheap: clones share the weights.
 #[derive(Clone)]
 pub struct Encoder {
@@ -91,6 +104,7 @@ pub struct Encoder {
     model: std::sync::Arc<Bert>,
     max_tokens: usize,
     threads: usize,
+    query_precision: Precision,
 }
 
 impl Encoder {
@@ -115,6 +129,7 @@ impl Encoder {
             model: std::sync::Arc::new(model),
             max_tokens,
             threads,
+            query_precision: Precision::Single,
         })
     }
 
@@ -122,6 +137,19 @@ impl Encoder {
     pub fn with_threads(mut self, threads: usize) -> Self {
         self.threads = threads.max(1);
         self
+    }
+
+    /// Encode queries ([`Encoder::embed_queries`]) with weights in `precision`; documents are
+    /// always encoded with the model's own weights. Half precision converts the weights on the
+    /// first query (about 21 MB more memory).
+    pub fn with_query_precision(mut self, precision: Precision) -> Self {
+        self.query_precision = precision;
+        self
+    }
+
+    /// The precision queries are encoded in.
+    pub fn query_precision(&self) -> Precision {
+        self.query_precision
     }
 
     /// Vector dimension (384).
@@ -147,6 +175,16 @@ impl Encoder {
 
     /// Unit-length sentence vectors, one per text, in input order.
     pub fn embed<S: AsRef<str> + Sync>(&self, texts: &[S]) -> Vec<Vec<f32>> {
+        self.embed_in(texts, Precision::Single)
+    }
+
+    /// Query vectors: as [`Encoder::embed`], in the query precision
+    /// ([`Encoder::with_query_precision`]).
+    pub fn embed_queries<S: AsRef<str> + Sync>(&self, queries: &[S]) -> Vec<Vec<f32>> {
+        self.embed_in(queries, self.query_precision)
+    }
+
+    fn embed_in<S: AsRef<str> + Sync>(&self, texts: &[S], precision: Precision) -> Vec<Vec<f32>> {
         let tokens: Vec<Vec<u32>> = texts.iter().map(|t| self.tokens(t.as_ref())).collect();
         // Longest first, so the most expensive batches start first and threads finish together.
         let mut order: Vec<usize> = (0..tokens.len()).collect();
@@ -160,7 +198,7 @@ impl Encoder {
                 let b = next.fetch_add(1, Ordering::Relaxed);
                 let Some(batch) = batches.get(b) else { break };
                 let sequences: Vec<&[u32]> = batch.iter().map(|&i| tokens[i].as_slice()).collect();
-                let vectors = self.model.embed_batch(&sequences, &mut scratch);
+                let vectors = self.model.embed_batch(&sequences, precision, &mut scratch);
                 let mut results = results.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
                 for (&i, vector) in batch.iter().zip(vectors) {
                     results[i] = Some(vector);

@@ -10,9 +10,10 @@
 use crate::gemm::{Packed, View};
 use crate::kernels;
 use crate::safetensors::Tensor;
-use crate::{Error, Result};
+use crate::{Error, Precision, Result};
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::OnceLock;
 
 /// Model dimensions read from the weights.
 #[derive(Debug, Clone, Copy)]
@@ -37,6 +38,11 @@ impl Linear {
         Linear { packed: Packed::new(View::rows(weight, outputs, inputs, inputs), Some(bias)) }
     }
 
+    /// The layer with its weights in half precision.
+    fn to_half(&self) -> Linear {
+        Linear { packed: self.packed.to_half() }
+    }
+
     /// `out[rows × outputs] = input[rows × inputs] · Wᵀ + b`; `finish` gets each block of output
     /// rows while it is in cache (see [`Packed::product`]).
     fn apply(&self, input: &[f32], rows: usize, out: &mut Vec<f32>, finish: impl FnMut(usize, &mut [f32])) {
@@ -48,6 +54,7 @@ impl Linear {
     }
 }
 
+#[derive(Clone)]
 struct LayerNorm {
     gamma: Vec<f32>,
     beta: Vec<f32>,
@@ -74,6 +81,21 @@ struct Layer {
     intermediate: Linear,
     output: Linear,
     output_norm: LayerNorm,
+}
+
+impl Layer {
+    /// The layer with the weights of its matrix products in half precision (the layer norms,
+    /// a few hundred values, stay as they are).
+    fn to_half(&self) -> Layer {
+        Layer {
+            qkv: self.qkv.to_half(),
+            attention_out: self.attention_out.to_half(),
+            attention_norm: self.attention_norm.clone(),
+            intermediate: self.intermediate.to_half(),
+            output: self.output.to_half(),
+            output_norm: self.output_norm.clone(),
+        }
+    }
 }
 
 /// Tensors by name, taken out one at a time with their shapes checked.
@@ -172,6 +194,8 @@ pub struct Bert {
     token_type_embedding: Vec<f32>,
     embedding_norm: LayerNorm,
     layers: Vec<Layer>,
+    /// The layers in half precision, made on first use ([`Precision::Half`]).
+    half_layers: OnceLock<Vec<Layer>>,
     vocab_size: usize,
 }
 
@@ -205,6 +229,7 @@ impl Bert {
             token_type_embedding: token_types[..hidden].to_vec(),
             embedding_norm,
             layers,
+            half_layers: OnceLock::new(),
         })
     }
 
@@ -221,13 +246,22 @@ impl Bert {
         self.layers.len() as f64 * (2.0 * t * (4.0 * h * h + 2.0 * h * i) + 4.0 * t * t * h)
     }
 
-    /// Mean-pooled, L2-normalized sentence vectors of a packed batch of token sequences.
-    /// Sequences must be non-empty and at most `max_positions` long.
-    pub fn embed_batch(&self, sequences: &[&[u32]], scratch: &mut Scratch) -> Vec<Vec<f32>> {
+    /// The layers whose matrix products have weights in `precision`.
+    fn layers(&self, precision: Precision) -> &[Layer] {
+        match precision {
+            Precision::Single => &self.layers,
+            Precision::Half => self.half_layers.get_or_init(|| self.layers.iter().map(Layer::to_half).collect()),
+        }
+    }
+
+    /// Mean-pooled, L2-normalized sentence vectors of a packed batch of token sequences, the
+    /// layers' weights in `precision`. Sequences must be non-empty and at most `max_positions`
+    /// long.
+    pub fn embed_batch(&self, sequences: &[&[u32]], precision: Precision, scratch: &mut Scratch) -> Vec<Vec<f32>> {
         let h = self.dims.hidden;
         let total: usize = sequences.iter().map(|s| s.len()).sum();
         self.embed_tokens(sequences, &mut scratch.hidden);
-        for layer in &self.layers {
+        for layer in self.layers(precision) {
             self.layer_forward(layer, sequences, total, scratch);
         }
         let mut vectors = Vec::with_capacity(sequences.len());

@@ -43,6 +43,25 @@ fn vectors_match_sentence_transformers() {
 
 #[test]
 #[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
+fn half_precision_queries_stay_close_and_documents_stay_exact() {
+    let reference = reference();
+    let texts: Vec<&str> = reference.iter().map(|(t, _)| t.as_str()).collect();
+    let half = encoder().clone().with_query_precision(litnav_embed::Precision::Half);
+    assert_eq!(half.embed(&texts), encoder().embed(&texts), "documents are always encoded in f32");
+    assert_eq!(encoder().embed_queries(&texts), encoder().embed(&texts), "f32 queries are the model's vectors");
+    let queries = half.embed_queries(&texts);
+    let mut worst = 0.0f32;
+    for ((text, expected), got) in reference.iter().zip(&queries) {
+        let diff = expected.iter().zip(got).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max);
+        assert!(diff <= 1e-3 && cosine(expected, got) >= 0.9999, "{text:?}: {diff:e}");
+        worst = worst.max(diff);
+    }
+    assert!(worst > 1e-6, "half-precision weights must change something ({worst:e})");
+    eprintln!("35 reference strings as f16 queries: worst max-abs difference {worst:e}");
+}
+
+#[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn batching_and_threads_do_not_change_vectors() {
     let texts: Vec<String> = reference().into_iter().map(|(t, _)| t).collect();
     let together = encoder().embed(&texts);

@@ -129,7 +129,7 @@ impl QueryEncoder {
         state.free_slots -= 1;
         drop(state);
         let _slot = SlotGuard { owner: self, batch: &batch };
-        let vectors = self.encoder.embed(&batch);
+        let vectors = self.encoder.embed_queries(&batch);
         let mut state = self.lock();
         for (query, vector) in batch.iter().zip(vectors) {
             state.recent.insert(query.clone(), vector.into());

@@ -713,6 +713,36 @@ fn litbench(home: &Path) -> AppState {
     AppState::new(workspace, corpus, home.join("maps"), None, Guard::loopback(8780)).unwrap()
 }
 
+#[tokio::test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
+async fn half_precision_queries_are_said_in_health_and_find_what_f32_queries_find() {
+    let home = tempfile::tempdir().unwrap();
+    let exact = litbench(home.path());
+    let corpus = home.path().join("litbench");
+    let half_workspace =
+        workspace_with_encoder(home.path()).with_query_precision(litnav_app::request::PrecisionName::F16.precision());
+    let half = AppState::new(half_workspace, corpus, home.path().join("maps"), None, Guard::loopback(8780)).unwrap();
+    assert_eq!(get(&exact, "/api/health").await.json()["query_precision"], "f32");
+    assert_eq!(get(&half, "/api/health").await.json()["query_precision"], "f16");
+    let mut same = 0;
+    let queries = [
+        "uncertainty quantification of large language models",
+        "graph neural networks for molecules",
+        "retrieval augmented generation",
+    ];
+    for query in queries {
+        let uri = format!("/api/search?q={}&mode=dense&k=10", query.replace(' ', "+"));
+        let ids = |answer: Answer| -> Vec<String> {
+            answer.json().as_array().unwrap().iter().map(|hit| hit["id"].as_str().unwrap().to_string()).collect()
+        };
+        let (a, b) = (ids(get(&exact, &uri).await), ids(get(&half, &uri).await));
+        assert_eq!(a.len(), 10);
+        same += a.iter().filter(|id| b.contains(id)).count();
+    }
+    // Vectors within ~1e-4 of each other reorder at most a near-tie at the edge of a top 10.
+    assert!(same >= 27, "{same} of 30 top-10 papers shared");
+}
+
 /// Poll a job until it ends (at most five minutes).
 async fn wait(state: &AppState, job: &str) -> serde_json::Value {
     for _ in 0..3000 {

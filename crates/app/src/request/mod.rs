@@ -20,8 +20,8 @@ pub mod workspace;
 pub use fetch::FetchParams;
 pub use map::{ExpandParams, MapParams};
 pub use names::{
-    CompatName, EngineName, FusionName, InputName, MeasureName, MethodName, ModeName, NeighbourhoodName, ReadingName,
-    ScanName, SimilarityName, SnowballName, SourceName, UnitsName,
+    CompatName, EngineName, FusionName, InputName, MeasureName, MethodName, ModeName, NeighbourhoodName, PrecisionName,
+    ReadingName, ScanName, SimilarityName, SnowballName, SourceName, UnitsName,
 };
 pub use relations::{MetricParams, PathParams, RankParams};
 pub use search::SearchParams;

@@ -119,6 +119,34 @@ named! {
 }
 
 named! {
+    /// The precision of the weights the encoder reads for search queries (documents always f32).
+    pub enum PrecisionName ("query precision") {
+        /// The model's own weights: query vectors as sentence-transformers computes them.
+        F32 = "f32",
+        /// Weights rounded to half precision: half the bytes to read per query, vectors within about 1e-4.
+        F16 = "f16",
+    }
+}
+
+impl PrecisionName {
+    /// The library's setting.
+    pub fn precision(self) -> litnav_embed::Precision {
+        match self {
+            PrecisionName::F32 => litnav_embed::Precision::Single,
+            PrecisionName::F16 => litnav_embed::Precision::Half,
+        }
+    }
+
+    /// The name of the library's setting.
+    pub fn of(precision: litnav_embed::Precision) -> PrecisionName {
+        match precision {
+            litnav_embed::Precision::Single => PrecisionName::F32,
+            litnav_embed::Precision::Half => PrecisionName::F16,
+        }
+    }
+}
+
+named! {
     /// Which citations of a fetched topic's works are followed to fetch more works.
     pub enum SnowballName ("snowball") {
         /// Only the works the topic search returns.

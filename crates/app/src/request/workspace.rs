@@ -2,11 +2,12 @@
 //! which LLM endpoint and how to use it. The CLI flattens them into its commands (clap derives
 //! behind the `clap` feature); the benchmark suites take them the same way.
 
+use super::names::PrecisionName;
 use crate::Result;
 use crate::workspace::{LlmOptions, Workspace};
 use std::path::PathBuf;
 
-/// Which encoder, and how many threads.
+/// Which encoder, how many threads, and in what precision it encodes search queries.
 #[derive(Debug, Clone, Default, PartialEq)]
 #[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct ModelParams {
@@ -16,6 +17,10 @@ pub struct ModelParams {
     /// Encoder threads (default: one per core).
     #[cfg_attr(feature = "clap", arg(long))]
     pub threads: Option<usize>,
+    /// Precision of the weights search queries are encoded with (default: f32): f16 reads half
+    /// the bytes per query; documents' vectors are always f32.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "PRECISION"))]
+    pub query_precision: Option<PrecisionName>,
 }
 
 impl ModelParams {
@@ -29,7 +34,7 @@ impl ModelParams {
         if let Some(threads) = self.threads {
             workspace = workspace.with_threads(threads);
         }
-        Ok(workspace)
+        Ok(workspace.with_query_precision(self.query_precision.unwrap_or(PrecisionName::F32).precision()))
     }
 }
 

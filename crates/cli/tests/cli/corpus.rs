@@ -210,6 +210,9 @@ fn bench_embed_reports_rates_against_the_fma_peak_and_one_query() {
     let query = &report["single_query"];
     assert!(query["tokens"].as_u64().unwrap() >= 12 && query["litnav_ms"].as_f64().unwrap() > 0.0, "{query}");
     assert!(query["peer_ms"].is_null(), "no peer was asked for");
+    // Half-precision weights move the label vectors, but only a little.
+    let moved = query["half_max_abs_difference"].as_f64().unwrap();
+    assert!(moved > 0.0 && moved < 1e-3 && query["litnav_half_ms"].as_f64().unwrap() > 0.0, "{query}");
 }
 
 #[test]
@@ -244,6 +247,22 @@ fn dense_and_hybrid_search_embed_the_corpus_on_first_use() {
         let hits: Vec<serde_json::Value> = serde_json::from_str(&stdout(&out)).unwrap();
         assert_eq!(hits.len(), 5, "{mode}");
     }
+    // A query encoded with half-precision weights scores every paper within a rounding of f32.
+    let dense = |precision: &str| {
+        let args = ["search", "--corpus", path(&corpus), "-q", "attention", "--mode", "dense", "--query-precision"];
+        let out = litnav(&[&args[..], &[precision, "--model", &model, "--json"]].concat());
+        assert!(out.status.success(), "{precision}: {}", stderr(&out));
+        let hits: Vec<serde_json::Value> = serde_json::from_str(&stdout(&out)).unwrap();
+        hits.iter().map(|h| (h["id"].as_str().unwrap().to_string(), h["score"].as_f64().unwrap())).collect::<Vec<_>>()
+    };
+    let (single, half) = (dense("f32"), dense("f16"));
+    assert_eq!(single.len(), 5);
+    for (id, score) in &single {
+        let other = half.iter().find(|(other, _)| other == id).map(|(_, s)| *s);
+        assert!(other.is_some_and(|s| (s - score).abs() < 1e-3), "{id}: {score} vs {other:?}");
+    }
+    let out = litnav(&["search", "--corpus", path(&corpus), "-q", "attention", "--query-precision", "f8"]);
+    assert!(!out.status.success() && stderr(&out).contains("f32") && stderr(&out).contains("f16"), "{}", stderr(&out));
     let out = litnav(&["embed", "--corpus", path(&corpus), "--model", &model, "--json"]);
     let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!((report["papers"].as_u64(), report["encoded"].as_u64()), (Some(5), Some(0)), "vectors are reused");

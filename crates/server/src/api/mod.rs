@@ -130,7 +130,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             summary: "Whether the server is up, and the corpus generation it serves",
             params: vec![],
             body: None,
-            answers: "{status, version, corpus, generation, papers, jobs_running, llm, network, vectors: {started, ready, done, total}}",
+            answers: "{status, version, corpus, generation, papers, jobs_running, llm, network, vectors: {started, ready, done, total}, query_precision}",
             streaming: false,
             handler: get(search::health),
         },

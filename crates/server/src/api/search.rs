@@ -28,6 +28,8 @@ pub(super) struct Health {
     /// The corpus's vectors: ready, or how far computing them has come (searches are answered
     /// by BM25 until they are ready).
     vectors: crate::state::WarmingView,
+    /// The precision of the weights search queries are encoded with (`--query-precision`).
+    query_precision: litnav_app::request::PrecisionName,
 }
 
 pub(super) async fn health(State(state): State<AppState>) -> ApiResult<Json<Health>> {
@@ -46,6 +48,7 @@ pub(super) async fn health(State(state): State<AppState>) -> ApiResult<Json<Heal
         llm: state.0.llm.is_some(),
         network: state.0.network,
         vectors: crate::state::WarmingView { ready: session.dense_ready(), ..state.warming() },
+        query_precision: litnav_app::request::PrecisionName::of(state.workspace().query_precision()),
     }))
 }
 
