@@ -8,8 +8,8 @@ use litnav_app::edges::{EdgeGraph, Papers};
 use litnav_app::maps;
 use litnav_app::relations::{MetricOptions, RankRequest};
 use litnav_app::request::{
-    CompatName, ExpandParams, MapParams, MeasureName, MetricParams, NeighbourhoodName, ReadingName, SearchParams,
-    SimilarityName, UnitsName,
+    CompatName, ExpandParams, MapParams, MeasureName, MetricParams, ModelParams, NeighbourhoodName, ReadingName,
+    SearchParams, SimilarityName, UnitsName,
 };
 use litnav_app::score::taxobench::{self, Lines};
 use litnav_app::score::{clusters, tree};
@@ -471,13 +471,16 @@ struct Corpus {
 
 #[pymethods]
 impl Corpus {
-    /// Open the corpus in `path` (none: the built-in litbench corpus, built on first use).
+    /// Open the corpus in `path` (none: the built-in litbench corpus, built on first use), its
+    /// encoder chosen by `model` (JSON of the CLI's model options: `model`, `threads`,
+    /// `query_precision`).
     #[new]
-    #[pyo3(signature = (path=None))]
-    fn new(py: Python<'_>, path: Option<PathBuf>) -> PyResult<Corpus> {
+    #[pyo3(signature = (path=None, model=None))]
+    fn new(py: Python<'_>, path: Option<PathBuf>, model: Option<String>) -> PyResult<Corpus> {
         let progress = Interruptible::default();
         let opened = py.detach(|| {
-            let workspace = Workspace::load()?;
+            let params: ModelParams = parse_options("model", model.as_deref().unwrap_or("{}"))?;
+            let workspace = params.workspace()?;
             let session = workspace.open(path.as_deref(), &progress)?;
             Ok(Corpus { workspace, session })
         });

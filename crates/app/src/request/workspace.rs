@@ -7,19 +7,25 @@ use crate::Result;
 use crate::workspace::{LlmOptions, Workspace};
 use std::path::PathBuf;
 
-/// Which encoder, how many threads, and in what precision it encodes search queries.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// Which encoder, how many threads, and in what precision it encodes search queries. The CLI's
+/// flags, and the Python package's keyword arguments as JSON (`model`, `threads`,
+/// `query_precision`).
+#[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "clap", derive(clap::Args))]
+#[serde(deny_unknown_fields)]
 pub struct ModelParams {
     /// Model directory (default: $LITNAV_MODEL or ~/.cache/litnav/models/all-MiniLM-L6-v2).
     #[cfg_attr(feature = "clap", arg(long = "model", value_name = "DIR"))]
+    #[serde(rename = "model", default)]
     pub dir: Option<PathBuf>,
     /// Encoder threads (default: one per core).
     #[cfg_attr(feature = "clap", arg(long))]
+    #[serde(default)]
     pub threads: Option<usize>,
     /// Precision of the weights search queries are encoded with (default: f32): f16 reads half
     /// the bytes per query; documents' vectors are always f32.
     #[cfg_attr(feature = "clap", arg(long, value_name = "PRECISION"))]
+    #[serde(default)]
     pub query_precision: Option<PrecisionName>,
 }
 

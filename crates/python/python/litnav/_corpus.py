@@ -75,8 +75,24 @@ def encode(texts: Sequence[str]):
 class Corpus:
     """A litnav corpus, opened once (``Corpus()`` is the built-in litbench corpus)."""
 
-    def __init__(self, path: Union[str, "os.PathLike[str]", None] = None) -> None:
-        self._inner = _call(_litnav.Corpus, None if path is None else os.fspath(path))
+    def __init__(
+        self,
+        path: Union[str, "os.PathLike[str]", None] = None,
+        *,
+        model: Union[str, "os.PathLike[str]", None] = None,
+        threads: Optional[int] = None,
+        query_precision: Optional[str] = None,
+    ) -> None:
+        """Open the corpus in ``path``. ``model`` (the encoder's directory), ``threads`` and
+        ``query_precision`` (``"f32"``, the default, or ``"f16"``: queries encoded with the
+        weights in half precision) are the CLI's ``--model``, ``--threads`` and
+        ``--query-precision``."""
+        options = {
+            "model": None if model is None else os.fspath(model),
+            "threads": whole("threads", threads, least=1, optional=True),
+            "query_precision": None if query_precision is None else text("query_precision", query_precision),
+        }
+        self._inner = _call(_litnav.Corpus, None if path is None else os.fspath(path), _options("model", options))
 
     @property
     def path(self) -> str:

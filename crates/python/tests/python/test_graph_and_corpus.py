@@ -82,6 +82,20 @@ def test_corpus_search_equals_litnav_search(cli, mode):
         assert set(ours) == {"id", "title", "year", "score"}
 
 
+def test_corpus_takes_the_commands_model_options(cli):
+    query = "uncertainty of large language model answers"
+    half = litnav.Corpus(query_precision="f16", threads=1).search(query, k=10, mode="dense")
+    printed = cli("search", "-q", query, "-k", "10", "--mode", "dense", "--query-precision", "f16", "--json")
+    assert [h["id"] for h in half] == [p["id"] for p in printed]
+    exact = {h["id"]: h["score"] for h in litnav.Corpus().search(query, k=50, mode="dense")}
+    for hit in half:
+        assert abs(hit["score"] - exact[hit["id"]]) <= 1e-3
+    with pytest.raises(litnav.InputError, match="f32, f16"):
+        litnav.Corpus(query_precision="f8")
+    with pytest.raises(litnav.InputError, match="threads"):
+        litnav.Corpus(threads="two")
+
+
 def test_corpus_errors_are_typed():
     with pytest.raises(litnav.NotFoundError, match="nonexistent") as missing:
         litnav.Corpus("/nonexistent/corpus")
