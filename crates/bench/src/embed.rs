@@ -188,12 +188,7 @@ pub fn run(options: &Options) -> Result<Report> {
         for ((workload, ours), theirs) in workloads.iter_mut().zip(&samples).zip(&report.workloads) {
             workload.peer_per_second = Some(theirs.texts_per_second);
             workload.speedup = Some(workload.litnav_per_second / theirs.texts_per_second);
-            let diff = ours
-                .iter()
-                .zip(&theirs.sample_vectors)
-                .flat_map(|(a, b)| a.iter().zip(b).map(|(x, y)| (x - y).abs()))
-                .fold(0.0f32, f32::max);
-            workload.max_abs_difference = Some(diff);
+            workload.max_abs_difference = Some(max_abs_difference(ours, &theirs.sample_vectors));
         }
         single_query.peer_ms = Some(report.query_ms);
         peer = Some((report.library, report.load_seconds));
@@ -227,12 +222,7 @@ fn single_query(encoder: &Encoder, labels: &[String]) -> SingleQuery {
         half_runs.push(time(&half));
     }
     let sample = &labels[..labels.len().min(HALF_SAMPLE)];
-    let difference = single
-        .embed_queries(sample)
-        .iter()
-        .zip(&half.embed_queries(sample))
-        .flat_map(|(a, b)| a.iter().zip(b).map(|(x, y)| (x - y).abs()))
-        .fold(0.0f32, f32::max);
+    let difference = max_abs_difference(&single.embed_queries(sample), &half.embed_queries(sample));
     SingleQuery {
         text: SINGLE_QUERY.to_string(),
         tokens: encoder.tokens(SINGLE_QUERY).len(),
@@ -241,6 +231,11 @@ fn single_query(encoder: &Encoder, labels: &[String]) -> SingleQuery {
         half_max_abs_difference: difference,
         peer_ms: None,
     }
+}
+
+/// The largest absolute difference between corresponding elements of two lists of vectors.
+fn max_abs_difference(ours: &[Vec<f32>], theirs: &[Vec<f32>]) -> f32 {
+    ours.iter().zip(theirs).flat_map(|(a, b)| a.iter().zip(b).map(|(x, y)| (x - y).abs())).fold(0.0f32, f32::max)
 }
 
 /// Labels whose half-precision vectors are compared with the f32 ones.

@@ -128,12 +128,12 @@ impl Packed {
         self.outputs = outputs;
     }
 
-    /// The same weights rounded to half precision (nearest, ties to even). A product then reads
-    /// half the bytes — what a short product, which reads every weight once for a few rows, waits
-    /// for — and computes as if the weights were the rounded values.
+    /// The same f32 weights rounded to half precision (nearest, ties to even). A product then
+    /// reads half the bytes — what a short product, which reads every weight once for a few rows,
+    /// waits for — and computes as if the weights were the rounded values.
     pub fn to_half(&self) -> Packed {
-        let half =
-            if self.half.is_empty() { self.data.iter().map(|&w| to_half(w)).collect() } else { self.half.clone() };
+        assert!(self.half.is_empty(), "the weights are in half precision already");
+        let half = self.data.iter().map(|&w| to_half(w)).collect();
         Packed { data: Vec::new(), half, bias: self.bias.clone(), inputs: self.inputs, outputs: self.outputs }
     }
 

@@ -40,7 +40,10 @@ impl ModelParams {
         if let Some(threads) = self.threads {
             workspace = workspace.with_threads(threads);
         }
-        Ok(workspace.with_query_precision(self.query_precision.unwrap_or(PrecisionName::F32).precision()))
+        if let Some(precision) = self.query_precision {
+            workspace = workspace.with_query_precision(precision.precision());
+        }
+        Ok(workspace)
     }
 }
 
