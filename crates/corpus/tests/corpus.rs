@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use litnav_testkit::datasets;
 
 fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
+    litnav_testkit::package_dir().join("tests/fixtures").join(name)
 }
 
 fn ingest(dir: &Path, files: &[PathBuf]) -> litnav_corpus::Result<IngestOutcome> {

@@ -57,22 +57,93 @@ pub fn ndcg_at(ranking: &[&str], relevant: &HashSet<&str>, k: usize) -> f64 {
     dcg / ideal
 }
 
-/// nDCG@k with graded relevance, trec_eval's way: the gain of a document is its relevance grade
-/// (linear, not 2^grade − 1), the discount log₂(rank + 1), the ideal ranking sorts all judged
-/// grades in decreasing order.
-pub fn ndcg_graded_at(ranking: &[&str], grades: &std::collections::HashMap<&str, f64>, k: usize) -> f64 {
-    let mut ideal_grades: Vec<f64> = grades.values().copied().filter(|g| *g > 0.0).collect();
-    ideal_grades.sort_by(|a, b| b.total_cmp(a));
-    let ideal: f64 = ideal_grades.iter().take(k).enumerate().map(|(i, g)| g / ((i + 2) as f64).log2()).sum();
-    if ideal == 0.0 {
-        return 0.0;
+/// One query's ranking seen through its documents' relevance grades, as trec_eval sees it: a
+/// document is relevant when its grade is above 0, its gain is its grade, and the ideal ranking
+/// orders the judged grades. Built once per query; every metric then reads numbers only, with
+/// no document id (the Python binding ranks dictionaries of Python strings into this without
+/// copying a string).
+#[derive(Debug, Clone, PartialEq)]
+pub struct GradedRanking {
+    /// Grades of the ranking's first documents, best first (0 for an unjudged document).
+    top: Vec<f64>,
+    /// The 0-based rank of the first relevant document in the whole ranking.
+    first_relevant: Option<usize>,
+    /// How many judged documents are relevant.
+    relevant: usize,
+    /// The relevant grades, decreasing: the ideal ranking's gains.
+    ideal: Vec<f64>,
+}
+
+impl GradedRanking {
+    /// `top`: the grades of the ranking's first distinct documents, best first, at least as many
+    /// as the deepest cut-off asked (or all); `first_relevant`: where the first relevant document
+    /// stands in the whole ranking; `judged`: the grade of every judged document of the query.
+    pub fn new(top: Vec<f64>, first_relevant: Option<usize>, judged: impl IntoIterator<Item = f64>) -> Self {
+        let mut ideal: Vec<f64> = judged.into_iter().filter(|g| *g > 0.0).collect();
+        ideal.sort_by(|a, b| b.total_cmp(a));
+        Self { top, first_relevant, relevant: ideal.len(), ideal }
     }
-    let dcg: f64 = top(ranking, k)
-        .iter()
-        .enumerate()
-        .map(|(i, id)| grades.get(id).copied().unwrap_or(0.0).max(0.0) / ((i + 2) as f64).log2())
-        .sum();
-    dcg / ideal
+
+    /// The grades of a ranking of ids (duplicates after the first occurrence ignored), kept to
+    /// `depth`; `grades` holds every judged document.
+    pub fn of(ranking: &[&str], grades: &std::collections::HashMap<&str, f64>, depth: usize) -> Self {
+        let mut seen = HashSet::new();
+        let graded = ranking.iter().filter(|id| seen.insert(**id)).map(|id| grades.get(id).copied().unwrap_or(0.0));
+        let mut top = Vec::new();
+        let mut first_relevant = None;
+        for (rank, grade) in graded.enumerate() {
+            if first_relevant.is_none() && grade > 0.0 {
+                first_relevant = Some(rank);
+            }
+            if rank < depth {
+                top.push(grade);
+            } else if first_relevant.is_some() {
+                break;
+            }
+        }
+        Self::new(top, first_relevant, grades.values().copied())
+    }
+
+    /// How many judged documents are relevant (a query with none should not be averaged).
+    pub fn relevant(&self) -> usize {
+        self.relevant
+    }
+
+    fn hits(&self, k: usize) -> usize {
+        self.top.iter().take(k).filter(|g| **g > 0.0).count()
+    }
+
+    /// Fraction of the relevant documents found in the first `k` (0 with none relevant).
+    pub fn recall_at(&self, k: usize) -> f64 {
+        match self.relevant {
+            0 => 0.0,
+            relevant => self.hits(k) as f64 / relevant as f64,
+        }
+    }
+
+    /// Fraction of the first `k` slots holding a relevant document (empty slots are misses).
+    pub fn precision_at(&self, k: usize) -> f64 {
+        match k {
+            0 => 0.0,
+            k => self.hits(k) as f64 / k as f64,
+        }
+    }
+
+    /// nDCG@k with the grades as gains (trec_eval's `ndcg_cut`): DCG of the first `k` over the
+    /// DCG of the judged grades in decreasing order.
+    pub fn ndcg_at(&self, k: usize) -> f64 {
+        let discounted = |(i, g): (usize, &f64)| g.max(0.0) / ((i + 2) as f64).log2();
+        let ideal: f64 = self.ideal.iter().take(k).enumerate().map(discounted).sum();
+        if ideal == 0.0 {
+            return 0.0;
+        }
+        self.top.iter().take(k).enumerate().map(discounted).sum::<f64>() / ideal
+    }
+
+    /// Reciprocal rank of the first relevant document in the whole ranking, 0 when none.
+    pub fn reciprocal_rank(&self) -> f64 {
+        self.first_relevant.map_or(0.0, |i| 1.0 / (i + 1) as f64)
+    }
 }
 
 /// Reciprocal rank of the first relevant document within the first `k`.
@@ -105,13 +176,28 @@ mod tests {
 
     #[test]
     fn graded_equals_binary_for_binary_grades() {
-        let ranking = ["a", "x", "b", "y", "c"];
+        let ranking = ["a", "x", "b", "y", "c", "a"];
         let relevant = set(&["a", "b", "c", "d"]);
         let grades: std::collections::HashMap<&str, f64> = relevant.iter().map(|d| (*d, 1.0)).collect();
-        assert!((ndcg_graded_at(&ranking, &grades, 5) - ndcg_at(&ranking, &relevant, 5)).abs() < 1e-15);
-        let graded: std::collections::HashMap<&str, f64> = [("a", 1.0), ("b", 2.0)].into();
-        // DCG = 1 + 2/log2(4) = 2; IDCG = 2 + 1/log2(3).
-        assert!((ndcg_graded_at(&["a", "x", "b"], &graded, 3) - 2.0 / (2.0 + 1.0 / 3f64.log2())).abs() < 1e-15);
+        for depth in [0, 2, 5, 10] {
+            let graded = GradedRanking::of(&ranking, &grades, depth);
+            assert_eq!(graded.relevant(), 4);
+            for k in 1..=depth {
+                assert_eq!(graded.ndcg_at(k), ndcg_at(&ranking, &relevant, k), "ndcg@{k}");
+                assert_eq!(graded.recall_at(k), recall_at(&ranking, &relevant, k), "recall@{k}");
+                assert_eq!(graded.precision_at(k), precision_at(&ranking, &relevant, k), "precision@{k}");
+            }
+            assert_eq!(graded.reciprocal_rank(), reciprocal_rank(&ranking, &relevant, ranking.len()));
+        }
+        let late = GradedRanking::of(&["x", "y", "b"], &grades, 1);
+        assert_eq!(late.reciprocal_rank(), 1.0 / 3.0, "the first relevant is found beyond the depth");
+        let graded: std::collections::HashMap<&str, f64> = [("a", 1.0), ("b", 2.0), ("z", 0.0)].into();
+        let ranking = GradedRanking::of(&["a", "x", "b"], &graded, 3);
+        // DCG = 1 + 2/log2(4) = 2; IDCG = 2 + 1/log2(3); the grade-0 judgment is not relevant.
+        assert!((ranking.ndcg_at(3) - 2.0 / (2.0 + 1.0 / 3f64.log2())).abs() < 1e-15);
+        assert_eq!(ranking.relevant(), 2);
+        let none = GradedRanking::new(vec![0.0], None, [0.0]);
+        assert_eq!([none.recall_at(1), none.ndcg_at(1), none.reciprocal_rank()], [0.0; 3]);
     }
 
     #[test]

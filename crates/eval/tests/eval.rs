@@ -15,7 +15,7 @@ fn shared() -> PathBuf {
 
 #[test]
 fn difflib_ratio_matches_cpython_on_random_strings() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/difflib_cases.json");
+    let path = litnav_testkit::package_dir().join("tests/fixtures/difflib_cases.json");
     let cases: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let cases = cases["cases"].as_array().unwrap();
     assert_eq!(cases.len(), 150);

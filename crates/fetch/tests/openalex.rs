@@ -188,9 +188,11 @@ fn bad_answers_and_bad_requests_are_clear_errors() {
 #[test]
 #[ignore = "a helper for manual runs, not a check"]
 fn serve_the_stand_in_for_manual_runs() {
-    let datasets = std::env::var_os("LITNAV_DATASETS")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/datasets"));
+    let datasets = std::env::var_os("LITNAV_DATASETS").map(std::path::PathBuf::from).unwrap_or_else(|| {
+        std::env::var_os("CARGO_MANIFEST_DIR")
+            .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf(), std::path::PathBuf::from)
+            .join("../../../shared/datasets")
+    });
     let (works, moved) = litnav_fetch::stand_in::dataset_works(&datasets).unwrap();
     let server = StandIn::start(works, moved).unwrap();
     println!("stand-in at {}", server.url());

@@ -19,7 +19,7 @@ use litnav_core::HasKind;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyDict, PyString};
 use std::path::PathBuf;
 use std::sync::Mutex;
 
@@ -216,31 +216,90 @@ fn score_survey(
 
 /// Retrieval metrics of `run` (query → document → score, ranked as trec_eval ranks) against
 /// `qrels` (query → document → grade) at the cut-offs `k`; JSON as `eval retrieval --json`.
+///
+/// Both are read where they are, as dictionaries of `str`: no id is copied. A run's scores are
+/// read once; only the documents that reach the deepest cut-off are graded, by looking them up
+/// in the query's judgments (Python caches a string's hash in it), and ids are compared, by
+/// Python, only between tied scores. What is not a `dict` of `str` to
+/// numbers raises `TypeError`, and the package then converts the mappings and says what was wrong.
 #[pyfunction]
 #[pyo3(signature = (qrels, run, k, per_query))]
 fn score_retrieval(
     py: Python<'_>,
-    qrels: std::collections::BTreeMap<String, std::collections::HashMap<String, f64>>,
-    run: std::collections::HashMap<String, std::collections::HashMap<String, f64>>,
+    qrels: &Bound<'_, PyDict>,
+    run: &Bound<'_, PyDict>,
     k: Vec<usize>,
     per_query: bool,
 ) -> PyResult<String> {
-    py.detach(|| {
-        let judged = qrels.iter().map(|(q, docs)| ("qrels", q, docs));
-        for (name, query, docs) in judged.chain(run.iter().map(|(q, docs)| ("run", q, docs))) {
-            if let Some((doc, value)) = docs.iter().find(|(_, v)| v.is_nan()) {
-                return Err(litnav_app::Error::input(format!(
-                    "{name}['{query}']['{doc}']: expected a number, not {value}"
-                )));
+    let depth = k.iter().copied().max().unwrap_or(0);
+    let mut queries = Vec::with_capacity(qrels.len());
+    for (query, judged) in qrels.iter() {
+        let name = query.cast::<PyString>()?.to_cow()?.into_owned();
+        let judged = judged.cast_into::<PyDict>()?;
+        let mut grades = Vec::with_capacity(judged.len());
+        for (doc, grade) in judged.iter() {
+            doc.cast::<PyString>()?;
+            grades.push(retrieval_number(&grade, "qrels", &name, &doc)?);
+        }
+        let mut scored = Vec::new();
+        if let Some(docs) = run.get_item(&query)? {
+            let docs = docs.cast_into::<PyDict>()?;
+            scored.reserve(docs.len());
+            for (doc, score) in docs.iter() {
+                let score = retrieval_number(&score, "run", &name, &doc)?;
+                scored.push((score, DocumentId(doc.cast_into::<PyString>()?)));
             }
         }
-        let scored =
-            run.into_iter().map(|(query, docs)| (query, docs.into_iter().map(|(d, s)| (s, d)).collect())).collect();
-        let report = litnav_app::score::trec::score(&qrels, &litnav_app::score::trec::rank(scored), &k, per_query)?;
-        to_json(&report)
-    })
-    .map_err(fail)
+        let grade = |doc: &DocumentId<'_>| judged.get_item(&doc.0)?.map_or(Ok(0.0), |g| g.extract::<f64>());
+        queries.push((name, litnav_app::score::trec::grade_scored(&mut scored, depth, grades, grade)?));
+    }
+    // The run's unjudged queries are not scored, but they are checked as the judged ones are.
+    for (query, docs) in run.iter().filter(|(query, _)| !qrels.contains(query).unwrap_or(false)) {
+        let name = query.cast::<PyString>()?.to_cow()?.into_owned();
+        for (doc, score) in docs.cast_into::<PyDict>()?.iter() {
+            doc.cast::<PyString>()?;
+            retrieval_number(&score, "run", &name, &doc)?;
+        }
+    }
+    queries.sort_by(|a, b| a.0.cmp(&b.0));
+    py.detach(|| to_json(&litnav_app::score::trec::score_graded(queries, &k, per_query)?)).map_err(fail)
 }
+
+/// A judgment's grade or a run's score: a number that is not NaN.
+fn retrieval_number(value: &Bound<'_, PyAny>, table: &str, query: &str, doc: &Bound<'_, PyAny>) -> PyResult<f64> {
+    let number: f64 = value.extract()?;
+    match number.is_nan() {
+        true => {
+            Err(fail(litnav_app::Error::input(format!("{table}['{query}']['{doc}']: expected a number, not {number}"))))
+        }
+        false => Ok(number),
+    }
+}
+
+/// A run's document id as the Python string it is, ordered as trec_eval orders ids: Python
+/// compares strings by code point, which is the byte order of their UTF-8.
+struct DocumentId<'py>(Bound<'py, PyString>);
+
+impl Ord for DocumentId<'_> {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        // Two `str` always compare; `Equal` is never reached for distinct keys of one dict.
+        self.0.compare(&other.0).unwrap_or(std::cmp::Ordering::Equal)
+    }
+}
+
+impl PartialOrd for DocumentId<'_> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for DocumentId<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+
+impl Eq for DocumentId<'_> {}
 
 /// Retrieval metrics of the TREC run file `run` against the qrels file `qrels`, read natively;
 /// JSON as `eval retrieval --json`.
@@ -631,9 +690,9 @@ fn main(py: Python<'_>, words: Vec<String>) -> i32 {
 
 /// The application's defaults of the options the package's functions take, by name: the package's
 /// signatures read them, so that each default has one definition.
-fn defaults(py: Python<'_>) -> PyResult<Bound<'_, pyo3::types::PyDict>> {
+fn defaults(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     use litnav_app::relations;
-    let table = pyo3::types::PyDict::new(py);
+    let table = PyDict::new(py);
     table.set_item("threshold", taxobench::DEFAULT_THRESHOLD)?;
     table.set_item("lambda", taxobench::DEFAULT_LAMBDA)?;
     table.set_item("tsd_threshold", tree::DEFAULT_TSD_THRESHOLD)?;

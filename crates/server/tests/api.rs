@@ -11,7 +11,7 @@ use litnav_app::{IngestRequest, Settings, Workspace};
 use litnav_server::state::StoredMap;
 use litnav_server::{AppState, Guard, router};
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use tower::ServiceExt;
 
 const HOST: &str = "127.0.0.1:8780";
@@ -556,7 +556,7 @@ async fn the_openapi_description_lists_every_route_and_matches_its_snapshot() {
     let body = &document["paths"]["/api/maps"]["post"]["requestBody"]["content"]["application/json"]["schema"];
     assert_eq!(body["properties"]["min_score"]["default"], serde_json::json!(0.32), "the documented floor is maps'");
     assert_eq!(body["required"], serde_json::json!(["topic"]));
-    let snapshot = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("openapi.json");
+    let snapshot = litnav_testkit::package_dir().join("openapi.json");
     let written = serde_json::to_string_pretty(&document).unwrap() + "\n";
     if std::env::var_os("LITNAV_UPDATE_SNAPSHOTS").is_some() {
         std::fs::write(&snapshot, &written).unwrap();

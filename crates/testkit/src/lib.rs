@@ -17,9 +17,19 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-/// The workspace root.
+/// The running test's package directory, as cargo says when it runs the test
+/// (`CARGO_MANIFEST_DIR`). Read at run time, not with `env!`: cargo reuses a build made in a
+/// checkout at another path (it keys path dependencies by their place in the workspace), and a
+/// compile-time path would still name that checkout. Outside cargo: this crate's directory.
+pub fn package_dir() -> PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR").map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from)
+}
+
+/// The workspace root: the nearest directory above the package holding `Cargo.lock`.
 pub fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+    let package = package_dir();
+    let root = package.ancestors().find(|dir| dir.join("Cargo.lock").is_file()).unwrap_or(&package);
+    root.canonicalize().unwrap()
 }
 
 /// The shared datasets (`$LITNAV_DATASETS`, else `../shared/datasets` beside the checkout).

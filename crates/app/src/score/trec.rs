@@ -3,8 +3,9 @@
 //! nDCG at cut-offs and MRR.
 
 use crate::error::{Error, Result};
-use litnav_eval::retrieval::{ndcg_graded_at, precision_at, recall_at, reciprocal_rank};
+use litnav_eval::retrieval::GradedRanking;
 use serde::Serialize;
+use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 
@@ -14,13 +15,18 @@ pub type Qrels = BTreeMap<String, HashMap<String, f64>>;
 /// Ranked documents per query.
 pub type Run = HashMap<String, Vec<String>>;
 
-/// Each non-blank line of a file as its 1-based number and its white-space separated fields.
-fn for_each_line(path: &Path, mut visit: impl FnMut(usize, &[&str]) -> Result<()>) -> Result<()> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, &e))?;
+/// A TREC file's text.
+fn read_text(path: &Path) -> Result<String> {
+    std::fs::read_to_string(path).map_err(|e| Error::io(path, &e))
+}
+
+/// Each non-blank line of a file's text as its 1-based number and its fields (separated by
+/// ASCII white space, as trec_eval separates them).
+fn for_each_line<'a>(text: &'a str, mut visit: impl FnMut(usize, &[&'a str]) -> Result<()>) -> Result<()> {
     let mut fields = Vec::new();
     for (i, line) in text.lines().enumerate() {
         fields.clear();
-        fields.extend(line.split_whitespace());
+        fields.extend(line.split_ascii_whitespace());
         if !fields.is_empty() {
             visit(i + 1, &fields)?;
         }
@@ -33,10 +39,10 @@ fn number(text: &str, path: &Path, line: usize, field: &str) -> Result<f64> {
         .map_err(|_| Error::input(format!("{}:{line}: field `{field}`: `{text}` is not a number", path.display())))
 }
 
-/// Read qrels.
-pub fn read_qrels(path: &Path) -> Result<Qrels> {
-    let mut qrels = Qrels::new();
-    for_each_line(path, |line, fields| {
+/// Judgments borrowed from a qrels file's text (a judgment given twice: the last one counts).
+fn parse_qrels<'a>(text: &'a str, path: &Path) -> Result<BTreeMap<&'a str, HashMap<&'a str, f64>>> {
+    let mut qrels: BTreeMap<&str, HashMap<&str, f64>> = BTreeMap::new();
+    for_each_line(text, |line, fields| {
         let [query, _, document, grade] = fields else {
             return Err(Error::input(format!(
                 "{}:{line}: a qrels line has 4 fields (query iteration document grade), found {}",
@@ -44,23 +50,21 @@ pub fn read_qrels(path: &Path) -> Result<Qrels> {
                 fields.len()
             )));
         };
-        let grade = number(grade, path, line, "grade")?;
-        // Looked up by `&str` first: one allocation per new query, not one per line.
-        if let Some(judged) = qrels.get_mut(*query) {
-            judged.insert(document.to_string(), grade);
-        } else {
-            qrels.insert(query.to_string(), HashMap::from([(document.to_string(), grade)]));
-        }
+        qrels.entry(query).or_default().insert(document, number(grade, path, line, "grade")?);
         Ok(())
     })?;
     Ok(qrels)
 }
 
-/// Read a run, ranked as trec_eval ranks it: by score, decreasing, ties by document id in
-/// decreasing order (the file's rank column is ignored, as trec_eval ignores it).
-pub fn read_run(path: &Path) -> Result<Run> {
-    let mut scored: HashMap<String, Vec<(f64, String)>> = HashMap::new();
-    for_each_line(path, |line, fields| {
+/// One query's scored documents borrowed from a run file's text.
+type ScoredText<'a> = Vec<(f64, &'a str)>;
+
+/// A run's scored documents borrowed from its file's text, per query, each document once: a
+/// document listed twice counts once, where it ranks first (with its higher score).
+fn parse_run<'a>(text: &'a str, path: &Path) -> Result<HashMap<&'a str, ScoredText<'a>>> {
+    // Per query: its documents, and where each stands among them.
+    let mut scored: HashMap<&str, (ScoredText<'_>, HashMap<&str, usize>)> = HashMap::new();
+    for_each_line(text, |line, fields| {
         let [query, _, document, _, score, ..] = fields else {
             return Err(Error::input(format!(
                 "{}:{line}: a run line has 6 fields (query Q0 document rank score tag), found {}",
@@ -69,14 +73,47 @@ pub fn read_run(path: &Path) -> Result<Run> {
             )));
         };
         let score = number(score, path, line, "score")?;
-        if let Some(docs) = scored.get_mut(*query) {
-            docs.push((score, document.to_string()));
-        } else {
-            scored.insert(query.to_string(), vec![(score, document.to_string())]);
+        let (docs, seen) = scored.entry(query).or_default();
+        match seen.entry(document) {
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(docs.len());
+                docs.push((score, document));
+            }
+            std::collections::hash_map::Entry::Occupied(slot) => {
+                let kept = &mut docs[*slot.get()].0;
+                *kept = kept.max(score);
+            }
         }
         Ok(())
     })?;
-    Ok(rank(scored))
+    Ok(scored.into_iter().map(|(query, (docs, _))| (query, docs)).collect())
+}
+
+/// Read qrels.
+pub fn read_qrels(path: &Path) -> Result<Qrels> {
+    let text = read_text(path)?;
+    let judged = parse_qrels(&text, path)?;
+    let owned = |(d, g): (&str, f64)| (d.to_string(), g);
+    Ok(judged.into_iter().map(|(query, docs)| (query.to_string(), docs.into_iter().map(owned).collect())).collect())
+}
+
+/// Read a run, ranked as trec_eval ranks it: by score, decreasing, ties by document id in
+/// decreasing order (the file's rank column is ignored, as trec_eval ignores it).
+pub fn read_run(path: &Path) -> Result<Run> {
+    let text = read_text(path)?;
+    let owned = |(s, d): (f64, &str)| (s, d.to_string());
+    Ok(rank(
+        parse_run(&text, path)?
+            .into_iter()
+            .map(|(q, docs)| (q.to_string(), docs.into_iter().map(owned).collect()))
+            .collect(),
+    ))
+}
+
+/// The order trec_eval ranks scored documents in: by score, decreasing, ties by document id in
+/// decreasing order.
+fn trec_order<D: Ord>(a: (f64, &D), b: (f64, &D)) -> Ordering {
+    b.0.total_cmp(&a.0).then_with(|| b.1.cmp(a.1))
 }
 
 /// Scored documents per query ranked as trec_eval ranks them: by score, decreasing, ties by
@@ -85,10 +122,44 @@ pub fn rank(scored: HashMap<String, Vec<(f64, String)>>) -> Run {
     scored
         .into_iter()
         .map(|(query, mut docs)| {
-            docs.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| b.1.cmp(&a.1)));
+            docs.sort_by(|a, b| trec_order((a.0, &a.1), (b.0, &b.1)));
             (query, docs.into_iter().map(|(_, d)| d).collect())
         })
         .collect()
+}
+
+/// One query's distinct scored documents graded in trec_eval's order to `depth` (the deepest
+/// cut-off), against the query's judged grades; `grade` gives a document's grade (0 when
+/// unjudged). Only the first `depth` documents are sorted and graded; the others are graded
+/// only when none of those is relevant, to find the first relevant one by counting. A long run
+/// thus costs a selection and `depth` grades, not a sort and a grade per document.
+pub fn grade_scored<D: Ord, E>(
+    docs: &mut [(f64, D)],
+    depth: usize,
+    judged: impl IntoIterator<Item = f64>,
+    mut grade: impl FnMut(&D) -> std::result::Result<f64, E>,
+) -> std::result::Result<GradedRanking, E> {
+    let order = |a: &(f64, D), b: &(f64, D)| trec_order((a.0, &a.1), (b.0, &b.1));
+    let depth = depth.min(docs.len());
+    if depth > 0 && depth < docs.len() {
+        docs.select_nth_unstable_by(depth - 1, order);
+    }
+    let (first, rest) = docs.split_at_mut(depth);
+    first.sort_by(order);
+    let top = first.iter().map(|d| grade(&d.1)).collect::<std::result::Result<Vec<f64>, E>>()?;
+    let first_relevant = match top.iter().position(|g| *g > 0.0) {
+        Some(rank) => Some(rank),
+        None => {
+            let mut best: Option<&(f64, D)> = None;
+            for doc in rest.iter() {
+                if grade(&doc.1)? > 0.0 && best.is_none_or(|b| order(doc, b).is_lt()) {
+                    best = Some(doc);
+                }
+            }
+            best.map(|best| depth + rest.iter().filter(|d| order(d, best).is_lt()).count())
+        }
+    };
+    Ok(GradedRanking::new(top, first_relevant, judged))
 }
 
 /// The scores of one query (or their means): `recall@k`, `precision@k`, `ndcg@k` per cut-off,
@@ -129,22 +200,35 @@ pub struct QueryScores {
 
 /// Score `run` against `qrels` at the cut-offs `k`. Queries missing from the run score 0.
 pub fn score(qrels: &Qrels, run: &Run, k: &[usize], per_query: bool) -> Result<RetrievalReport> {
-    let mut rows = Vec::new();
-    for (query, judged) in qrels {
-        let relevant: HashSet<&str> = judged.iter().filter(|(_, g)| **g > 0.0).map(|(d, _)| d.as_str()).collect();
-        if relevant.is_empty() {
-            continue;
-        }
+    let depth = k.iter().copied().max().unwrap_or(0);
+    let graded = qrels.iter().map(|(query, judged)| {
         let grades: HashMap<&str, f64> = judged.iter().map(|(d, g)| (d.as_str(), *g)).collect();
         let ranking: Vec<&str> = run.get(query).map(|r| r.iter().map(String::as_str).collect()).unwrap_or_default();
+        (query.clone(), GradedRanking::of(&ranking, &grades, depth))
+    });
+    score_graded(graded, k, per_query)
+}
+
+/// Score queries already graded to the deepest of the cut-offs `k` (in the order given: qrels
+/// order, by query id, is what [`score`] gives). Queries without a relevant document are left out.
+pub fn score_graded(
+    queries: impl IntoIterator<Item = (String, GradedRanking)>,
+    k: &[usize],
+    per_query: bool,
+) -> Result<RetrievalReport> {
+    let mut rows = Vec::new();
+    for (query, graded) in queries {
+        if graded.relevant() == 0 {
+            continue;
+        }
         let mut scores = Scores::new();
         for &k in k {
-            scores.insert(format!("recall@{k}"), recall_at(&ranking, &relevant, k).into());
-            scores.insert(format!("precision@{k}"), precision_at(&ranking, &relevant, k).into());
-            scores.insert(format!("ndcg@{k}"), ndcg_graded_at(&ranking, &grades, k).into());
+            scores.insert(format!("recall@{k}"), graded.recall_at(k).into());
+            scores.insert(format!("precision@{k}"), graded.precision_at(k).into());
+            scores.insert(format!("ndcg@{k}"), graded.ndcg_at(k).into());
         }
-        scores.insert("mrr".into(), reciprocal_rank(&ranking, &relevant, ranking.len()).into());
-        rows.push(QueryScores { query: query.clone(), scores });
+        scores.insert("mrr".into(), graded.reciprocal_rank().into());
+        rows.push(QueryScores { query, scores });
     }
     let Some(first) = rows.first() else {
         return Err(Error::input("no query has a relevant document"));
@@ -157,10 +241,20 @@ pub fn score(qrels: &Qrels, run: &Run, k: &[usize], per_query: bool) -> Result<R
     Ok(RetrievalReport { queries: rows.len(), mean, per_query: per_query.then_some(rows) })
 }
 
-/// Read and score a run file against a qrels file.
+/// Read and score a run file against a qrels file. Ids stay borrowed from the files' text and
+/// each query's run is graded only to the deepest cut-off ([`grade_scored`]).
 pub fn score_files(qrels: &Path, run: &Path, k: &[usize], per_query: bool) -> Result<RetrievalReport> {
-    let judged = read_qrels(qrels)?;
-    score(&judged, &read_run(run)?, k, per_query).map_err(|e| e.context(format!("scoring {}", qrels.display())))
+    let (judged_text, run_text) = (read_text(qrels)?, read_text(run)?);
+    let judged = parse_qrels(&judged_text, qrels)?;
+    let mut scored = parse_run(&run_text, run)?;
+    let depth = k.iter().copied().max().unwrap_or(0);
+    let graded = judged.iter().map(|(query, grades)| {
+        let mut docs = scored.remove(query).unwrap_or_default();
+        let grade = |doc: &&str| Ok::<f64, std::convert::Infallible>(grades.get(doc).copied().unwrap_or(0.0));
+        let Ok(graded) = grade_scored(&mut docs, depth, grades.values().copied(), grade);
+        (query.to_string(), graded)
+    });
+    score_graded(graded, k, per_query).map_err(|e| e.context(format!("scoring {}", qrels.display())))
 }
 
 /// How topics are written for other retrieval systems.
@@ -229,4 +323,83 @@ pub fn export_qrels(topics: &[litnav_corpus::Topic]) -> Result<String> {
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Scored documents with their grades.
+    type Graded = Vec<(f64, String, f64)>;
+
+    /// A run with many tied scores, some judged documents missing from it and grades 0 to 2.
+    fn case(seed: u64, documents: usize) -> (Graded, HashMap<String, f64>) {
+        let mut state = seed;
+        let mut next = |modulus: u64| {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 33) % modulus
+        };
+        let mut judged = HashMap::new();
+        let docs = (0..documents)
+            .map(|i| {
+                let id = format!("d{i}");
+                let grade = match next(10) {
+                    0 => 2.0,
+                    1 | 2 => 1.0,
+                    3 => 0.0,
+                    _ => f64::NAN,
+                };
+                if !grade.is_nan() {
+                    judged.insert(id.clone(), grade);
+                }
+                (next(20) as f64, id, grade.max(0.0))
+            })
+            .collect();
+        judged.insert("absent".into(), 1.0);
+        (docs, judged)
+    }
+
+    #[test]
+    fn grading_scored_documents_equals_ranking_them_all() {
+        for seed in 0..40 {
+            let (docs, judged) = case(seed, 1 + seed as usize * 7);
+            let grades: HashMap<&str, f64> = judged.iter().map(|(d, g)| (d.as_str(), *g)).collect();
+            let ranked =
+                rank(HashMap::from([("q".to_string(), docs.iter().map(|(s, d, _)| (*s, d.clone())).collect())]));
+            let ranking: Vec<&str> = ranked["q"].iter().map(String::as_str).collect();
+            for depth in [0, 1, 5, 10, 100, 1000] {
+                let mut scored: Vec<(f64, String)> = docs.iter().map(|(s, d, _)| (*s, d.clone())).collect();
+                let grade = |d: &String| Ok::<f64, ()>(grades.get(d.as_str()).copied().unwrap_or(0.0));
+                let graded = grade_scored(&mut scored, depth, judged.values().copied(), grade).unwrap();
+                assert_eq!(graded, GradedRanking::of(&ranking, &grades, depth), "seed {seed}, depth {depth}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_relevant_document_only_beyond_the_depth_is_ranked_by_counting() {
+        let mut docs = vec![(3.0, "a"), (1.0, "b"), (2.0, "c"), (1.0, "d"), (1.0, "e")];
+        // Ranked: a, c, e, d, b (ties by id, decreasing): b is fifth.
+        let grade = |d: &&str| Ok::<f64, ()>(if *d == "b" { 1.0 } else { 0.0 });
+        let graded = grade_scored(&mut docs, 2, [1.0], grade).unwrap();
+        assert_eq!(graded.reciprocal_rank(), 1.0 / 5.0);
+        assert_eq!(graded.recall_at(2), 0.0);
+    }
+
+    #[test]
+    fn a_document_listed_twice_in_a_run_file_counts_once_where_it_ranks_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let (qrels, run) = (dir.path().join("qrels"), dir.path().join("run"));
+        std::fs::write(&qrels, "q 0 a 1\nq 0 b 2\n").unwrap();
+        std::fs::write(&run, "q Q0 x 1 5 t\nq Q0 a 2 1 t\nq Q0 a 3 9 t\n\nq Q0 b 4 3 t\n").unwrap();
+        let report = score_files(&qrels, &run, &[2, 3], true).unwrap();
+        // Ranked: a (9), x (5), b (3); the a at 1 is the same document, not a fourth.
+        assert_eq!(report.mean["recall@2"], 0.5);
+        assert_eq!(report.mean["precision@3"], 2.0 / 3.0);
+        assert_eq!(report.mean["mrr"], 1.0);
+        assert_eq!(read_run(&run).unwrap()["q"], ["a", "x", "b"]);
+        std::fs::write(&run, "q Q0 a 1\n").unwrap();
+        let error = score_files(&qrels, &run, &[2], false).unwrap_err().to_string();
+        assert!(error.contains(":1: a run line has 6 fields"), "{error}");
+    }
 }

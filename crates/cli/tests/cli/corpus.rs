@@ -221,7 +221,7 @@ fn dense_and_hybrid_search_embed_the_corpus_on_first_use() {
     let model = litnav_embed_model();
     let dir = tempfile::tempdir().unwrap();
     let corpus = dir.path().join("c");
-    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/tests/fixtures");
+    let fixtures = litnav_testkit::package_dir().join("../corpus/tests/fixtures");
     let out = litnav(&[
         "ingest",
         "--corpus",

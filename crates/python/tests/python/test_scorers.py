@@ -147,11 +147,20 @@ def test_tree_scores_equal_the_cli_from_paths_and_from_dicts(datasets, cli, tmp_
         litnav.score_tree(reference, prediction, tsd_threshold=None)
 
 
+def test_retrieval_reads_ids_that_are_not_str_by_their_str():
+    # The fast path reads dicts of str; other keys are named as str() names them, so 1 and "1" meet.
+    report = litnav.score_retrieval({"q1": {1: 1, 2: 1}}, {"q1": {"1": 2.0, "3": 1.0}}, k=[2])
+    assert report["mean"]["recall@2"] == 0.5
+    assert report == litnav.score_retrieval({"q1": {"1": 1, "2": 1}}, {"q1": {"1": 2.0, "3": 1.0}}, k=[2])
+
+
 def test_retrieval_refuses_nan_naming_the_query_and_document():
     with pytest.raises(litnav.InputError, match=r"run\['q1'\]\['d2'\]"):
         litnav.score_retrieval({"q1": {"d1": 1}}, {"q1": {"d1": 2.0, "d2": float("nan")}})
     with pytest.raises(litnav.InputError, match=r"qrels\['q1'\]\['d1'\]"):
         litnav.score_retrieval({"q1": {"d1": float("nan")}}, {"q1": {"d1": 2.0}})
+    with pytest.raises(litnav.InputError, match=r"run\['q9'\]\['d1'\]"):
+        litnav.score_retrieval({"q1": {"d1": 1}}, {"q1": {"d1": 2.0}, "q9": {"d1": float("nan")}})
 
 
 def test_clusters_equal_scikit_learn_and_the_cli(datasets, cli, tmp_path):
