@@ -11,6 +11,12 @@
 //!   the I-index counts earlier citers too) and *to* their references (citers published after
 //!   the range's first paper, up to its last window end).
 //!
+//! The edges are read once: a first pass joins every citation with both papers' times and files
+//! it twice in a hidden directory, under the job whose focal papers cite it and under the job
+//! whose focal papers it cites ([`Session::stage_split`]). Each job's literal time bounds then
+//! select the files it needs (Parquet's row-group statistics), so a job reads its own share
+//! and its window's, and no job joins the edges with the papers' times again.
+//!
 //! Those rows are aggregated per range and handed to `litnav_cd`, a scalar function that builds
 //! litnav's CSR over them and runs the in-memory kernel ([`litnav_graph::disruption`]) for each
 //! focal paper: the counts and indices are therefore the CSR's to the bit (the same code and the
@@ -140,12 +146,39 @@ fn range_width(plan: CdPlan, line: &Timeline) -> i64 {
     (((line.last - line.first + 1) + ranges - 1) / ranges).max(1)
 }
 
-/// One job's SQL: the values of the focal papers in `ranges`, from the `papers` and `edges`
-/// tables. Each citation is joined with its citing paper's time before the window is applied,
-/// and the job's time span bounds the scans with literals (which the Parquet reader can use to
-/// skip row groups).
-fn job_sql(plan: CdPlan, line: &Timeline, ranges: std::ops::Range<i64>) -> String {
+/// The staged edges, each in the file of the job whose focal papers cite it (by the citing
+/// paper's range) ...
+const BY_CITING: &str = "cd_edges_by_citing";
+/// ... and in the file of the job whose focal papers it cites (by the cited paper's range).
+const BY_CITED: &str = "cd_edges_by_cited";
+
+/// The papers with a time stamp, as a CTE named `stamped`.
+fn stamped_cte(line: &Timeline) -> String {
     let stamp = stamp_expression(line.dated);
+    format!("stamped AS (SELECT node, {stamp} AS t FROM papers WHERE {stamp} IS NOT NULL)")
+}
+
+/// The one pass over the edges: every citation between two timed papers (a citation to itself
+/// left out) with both papers' times and ranges. Every row a job counts is one of these: a
+/// reference needs its cited paper's time, a citation its citing paper's.
+fn staged_edges_sql(plan: CdPlan, line: &Timeline) -> String {
+    let (first, width) = (line.first, range_width(plan, line));
+    format!(
+        "WITH {stamped}
+        SELECT e.citing, e.cited, a.t AS t_citing, b.t AS t_cited,
+               (a.t - {first}) / {width} AS citing_range, (b.t - {first}) / {width} AS cited_range
+        FROM edges e JOIN stamped a ON e.citing = a.node JOIN stamped b ON e.cited = b.node
+        WHERE e.citing <> e.cited",
+        stamped = stamped_cte(line)
+    )
+}
+
+/// One job's SQL: the values of the focal papers in `ranges`, from the `papers` table and the
+/// staged edges. The job's literal time bounds select the staged files it reads: its references
+/// and the citations to its references from the edges filed by citing paper (its own files and
+/// those of its window), the citations to its focal papers (of any time up to the window's end:
+/// the I-index counts earlier citers too) from the edges filed by cited paper (its own file).
+fn job_sql(plan: CdPlan, line: &Timeline, ranges: std::ops::Range<i64>) -> String {
     let width = range_width(plan, line);
     let first = line.first;
     let (job_first, job_last) = (first + ranges.start * width, first + ranges.end * width - 1);
@@ -157,15 +190,14 @@ fn job_sql(plan: CdPlan, line: &Timeline, ranges: std::ops::Range<i64>) -> Strin
     };
     let (upper, job_upper) = match reach {
         None => (String::new(), String::new()),
-        Some(reach) => {
-            (format!("AND a.t <= s.last + {reach}"), format!("AND a.t <= {}", job_last.saturating_add(reach)))
-        }
+        Some(reach) => (
+            format!("AND e.t_citing <= s.last + {reach}"),
+            format!("AND e.t_citing <= {}", job_last.saturating_add(reach)),
+        ),
     };
     let window = plan.window.map_or(-1, i64::from);
     format!(
-        "WITH stamped AS (
-            SELECT node, {stamp} AS t FROM papers WHERE {stamp} IS NOT NULL
-        ),
+        "WITH {stamped},
         focal AS (
             SELECT node, t, (t - {first}) / {width} AS range FROM stamped WHERE t BETWEEN {job_first} AND {job_last}
         ),
@@ -173,9 +205,9 @@ fn job_sql(plan: CdPlan, line: &Timeline, ranges: std::ops::Range<i64>) -> Strin
             SELECT range, min(t) AS first, max(t) AS last FROM focal GROUP BY range
         ),
         refs AS (
-            SELECT f.range, e.citing, e.cited, b.t AS t_cited
-            FROM focal f JOIN edges e ON e.citing = f.node JOIN stamped b ON e.cited = b.node
-            WHERE e.citing <> e.cited
+            SELECT f.range, e.citing, e.cited, e.t_cited
+            FROM {BY_CITING} e JOIN focal f ON e.citing = f.node
+            WHERE e.t_citing BETWEEN {job_first} AND {job_last}
         ),
         needed AS (
             SELECT range, node, min(lower) AS lower FROM (
@@ -184,16 +216,22 @@ fn job_sql(plan: CdPlan, line: &Timeline, ranges: std::ops::Range<i64>) -> Strin
                 SELECT r.range, r.cited AS node, s.first AS lower FROM refs r JOIN spans s ON r.range = s.range
             ) GROUP BY range, node
         ),
-        citations AS (
-            SELECT n.range, e.citing, e.cited, a.t AS t_citing
-            FROM needed n JOIN spans s ON n.range = s.range JOIN edges e ON e.cited = n.node
-                 JOIN stamped a ON e.citing = a.node
-            WHERE e.citing <> e.cited AND a.t > n.lower {upper} {job_upper}
+        focal_citations AS (
+            SELECT f.range, e.citing, e.cited, e.t_citing
+            FROM {BY_CITED} e JOIN focal f ON e.cited = f.node JOIN spans s ON f.range = s.range
+            WHERE e.t_cited BETWEEN {job_first} AND {job_last} {upper} {job_upper}
+        ),
+        reference_citations AS (
+            SELECT n.range, e.citing, e.cited, e.t_citing
+            FROM needed n JOIN spans s ON n.range = s.range JOIN {BY_CITING} e ON e.cited = n.node
+            WHERE n.lower > CAST(-9223372036854775807 AS BIGINT) AND e.t_citing > n.lower
+                  AND e.t_citing > {job_first} {upper} {job_upper}
         ),
         kernel_rows AS (
             SELECT range, CAST(2 AS BIGINT) AS kind, node AS x, CAST(0 AS BIGINT) AS y, t FROM focal
             UNION ALL SELECT range, CAST(0 AS BIGINT), citing, cited, t_cited FROM refs
-            UNION ALL SELECT range, CAST(1 AS BIGINT), citing, cited, t_citing FROM citations
+            UNION ALL SELECT range, CAST(1 AS BIGINT), citing, cited, t_citing FROM focal_citations
+            UNION ALL SELECT range, CAST(1 AS BIGINT), citing, cited, t_citing FROM reference_citations
         ),
         per_range AS (
             SELECT range,
@@ -207,6 +245,7 @@ fn job_sql(plan: CdPlan, line: &Timeline, ranges: std::ops::Range<i64>) -> Strin
                r['references'] AS \"references\", r['i_index'] AS i_index, r['cd'] AS cd,
                r['cd_nok'] AS cd_nok, r['mcd'] AS mcd, r['undefined'] AS undefined
         FROM results",
+        stamped = stamped_cte(line),
         dated = line.dated,
     )
 }
@@ -238,9 +277,23 @@ fn result_sql() -> String {
 pub fn compute(session: &Session, plan: CdPlan, out: &Path) -> Result<CdSummary> {
     let line = timeline(session)?;
     let occupied = occupied_ranges(session, plan, &line)?;
-    let queries: Vec<String> = kernel::shares(occupied.len() as u32, plan.jobs)
+    let shares: Vec<std::ops::Range<i64>> = kernel::shares(occupied.len() as u32, plan.jobs)
         .into_iter()
         .filter(|run| !occupied.is_empty() && !run.is_empty())
+        .collect();
+    // Each occupied range's job, for filing the staged edges.
+    let mut job_of_range = HashMap::new();
+    for (job, run) in shares.iter().enumerate() {
+        job_of_range.extend(run.clone().map(|index| (occupied[index as usize], job)));
+    }
+    std::fs::create_dir_all(out).map_err(crate::io_error(out))?;
+    let work = tempfile::Builder::new().prefix(".cd-stages-").tempdir_in(out).map_err(crate::io_error(out))?;
+    let tables = [(BY_CITING, "citing_range"), (BY_CITED, "cited_range")];
+    session.stage_split(&staged_edges_sql(plan, &line), work.path(), &tables, |range| {
+        job_of_range.get(&range).copied().unwrap_or(0)
+    })?;
+    let queries: Vec<String> = shares
+        .iter()
         .map(|run| job_sql(plan, &line, occupied[run.start as usize]..occupied[run.end as usize - 1] + 1))
         .collect();
     let summary = CdSummary {

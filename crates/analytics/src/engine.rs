@@ -154,6 +154,59 @@ impl Session {
         Ok(rows)
     }
 
+    /// Run `sql` once and keep its answer as several tables, each row in one file per part: for
+    /// each `(name, column)` of `tables`, table `name` is the directory `work/<name>` holding
+    /// `part-<k>.parquet` for every part `k = part(value)` of the rows' whole-number `column`.
+    /// A later query whose literal bounds match a part's rows then reads only that part's files
+    /// (Parquet's row-group statistics), as if the table were partitioned by the job that needs
+    /// it; a table without rows is one empty file. Returns the rows of the answer.
+    pub fn stage_split(
+        &self,
+        sql: &str,
+        work: &Path,
+        tables: &[(&str, &str)],
+        part: impl Fn(i64) -> usize,
+    ) -> Result<u64> {
+        let rows = self.run(async {
+            use futures::StreamExt;
+            let frame = self.context.sql(sql).await?;
+            let schema = Arc::new(frame.schema().as_arrow().clone());
+            let mut stream = frame.execute_stream().await?;
+            let mut writers: Vec<std::collections::BTreeMap<usize, TableWriter>> =
+                tables.iter().map(|_| Default::default()).collect();
+            let mut rows = 0;
+            while let Some(batch) = stream.next().await.transpose()? {
+                rows += batch.num_rows() as u64;
+                for ((name, column), parts) in tables.iter().zip(&mut writers) {
+                    for (k, rows_of_part) in split_rows(&batch, column, &part, work)? {
+                        let writer = match parts.entry(k) {
+                            std::collections::btree_map::Entry::Occupied(slot) => slot.into_mut(),
+                            std::collections::btree_map::Entry::Vacant(slot) => slot.insert(TableWriter::create(
+                                &work.join(name),
+                                &format!("part-{k:05}"),
+                                schema.clone(),
+                            )?),
+                        };
+                        writer.write(&datafusion::arrow::compute::take_record_batch(&batch, &rows_of_part)?)?;
+                    }
+                }
+            }
+            for ((name, _), parts) in tables.iter().zip(writers) {
+                if parts.is_empty() {
+                    TableWriter::create(&work.join(name), "part-00000", schema.clone())?.finish()?;
+                }
+                for writer in parts.into_values() {
+                    writer.finish()?;
+                }
+            }
+            Ok(rows)
+        })?;
+        for (name, _) in tables {
+            self.register(name, &every_file_of(&work.join(name)))?;
+        }
+        Ok(rows)
+    }
+
     /// Run a plan cut into [`Jobs`]: each job's answer becomes a part of table `jobs.parts` in a
     /// hidden directory of `out` (removed at the end), then `jobs.result` is written as
     /// `out/<stem>.parquet` with `metadata` in its footer; returns the result's rows. The jobs
@@ -220,6 +273,27 @@ impl Session {
             writer.finish()
         })
     }
+}
+
+/// The rows of `batch` per part of their whole-number `column` (`part(value)`), as row indices.
+fn split_rows(
+    batch: &RecordBatch,
+    column: &str,
+    part: &impl Fn(i64) -> usize,
+    work: &Path,
+) -> Result<Vec<(usize, datafusion::arrow::array::UInt32Array)>> {
+    use datafusion::arrow::array::AsArray;
+    let values =
+        batch.column_by_name(column).ok_or_else(|| table_error(work, format!("the staged rows have no `{column}`")))?;
+    let values = datafusion::arrow::compute::cast(values, &datafusion::arrow::datatypes::DataType::Int64)?;
+    let values = values.as_primitive::<datafusion::arrow::datatypes::Int64Type>();
+    let mut parts: std::collections::BTreeMap<usize, Vec<u32>> = std::collections::BTreeMap::new();
+    for (row, value) in values.iter().enumerate() {
+        if let Some(value) = value {
+            parts.entry(part(value)).or_default().push(row as u32);
+        }
+    }
+    Ok(parts.into_iter().map(|(k, rows)| (k, rows.into())).collect())
 }
 
 /// A directory as a table location: a trailing slash tells DataFusion to read every file in it.
