@@ -68,9 +68,7 @@ pub struct GradedRanking {
     top: Vec<f64>,
     /// The 0-based rank of the first relevant document in the whole ranking.
     first_relevant: Option<usize>,
-    /// How many judged documents are relevant.
-    relevant: usize,
-    /// The relevant grades, decreasing: the ideal ranking's gains.
+    /// The relevant grades, decreasing: the ideal ranking's gains (one per relevant document).
     ideal: Vec<f64>,
 }
 
@@ -81,7 +79,7 @@ impl GradedRanking {
     pub fn new(top: Vec<f64>, first_relevant: Option<usize>, judged: impl IntoIterator<Item = f64>) -> Self {
         let mut ideal: Vec<f64> = judged.into_iter().filter(|g| *g > 0.0).collect();
         ideal.sort_by(|a, b| b.total_cmp(a));
-        Self { top, first_relevant, relevant: ideal.len(), ideal }
+        Self { top, first_relevant, ideal }
     }
 
     /// The grades of a ranking of ids (duplicates after the first occurrence ignored), kept to
@@ -106,7 +104,7 @@ impl GradedRanking {
 
     /// How many judged documents are relevant (a query with none should not be averaged).
     pub fn relevant(&self) -> usize {
-        self.relevant
+        self.ideal.len()
     }
 
     fn hits(&self, k: usize) -> usize {
@@ -115,7 +113,7 @@ impl GradedRanking {
 
     /// Fraction of the relevant documents found in the first `k` (0 with none relevant).
     pub fn recall_at(&self, k: usize) -> f64 {
-        match self.relevant {
+        match self.relevant() {
             0 => 0.0,
             relevant => self.hits(k) as f64 / relevant as f64,
         }

@@ -231,49 +231,40 @@ fn score_retrieval(
     k: Vec<usize>,
     per_query: bool,
 ) -> PyResult<String> {
-    let depth = k.iter().copied().max().unwrap_or(0);
+    let depth = litnav_app::score::trec::deepest(&k);
     let mut queries = Vec::with_capacity(qrels.len());
     for (query, judged) in qrels.iter() {
         let name = query.cast::<PyString>()?.to_cow()?.into_owned();
         let judged = judged.cast_into::<PyDict>()?;
-        let mut grades = Vec::with_capacity(judged.len());
-        for (doc, grade) in judged.iter() {
-            doc.cast::<PyString>()?;
-            grades.push(retrieval_number(&grade, "qrels", &name, &doc)?);
-        }
-        let mut scored = Vec::new();
-        if let Some(docs) = run.get_item(&query)? {
-            let docs = docs.cast_into::<PyDict>()?;
-            scored.reserve(docs.len());
-            for (doc, score) in docs.iter() {
-                let score = retrieval_number(&score, "run", &name, &doc)?;
-                scored.push((score, DocumentId(doc.cast_into::<PyString>()?)));
-            }
-        }
+        let grades: Vec<f64> = scored_documents(&judged, "qrels", &name)?.into_iter().map(|(grade, _)| grade).collect();
+        let mut scored = match run.get_item(&query)? {
+            Some(docs) => scored_documents(&docs.cast_into::<PyDict>()?, "run", &name)?,
+            None => Vec::new(),
+        };
         let grade = |doc: &DocumentId<'_>| judged.get_item(&doc.0)?.map_or(Ok(0.0), |g| g.extract::<f64>());
         queries.push((name, litnav_app::score::trec::grade_scored(&mut scored, depth, grades, grade)?));
     }
     // The run's unjudged queries are not scored, but they are checked as the judged ones are.
     for (query, docs) in run.iter().filter(|(query, _)| !qrels.contains(query).unwrap_or(false)) {
-        let name = query.cast::<PyString>()?.to_cow()?.into_owned();
-        for (doc, score) in docs.cast_into::<PyDict>()?.iter() {
-            doc.cast::<PyString>()?;
-            retrieval_number(&score, "run", &name, &doc)?;
-        }
+        scored_documents(&docs.cast_into::<PyDict>()?, "run", &query.cast::<PyString>()?.to_cow()?)?;
     }
     queries.sort_by(|a, b| a.0.cmp(&b.0));
     py.detach(|| to_json(&litnav_app::score::trec::score_graded(queries, &k, per_query)?)).map_err(fail)
 }
 
-/// A judgment's grade or a run's score: a number that is not NaN.
-fn retrieval_number(value: &Bound<'_, PyAny>, table: &str, query: &str, doc: &Bound<'_, PyAny>) -> PyResult<f64> {
-    let number: f64 = value.extract()?;
-    match number.is_nan() {
-        true => {
-            Err(fail(litnav_app::Error::input(format!("{table}['{query}']['{doc}']: expected a number, not {number}"))))
+/// A query's documents (`str`) with their numbers (a judgment's grade or a run's score, not
+/// NaN), as they are in its dict of `table`.
+fn scored_documents<'py>(docs: &Bound<'py, PyDict>, table: &str, query: &str) -> PyResult<Vec<(f64, DocumentId<'py>)>> {
+    let mut scored = Vec::with_capacity(docs.len());
+    for (doc, value) in docs.iter() {
+        let number: f64 = value.extract()?;
+        if number.is_nan() {
+            let message = format!("{table}['{query}']['{doc}']: expected a number, not {number}");
+            return Err(fail(litnav_app::Error::input(message)));
         }
-        false => Ok(number),
+        scored.push((number, DocumentId(doc.cast_into::<PyString>()?)));
     }
+    Ok(scored)
 }
 
 /// A run's document id as the Python string it is, ordered as trec_eval orders ids: Python

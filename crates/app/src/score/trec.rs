@@ -198,9 +198,14 @@ pub struct QueryScores {
     pub scores: Scores,
 }
 
+/// The deepest of the cut-offs `k`: how far each query's run is graded.
+pub fn deepest(k: &[usize]) -> usize {
+    k.iter().copied().max().unwrap_or(0)
+}
+
 /// Score `run` against `qrels` at the cut-offs `k`. Queries missing from the run score 0.
 pub fn score(qrels: &Qrels, run: &Run, k: &[usize], per_query: bool) -> Result<RetrievalReport> {
-    let depth = k.iter().copied().max().unwrap_or(0);
+    let depth = deepest(k);
     let graded = qrels.iter().map(|(query, judged)| {
         let grades: HashMap<&str, f64> = judged.iter().map(|(d, g)| (d.as_str(), *g)).collect();
         let ranking: Vec<&str> = run.get(query).map(|r| r.iter().map(String::as_str).collect()).unwrap_or_default();
@@ -247,7 +252,7 @@ pub fn score_files(qrels: &Path, run: &Path, k: &[usize], per_query: bool) -> Re
     let (judged_text, run_text) = (read_text(qrels)?, read_text(run)?);
     let judged = parse_qrels(&judged_text, qrels)?;
     let mut scored = parse_run(&run_text, run)?;
-    let depth = k.iter().copied().max().unwrap_or(0);
+    let depth = deepest(k);
     let graded = judged.iter().map(|(query, grades)| {
         let mut docs = scored.remove(query).unwrap_or_default();
         let grade = |doc: &&str| Ok::<f64, std::convert::Infallible>(grades.get(doc).copied().unwrap_or(0.0));
