@@ -43,8 +43,9 @@ use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::{DataType, Field, Fields, Float64Type, Int64Type, UInt64Type};
 use datafusion::common::ScalarValue;
 use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, Signature, Volatility};
-use litnav_graph::disruption::{self, CdOptions, Disruption, Scratch};
-use litnav_graph::{Graph, Node, NodeInfo};
+use litnav_graph::disruption::{self, CdOptions, Disruption};
+use litnav_graph::{Graph, Node};
+use rustc_hash::FxHashMap;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::path::Path;
@@ -500,17 +501,16 @@ fn range_disruption(
     focals.dedup();
     let (keys, graph) = local.build(dated);
     let options = CdOptions { window, ..CdOptions::default() };
-    let mut scratch = Scratch::new(graph.len());
-    Ok(focals
-        .into_iter()
-        .map(|f| (keys[f as usize], disruption::disruption(&graph, f, options, &mut scratch)))
-        .collect())
+    let values = disruption::disruption_of(&graph, &focals, options);
+    Ok(focals.into_iter().map(|f| keys[f as usize]).zip(values).collect())
 }
 
 /// The nodes of one range, numbered as they appear, with their times.
 #[derive(Default)]
 struct LocalGraph {
-    numbers: HashMap<i64, Node>,
+    /// Keys are the papers' node numbers: a fast hash, not a keyed one (no input chooses them
+    /// against the hasher, and the kernel hashes every row it is given).
+    numbers: FxHashMap<i64, Node>,
     keys: Vec<i64>,
     times: Vec<Option<i32>>,
     pairs: Vec<(Node, Node)>,
@@ -530,19 +530,9 @@ impl LocalGraph {
     }
 
     fn build(self, dated: bool) -> (Vec<i64>, Graph) {
-        let nodes = self
-            .keys
-            .iter()
-            .zip(&self.times)
-            .map(|(key, &time)| NodeInfo {
-                id: key.to_string(),
-                year: if dated { None } else { time },
-                date: if dated { time } else { None },
-                ..NodeInfo::default()
-            })
-            .collect();
-        let graph = Graph::from_numbered_edges(nodes, &self.pairs);
-        (self.keys, graph)
+        let untimed = vec![None; self.times.len()];
+        let (years, dates) = if dated { (untimed, self.times) } else { (self.times, untimed) };
+        (self.keys, Graph::anonymous(years, dates, &self.pairs))
     }
 }
 

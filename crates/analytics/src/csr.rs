@@ -111,10 +111,10 @@ fn load(dir: &Path, with_venues: bool) -> Result<(Graph, Vec<i64>)> {
     }
     let keys: Vec<i64> = papers.iter().map(|(key, _)| *key).collect();
     let mut pairs: Vec<(Node, Node)> = Vec::new();
+    let number = numbering(&keys);
     read_columns(dir, schema::EDGES, &schema::EDGES_READ, |path, batch| {
         let (citing, cited) = (int64_column(batch, path, "citing")?, int64_column(batch, path, "cited")?);
         for row in 0..batch.num_rows() {
-            let number = |key: i64| keys.binary_search(&key).ok().map(|i| i as Node);
             if let (Some(from), Some(to)) = (number(citing.value(row)), number(cited.value(row)))
                 && from != to
             {
@@ -123,8 +123,27 @@ fn load(dir: &Path, with_venues: bool) -> Result<(Graph, Vec<i64>)> {
         }
         Ok(())
     })?;
+    drop(number);
     let nodes = papers.into_iter().map(|(_, info)| info).collect();
     Ok((Graph::from_numbered_edges(nodes, &pairs), keys))
+}
+
+/// The node number of a paper's key, given every key ascending and distinct. Keys that are one
+/// contiguous run (litnav's exports and synthetic tables number papers 0, 1, 2, …) are numbered
+/// by subtraction; others by binary search, which on 100M edges cost more than the kernel.
+fn numbering(keys: &[i64]) -> impl Fn(i64) -> Option<Node> + '_ {
+    let first = keys.first().copied().unwrap_or(0);
+    let contiguous =
+        keys.last().and_then(|last| last.checked_sub(first)).is_some_and(|span| span == keys.len() as i64 - 1);
+    move |key| {
+        if contiguous {
+            key.checked_sub(first)
+                .filter(|&offset| (0..keys.len() as i64).contains(&offset))
+                .map(|offset| offset as Node)
+        } else {
+            keys.binary_search(&key).ok().map(|index| index as Node)
+        }
+    }
 }
 
 /// The CD index of every paper from the in-memory graph, written as `out/cd.parquet` in the
@@ -244,4 +263,23 @@ pub fn related(dir: &Path, relation: Relation, top: u32, out: &Path) -> Result<R
     }
     let rows = writer.finish()?;
     Ok(RelatedSummary { relation, rows, top })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::numbering;
+
+    #[test]
+    fn keys_are_numbered_by_their_rank_whether_contiguous_or_not() {
+        let contiguous = [7, 8, 9, 10];
+        let number = numbering(&contiguous);
+        assert_eq!([6, 7, 10, 11, i64::MIN, i64::MAX].map(&number), [None, Some(0), Some(3), None, None, None]);
+        let gapped = [-5, 0, 3, 1_000_000];
+        let number = numbering(&gapped);
+        assert_eq!([-5, 3, 1_000_000, 1, 4].map(&number), [Some(0), Some(2), Some(3), None, None]);
+        let extreme = [i64::MIN, i64::MAX];
+        let number = numbering(&extreme);
+        assert_eq!([i64::MIN, i64::MAX, 0].map(&number), [Some(0), Some(1), None]);
+        assert_eq!(numbering(&[])(0), None);
+    }
 }

@@ -181,7 +181,7 @@ impl Session {
                     for (k, rows_of_part) in split_rows(&batch, column, &part, work)? {
                         let writer = match parts.entry(k) {
                             std::collections::btree_map::Entry::Occupied(slot) => slot.into_mut(),
-                            std::collections::btree_map::Entry::Vacant(slot) => slot.insert(TableWriter::create(
+                            std::collections::btree_map::Entry::Vacant(slot) => slot.insert(TableWriter::scratch(
                                 &work.join(name),
                                 &format!("part-{k:05}"),
                                 schema.clone(),
@@ -193,7 +193,7 @@ impl Session {
             }
             for ((name, _), parts) in tables.iter().zip(writers) {
                 if parts.is_empty() {
-                    TableWriter::create(&work.join(name), "part-00000", schema.clone())?.finish()?;
+                    TableWriter::scratch(&work.join(name), "part-00000", schema.clone())?.finish()?;
                 }
                 for writer in parts.into_values() {
                     writer.finish()?;

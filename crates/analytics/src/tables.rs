@@ -38,15 +38,32 @@ impl TableWriter {
         schema: SchemaRef,
         metadata: Vec<(String, String)>,
     ) -> Result<TableWriter> {
-        std::fs::create_dir_all(dir).map_err(io_error(dir))?;
-        let target = dir.join(format!("{stem}.parquet"));
-        let temporary = dir.join(format!(".{stem}.parquet.partial"));
-        let file = File::create(&temporary).map_err(io_error(&temporary))?;
         let properties = WriterProperties::builder()
             .set_compression(Compression::ZSTD(ZstdLevel::try_new(3)?))
             .set_max_row_group_row_count(Some(1024 * 1024))
             .set_key_value_metadata(Some(metadata.into_iter().map(|(k, v)| KeyValue::new(k, v)).collect()))
             .build();
+        TableWriter::open(dir, stem, schema, properties)
+    }
+
+    /// Start `dir/<stem>.parquet` for a plan's working rows, written once and read back by the
+    /// same run: no dictionaries and a fast compression (interning every value of an id column
+    /// and ZSTD cost more than the reading they save), row groups small enough that a later
+    /// query's bounds skip most of a file and that many open writers buffer little.
+    pub(crate) fn scratch(dir: &Path, stem: &str, schema: SchemaRef) -> Result<TableWriter> {
+        let properties = WriterProperties::builder()
+            .set_dictionary_enabled(false)
+            .set_compression(Compression::LZ4_RAW)
+            .set_max_row_group_row_count(Some(128 * 1024))
+            .build();
+        TableWriter::open(dir, stem, schema, properties)
+    }
+
+    fn open(dir: &Path, stem: &str, schema: SchemaRef, properties: WriterProperties) -> Result<TableWriter> {
+        std::fs::create_dir_all(dir).map_err(io_error(dir))?;
+        let target = dir.join(format!("{stem}.parquet"));
+        let temporary = dir.join(format!(".{stem}.parquet.partial"));
+        let file = File::create(&temporary).map_err(io_error(&temporary))?;
         let writer = ArrowWriter::try_new(file, schema, Some(properties))?;
         Ok(TableWriter { writer: Some(writer), temporary, target, rows: 0 })
     }

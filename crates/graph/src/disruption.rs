@@ -182,9 +182,16 @@ pub fn disruption(graph: &Graph, focal: Node, options: CdOptions, scratch: &mut 
 
 /// The disruption of every paper, in node order, computed in parallel.
 pub fn disruption_all(graph: &Graph, options: CdOptions) -> Vec<Disruption> {
+    let every: Vec<Node> = (0..graph.len() as Node).collect();
+    disruption_of(graph, &every, options)
+}
+
+/// The disruption of each of `focals`, in their order, computed in parallel.
+pub fn disruption_of(graph: &Graph, focals: &[Node], options: CdOptions) -> Vec<Disruption> {
     let by_time = (options.reading == Reading::Subsequent).then(|| CitersByTime::new(graph));
-    (0..graph.len() as Node)
-        .into_par_iter()
+    focals
+        .par_iter()
+        .copied()
         .map_init(
             || Scratch::new(graph.len()),
             |scratch, node| match &by_time {
@@ -375,6 +382,28 @@ mod tests {
             assert_eq!(Undefined::from_name(why.name()), Some(why));
         }
         assert_eq!(Undefined::from_name("no year"), None);
+    }
+
+    #[test]
+    fn an_anonymous_graph_gives_each_focal_paper_the_named_graphs_value() {
+        let named = crate::synthetic::preferential_attachment(3_000, 6, 11);
+        let every: Vec<Node> = (0..named.len() as Node).collect();
+        let years = every.iter().map(|&n| named.year(n)).collect();
+        let dates = every.iter().map(|&n| named.date(n)).collect();
+        let pairs: Vec<(Node, Node)> =
+            every.iter().flat_map(|&n| named.references(n).iter().map(move |&r| (n, r))).collect();
+        let anonymous = Graph::anonymous(years, dates, &pairs);
+        assert_eq!(anonymous.edge_count(), named.edge_count());
+        assert_eq!(anonymous.find(named.id(0)), None);
+        // A few focal papers, out of order: each gets its own value, in the order asked.
+        let focals: Vec<Node> = every.iter().rev().step_by(7).copied().collect();
+        for window in [None, Some(3)] {
+            let options = CdOptions { window, ..CdOptions::default() };
+            let all = disruption_all(&named, options);
+            let some = disruption_of(&anonymous, &focals, options);
+            let expected: Vec<Disruption> = focals.iter().map(|&f| all[f as usize]).collect();
+            assert_eq!(some, expected);
+        }
     }
 
     /// Ten papers, values worked out by hand below.

@@ -136,6 +136,15 @@ impl Csr {
         Csr { offsets, targets }
     }
 
+    /// The edges `(from, to)` over `n` nodes and their reverse, duplicates dropped.
+    fn both_ways(n: usize, pairs: &[(Node, Node)]) -> (Csr, Csr) {
+        let forward = Csr::from_pairs(n, pairs);
+        let reversed: Vec<(Node, Node)> =
+            (0..n as Node).flat_map(|from| forward.neighbors(from).iter().map(move |&to| (to, from))).collect();
+        let backward = Csr::from_pairs(n, &reversed);
+        (forward, backward)
+    }
+
     /// The neighbours of `node`, ascending.
     pub fn neighbors(&self, node: Node) -> &[Node] {
         let i = node as usize;
@@ -239,12 +248,31 @@ impl Graph {
 
     /// Build from edges between node numbers: node `i` is `nodes[i]` (ids must be distinct; their
     /// order is the caller's). Repeated edges are dropped. For callers that already hold numbered
-    /// edges — the analytics engine builds one small graph per partition this way — and would
-    /// otherwise turn every number into an id and back.
+    /// edges and would otherwise turn every number into an id and back.
     pub fn from_numbered_edges(nodes: Vec<NodeInfo>, pairs: &[(Node, Node)]) -> Graph {
         let index: HashMap<String, Node> = nodes.iter().enumerate().map(|(i, n)| (n.id.clone(), i as Node)).collect();
         let external = nodes.iter().map(|n| n.external_references).collect();
         Graph::from_numbered(nodes, external, index, pairs)
+    }
+
+    /// A graph of papers known only by number and time: node `i` has `years[i]` and `dates[i]`
+    /// (the two vectors are as long as each other), no id (`find` knows no paper, `id` is empty),
+    /// no venue. Repeated edges are dropped. The analytics engine builds one such graph per range
+    /// of a plan, for the kernel alone: naming its nodes would cost more than the kernel.
+    pub fn anonymous(years: Vec<Option<i32>>, dates: Vec<Option<i32>>, pairs: &[(Node, Node)]) -> Graph {
+        let n = years.len();
+        let (cites, cited_by) = Csr::both_ways(n, pairs);
+        Graph::assemble(Parts {
+            ids: vec![String::new(); n],
+            index: HashMap::new(),
+            years,
+            dates,
+            venues: vec![None; n],
+            venue_names: Vec::new(),
+            external: vec![0; n],
+            cites,
+            cited_by,
+        })
     }
 
     /// Build from numbered edges over nodes already sorted by id (the synthetic generator and the
@@ -256,10 +284,7 @@ impl Graph {
         pairs: &[(Node, Node)],
     ) -> Graph {
         let n = nodes.len();
-        let cites = Csr::from_pairs(n, pairs);
-        let reversed: Vec<(Node, Node)> =
-            (0..n as Node).flat_map(|from| cites.neighbors(from).iter().map(move |&to| (to, from))).collect();
-        let cited_by = Csr::from_pairs(n, &reversed);
+        let (cites, cited_by) = Csr::both_ways(n, pairs);
         let mut venue_index: HashMap<String, u32> = HashMap::new();
         let mut venue_names = Vec::new();
         let mut venues = Vec::with_capacity(n);
