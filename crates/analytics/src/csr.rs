@@ -110,8 +110,16 @@ fn load(dir: &Path, with_venues: bool) -> Result<(Graph, Vec<i64>)> {
         return Err(table_error(dir, format!("node {} appears twice in the papers table", pair[0].0)));
     }
     let keys: Vec<i64> = papers.iter().map(|(key, _)| *key).collect();
-    let mut pairs: Vec<(Node, Node)> = Vec::new();
-    let number = numbering(&keys);
+    let pairs = numbered_edges(dir, &keys)?;
+    let nodes = papers.into_iter().map(|(_, info)| info).collect();
+    Ok((Graph::from_numbered_edges(nodes, &pairs), keys))
+}
+
+/// The edges between papers of `keys` (ascending, distinct) as node numbers; edges naming a key
+/// the papers lack, and self-citations, are left out.
+fn numbered_edges(dir: &Path, keys: &[i64]) -> Result<Vec<(Node, Node)>> {
+    let number = numbering(keys);
+    let mut pairs = Vec::new();
     read_columns(dir, schema::EDGES, &schema::EDGES_READ, |path, batch| {
         let (citing, cited) = (int64_column(batch, path, "citing")?, int64_column(batch, path, "cited")?);
         for row in 0..batch.num_rows() {
@@ -123,9 +131,7 @@ fn load(dir: &Path, with_venues: bool) -> Result<(Graph, Vec<i64>)> {
         }
         Ok(())
     })?;
-    drop(number);
-    let nodes = papers.into_iter().map(|(_, info)| info).collect();
-    Ok((Graph::from_numbered_edges(nodes, &pairs), keys))
+    Ok(pairs)
 }
 
 /// The node number of a paper's key, given every key ascending and distinct. Keys that are one
