@@ -3,10 +3,13 @@
 
 use crate::tables::{TableLocation, TableWriter, locate, missing_table, table_error};
 use crate::{Error, Result, schema};
+use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::record_batch::RecordBatch;
 use datafusion::execution::memory_pool::FairSpillPool;
 use datafusion::execution::runtime_env::RuntimeEnvBuilder;
 use datafusion::prelude::{ParquetReadOptions, SessionConfig, SessionContext};
+use std::collections::BTreeMap;
+use std::collections::btree_map::Entry;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -149,7 +152,7 @@ impl Session {
     /// messages, and a deep plan exceeds the decoder's nesting limit). The table is written to
     /// `work/<name>.parquet`, which every executor must be able to read, like the corpus.
     pub fn stage(&self, sql: &str, work: &Path, name: &str) -> Result<u64> {
-        let rows = self.write(sql, work, name, Vec::new())?;
+        let rows = self.write_scratch(sql, work, name)?;
         self.register(name, &work.join(format!("{name}.parquet")))?;
         Ok(rows)
     }
@@ -167,40 +170,35 @@ impl Session {
         tables: &[(&str, &str)],
         part: impl Fn(i64) -> usize,
     ) -> Result<u64> {
-        let rows = self.run(async {
-            use futures::StreamExt;
-            let frame = self.context.sql(sql).await?;
-            let schema = Arc::new(frame.schema().as_arrow().clone());
-            let mut stream = frame.execute_stream().await?;
-            let mut writers: Vec<std::collections::BTreeMap<usize, TableWriter>> =
-                tables.iter().map(|_| Default::default()).collect();
-            let mut rows = 0;
-            while let Some(batch) = stream.next().await.transpose()? {
-                rows += batch.num_rows() as u64;
-                for ((name, column), parts) in tables.iter().zip(&mut writers) {
-                    for (k, rows_of_part) in split_rows(&batch, column, &part, work)? {
-                        let writer = match parts.entry(k) {
-                            std::collections::btree_map::Entry::Occupied(slot) => slot.into_mut(),
-                            std::collections::btree_map::Entry::Vacant(slot) => slot.insert(TableWriter::scratch(
-                                &work.join(name),
-                                &format!("part-{k:05}"),
-                                schema.clone(),
-                            )?),
-                        };
-                        writer.write(&datafusion::arrow::compute::take_record_batch(&batch, &rows_of_part)?)?;
-                    }
+        // The answer's schema, its rows so far, and each table's open writers by part.
+        type Split = (SchemaRef, u64, Vec<BTreeMap<usize, TableWriter>>);
+        let open = |schema| Ok((schema, 0, tables.iter().map(|_| BTreeMap::new()).collect()));
+        let each = |(schema, rows, writers): &mut Split, batch: &RecordBatch| {
+            *rows += batch.num_rows() as u64;
+            for ((name, column), parts) in tables.iter().zip(writers.iter_mut()) {
+                for (k, rows_of_part) in split_rows(batch, column, &part, work)? {
+                    let writer = match parts.entry(k) {
+                        Entry::Occupied(slot) => slot.into_mut(),
+                        Entry::Vacant(slot) => slot.insert(TableWriter::scratch(
+                            &work.join(name),
+                            &format!("part-{k:05}"),
+                            schema.clone(),
+                        )?),
+                    };
+                    writer.write(&datafusion::arrow::compute::take_record_batch(batch, &rows_of_part)?)?;
                 }
             }
-            for ((name, _), parts) in tables.iter().zip(writers) {
-                if parts.is_empty() {
-                    TableWriter::scratch(&work.join(name), "part-00000", schema.clone())?.finish()?;
-                }
-                for writer in parts.into_values() {
-                    writer.finish()?;
-                }
+            Ok(())
+        };
+        let (schema, rows, writers): Split = self.stream(sql, open, each)?;
+        for ((name, _), parts) in tables.iter().zip(writers) {
+            if parts.is_empty() {
+                TableWriter::scratch(&work.join(name), "part-00000", schema.clone())?.finish()?;
             }
-            Ok(rows)
-        })?;
+            for writer in parts.into_values() {
+                writer.finish()?;
+            }
+        }
         for (name, _) in tables {
             self.register(name, &every_file_of(&work.join(name)))?;
         }
@@ -217,10 +215,10 @@ impl Session {
         let folder = work.path().join(jobs.parts);
         if jobs.queries.is_empty() {
             let schema = self.run(async { Ok(self.context.sql(&jobs.shape).await?.schema().as_arrow().clone()) })?;
-            TableWriter::create(&folder, "part-00000", Arc::new(schema))?.finish()?;
+            TableWriter::scratch(&folder, "part-00000", Arc::new(schema))?.finish()?;
         }
         for (job, sql) in jobs.queries.iter().enumerate() {
-            self.write(sql, &folder, &format!("part-{job:05}"), Vec::new())?;
+            self.write_scratch(sql, &folder, &format!("part-{job:05}"))?;
         }
         self.register(jobs.parts, &every_file_of(&folder))?;
         let written = self.write(&jobs.result, out, stem, metadata);
@@ -261,16 +259,34 @@ impl Session {
     /// Run a query and stream its answer into `out/<stem>.parquet` (with `metadata` in its
     /// footer); returns the rows written.
     pub fn write(&self, sql: &str, out: &Path, stem: &str, metadata: Vec<(String, String)>) -> Result<u64> {
+        let open = |schema| TableWriter::with_metadata(out, stem, schema, metadata);
+        self.stream(sql, open, |writer, batch| writer.write(batch))?.finish()
+    }
+
+    /// [`Session::write`] for a plan's working rows, read back by the same run
+    /// ([`TableWriter::scratch`]).
+    fn write_scratch(&self, sql: &str, dir: &Path, stem: &str) -> Result<u64> {
+        let open = |schema| TableWriter::scratch(dir, stem, schema);
+        self.stream(sql, open, |writer, batch| writer.write(batch))?.finish()
+    }
+
+    /// Run a query: `open` gets its answer's schema, and `each` every batch of the answer with
+    /// what `open` made, which is returned at the end.
+    fn stream<T>(
+        &self,
+        sql: &str,
+        open: impl FnOnce(SchemaRef) -> Result<T>,
+        mut each: impl FnMut(&mut T, &RecordBatch) -> Result<()>,
+    ) -> Result<T> {
         self.run(async {
             use futures::StreamExt;
             let frame = self.context.sql(sql).await?;
-            let schema = Arc::new(frame.schema().as_arrow().clone());
+            let mut sink = open(Arc::new(frame.schema().as_arrow().clone()))?;
             let mut stream = frame.execute_stream().await?;
-            let mut writer = TableWriter::with_metadata(out, stem, schema, metadata)?;
             while let Some(batch) = stream.next().await.transpose()? {
-                writer.write(&batch)?;
+                each(&mut sink, &batch)?;
             }
-            writer.finish()
+            Ok(sink)
         })
     }
 }
