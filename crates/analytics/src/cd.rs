@@ -47,7 +47,6 @@ use litnav_graph::disruption::{self, CdOptions, Disruption};
 use litnav_graph::{Graph, Node};
 use rustc_hash::FxHashMap;
 use serde::Serialize;
-use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -179,6 +178,8 @@ fn staged_edges_sql(plan: CdPlan, line: &Timeline) -> String {
 /// and the citations to its references from the edges filed by citing paper (its own files and
 /// those of its window), the citations to its focal papers (of any time up to the window's end:
 /// the I-index counts earlier citers too) from the edges filed by cited paper (its own file).
+/// A staged edge whose citing (cited) paper lies within the job's bounds cites (is cited by) one
+/// of its focal papers, in the range the stage computed, so neither needs a join with them.
 fn job_sql(plan: CdPlan, line: &Timeline, ranges: std::ops::Range<i64>) -> String {
     let width = range_width(plan, line);
     let first = line.first;
@@ -206,9 +207,8 @@ fn job_sql(plan: CdPlan, line: &Timeline, ranges: std::ops::Range<i64>) -> Strin
             SELECT range, min(t) AS first, max(t) AS last FROM focal GROUP BY range
         ),
         refs AS (
-            SELECT f.range, e.citing, e.cited, e.t_cited
-            FROM {BY_CITING} e JOIN focal f ON e.citing = f.node
-            WHERE e.t_citing BETWEEN {job_first} AND {job_last}
+            SELECT e.citing_range AS range, e.citing, e.cited, e.t_cited
+            FROM {BY_CITING} e WHERE e.t_citing BETWEEN {job_first} AND {job_last}
         ),
         needed AS (
             SELECT range, node, min(lower) AS lower FROM (
@@ -218,8 +218,8 @@ fn job_sql(plan: CdPlan, line: &Timeline, ranges: std::ops::Range<i64>) -> Strin
             ) GROUP BY range, node
         ),
         focal_citations AS (
-            SELECT f.range, e.citing, e.cited, e.t_citing
-            FROM {BY_CITED} e JOIN focal f ON e.cited = f.node JOIN spans s ON f.range = s.range
+            SELECT e.cited_range AS range, e.citing, e.cited, e.t_citing
+            FROM {BY_CITED} e JOIN spans s ON e.cited_range = s.range
             WHERE e.t_cited BETWEEN {job_first} AND {job_last} {upper} {job_upper}
         ),
         reference_citations AS (
@@ -282,17 +282,16 @@ pub fn compute(session: &Session, plan: CdPlan, out: &Path) -> Result<CdSummary>
         .into_iter()
         .filter(|run| !occupied.is_empty() && !run.is_empty())
         .collect();
-    // Each occupied range's job, for filing the staged edges.
-    let mut job_of_range = HashMap::new();
-    for (job, run) in shares.iter().enumerate() {
-        job_of_range.extend(run.clone().map(|index| (occupied[index as usize], job)));
-    }
+    // A staged edge's ranges are occupied ones (both its papers are timed); a range's job is the
+    // share holding its place among them.
+    let job_of_range = |range: i64| {
+        let place = occupied.partition_point(|&r| r < range) as i64;
+        shares.partition_point(|run| run.end <= place)
+    };
     std::fs::create_dir_all(out).map_err(crate::io_error(out))?;
     let work = tempfile::Builder::new().prefix(".cd-stages-").tempdir_in(out).map_err(crate::io_error(out))?;
     let tables = [(BY_CITING, "citing_range"), (BY_CITED, "cited_range")];
-    session.stage_split(&staged_edges_sql(plan, &line), work.path(), &tables, |range| {
-        job_of_range.get(&range).copied().unwrap_or(0)
-    })?;
+    session.stage_split(&staged_edges_sql(plan, &line), work.path(), &tables, job_of_range)?;
     let queries: Vec<String> = shares
         .iter()
         .map(|run| job_sql(plan, &line, occupied[run.start as usize]..occupied[run.end as usize - 1] + 1))
