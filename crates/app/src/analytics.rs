@@ -129,7 +129,7 @@ pub fn run_executor(params: &ExecutorParams) -> Result<()> {
 mod enabled {
     use super::{AnalyticsReport, Map, Path, Result, Value};
     use crate::request::analytics::{AnalyticsQuery, CdParams, EngineParams, ExecutorParams, RelatedParams};
-    use crate::request::names::{EngineName, UnitsName};
+    use crate::request::names::EngineName;
     use crate::{CorpusSession, Error};
     use litnav_analytics::cd::CdPlan;
     use litnav_analytics::related::{RelatedPlan, Relation};
@@ -151,7 +151,7 @@ mod enabled {
 
     fn engine(params: &EngineParams) -> Engine {
         let params = params.filled();
-        match params.engine.unwrap_or(EngineName::Local) {
+        match params.engine.unwrap_or_default() {
             EngineName::Memory => Engine::Memory,
             EngineName::Local => Engine::Local(LocalOptions {
                 memory_limit: params.memory_limit.map(|mib| mib << 20),
@@ -236,7 +236,7 @@ mod enabled {
                 (summary_of(&summary), line)
             }
             AnalyticsQuery::Novelty(params) => {
-                let units = params.units.unwrap_or(UnitsName::Venues).units();
+                let units = params.units.unwrap_or_default().units();
                 let summary = litnav_analytics::paper_novelty(&engine, parquet, units, out).map_err(failed)?;
                 let line = format!("novelty of {} papers ({} as units, expected null)", summary.papers, summary.units);
                 (summary_of(&summary), line)

@@ -48,7 +48,7 @@ impl EngineParams {
     /// These options with every one not given at its default.
     pub fn filled(&self) -> EngineParams {
         EngineParams {
-            engine: self.engine.or(Some(EngineName::Local)),
+            engine: Some(self.engine.unwrap_or_default()),
             scheduler: self.scheduler.clone().or_else(|| Some(DEFAULT_SCHEDULER.to_string())),
             timeout: self.timeout.or(Some(DEFAULT_TIMEOUT)),
             memory_limit: self.memory_limit,
@@ -227,7 +227,7 @@ impl AnalyticsQuery {
             AnalyticsQuery::Cocitation(p) => AnalyticsQuery::Cocitation(p.filled()),
             AnalyticsQuery::Coupling(p) => AnalyticsQuery::Coupling(p.filled()),
             AnalyticsQuery::Novelty(p) => {
-                AnalyticsQuery::Novelty(NoveltyParams { units: p.units.or(Some(UnitsName::Venues)) })
+                AnalyticsQuery::Novelty(NoveltyParams { units: Some(p.units.unwrap_or_default()) })
             }
         }
     }

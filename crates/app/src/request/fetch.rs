@@ -48,7 +48,7 @@ impl FetchParams {
     pub fn filled(&self) -> FetchParams {
         FetchParams {
             max: self.max.or(Some(200)),
-            snowball: self.snowball.or(Some(SnowballName::Both)),
+            snowball: Some(self.snowball.unwrap_or_default()),
             snowball_max: self.snowball_max.or(Some(800)),
             citing_per_work: self.citing_per_work.or(Some(25)),
             api_url: self.api_url.clone().or_else(|| Some(litnav_fetch::openalex::PUBLIC_API.to_string())),
@@ -67,7 +67,7 @@ impl FetchParams {
                 Err(Error::input(format!("{name}: must be between {least} and {MAX_FETCH}, not {value}")))
             }
         };
-        let snowball = match filled.snowball.unwrap_or(SnowballName::Both) {
+        let snowball = match filled.snowball.unwrap_or_default() {
             SnowballName::None => Snowball::default(),
             SnowballName::References => Snowball { references: true, citations: false },
             SnowballName::Citations => Snowball { references: false, citations: true },

@@ -108,8 +108,8 @@ impl MapParams {
             min_papers: self.min_papers.or(Some(MAP_FLOOR.at_least)),
             before: self.before,
             exclude_surveys: self.exclude_surveys.or(Some(false)),
-            method: self.method.or(Some(MethodName::Average)),
-            input: self.input.or(Some(InputName::TitleAbstract)),
+            method: Some(self.method.unwrap_or_default()),
+            input: Some(self.input.unwrap_or_default()),
             llm_batch: self.llm_batch.or(Some(bottom_up.batch)),
             recurse_above: self.recurse_above,
             min_relevance: self.min_relevance,
@@ -166,7 +166,7 @@ impl MapParams {
     /// The request of these options (`filled`: them filled) for papers from `source`. The LLM
     /// organizer's options are refused with another method when they were given, not filled.
     fn request(&self, filled: &MapParams, default_seed: u64, source: PaperSource) -> Result<MapRequest> {
-        let method = filled.method.unwrap_or(MethodName::Average);
+        let method = filled.method.unwrap_or_default();
         let bottom_up = match method {
             MethodName::Llm => Some(bottom_up(filled)?),
             _ if self.input.is_some_and(|input| input != InputName::TitleAbstract) || self.llm_batch.is_some() => {
@@ -198,7 +198,7 @@ fn bottom_up(filled: &MapParams) -> Result<BottomUpSettings> {
     if batch < 2 {
         return Err(Error::input(format!("llm_batch: must be at least 2 papers, not {batch}")));
     }
-    let input = filled.input.unwrap_or(InputName::TitleAbstract).input();
+    let input = filled.input.unwrap_or_default().input();
     Ok(BottomUpSettings { batch, input, ..BottomUpSettings::default() })
 }
 

@@ -6,18 +6,20 @@
 use crate::Error;
 
 /// Defines an enum chosen by name: `what` names the option in messages, each variant has its name
-/// and its help (the variant's doc comment).
+/// and its help (the variant's doc comment). An option's default is marked here, once
+/// (`#[derive(Default)]` on the enum, `#[default]` on the variant), and every request's `filled`
+/// and every consumer reads it from there.
 macro_rules! named {
     (
         $(#[$meta:meta])*
         pub enum $name:ident ($what:literal) {
-            $( #[doc = $help:literal] $variant:ident = $text:literal, )+
+            $( #[doc = $help:literal] $(#[$attribute:meta])* $variant:ident = $text:literal, )+
         }
     ) => {
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub enum $name {
-            $( #[doc = $help] $variant, )+
+            $( #[doc = $help] $(#[$attribute])* $variant, )+
         }
 
         impl $name {
@@ -84,6 +86,7 @@ macro_rules! named {
 
 named! {
     /// How a search ranks papers.
+    #[derive(Default)]
     pub enum ModeName ("mode") {
         /// BM25 over title and abstract.
         Bm25 = "bm25",
@@ -92,14 +95,17 @@ named! {
         /// BM25 and dense fused (reciprocal rank fusion by default).
         Hybrid = "hybrid",
         /// Hybrid with feedback, widened by the neighbours of its best hits (the best measured on the litbench surveys).
+        #[default]
         Expanded = "expanded",
     }
 }
 
 named! {
     /// How a hybrid search fuses its two rankings.
+    #[derive(Default)]
     pub enum FusionName ("fusion") {
         /// Reciprocal rank fusion: the sum of 1/(k + rank).
+        #[default]
         Rrf = "rrf",
         /// alpha times BM25 plus (1 - alpha) times cosine, each min-max normalized over its candidates.
         Weighted = "weighted",
@@ -148,6 +154,7 @@ impl PrecisionName {
 
 named! {
     /// Which citations of a fetched topic's works are followed to fetch more works.
+    #[derive(Default)]
     pub enum SnowballName ("snowball") {
         /// Only the works the topic search returns.
         None = "none",
@@ -156,6 +163,7 @@ named! {
         /// Also the works citing them (most cited first, a bounded number per work).
         Citations = "citations",
         /// Both the works they cite and the works citing them.
+        #[default]
         Both = "both",
     }
 }
@@ -170,8 +178,10 @@ named! {
 
 named! {
     /// Which citing papers the CD index counts.
+    #[derive(Default)]
     pub enum ReadingName ("reading") {
         /// Later papers only (t_f < t ≤ t_f + window): the index's definition, what `cdindex` computes.
+        #[default]
         Subsequent = "subsequent",
         /// Every citing paper, whatever its year (the older reading).
         AllTime = "all-time",
@@ -272,8 +282,10 @@ mod tests {
 
 named! {
     /// What plays the role of Uzzi's journals in novelty.
+    #[derive(Default)]
     pub enum UnitsName ("novelty units") {
         /// A reference's venue (its own unit when it has none).
+        #[default]
         Venues = "venues",
         /// Every reference is its own unit.
         References = "references",
@@ -335,8 +347,10 @@ impl NeighbourhoodName {
 
 named! {
     /// How a map's papers are organized into subtopics.
+    #[derive(Default)]
     pub enum MethodName ("method") {
         /// Average-linkage (UPGMA) agglomerative clustering on cosine distance (the most even on litnav's organizer benchmarks).
+        #[default]
         Average = "average",
         /// Ward agglomerative clustering cut at the silhouette's k.
         Ward = "ward",
@@ -364,8 +378,10 @@ impl MethodName {
 
 named! {
     /// What the LLM Bottom-Up organizer is shown of each paper (TaxoBench's input settings).
+    #[derive(Default)]
     pub enum InputName ("input") {
         /// Title and abstract.
+        #[default]
         TitleAbstract = "title-abstract",
         /// Plus a summary the LLM extracts from each paper (problem, motivation, methods, conclusions, contributions; cached).
         Summary = "summary",
@@ -388,10 +404,12 @@ impl InputName {
 
 named! {
     /// Where an analytics plan runs.
+    #[derive(Default)]
     pub enum EngineName ("engine") {
         /// litnav's in-memory CSR graph (fastest while the graph fits in memory).
         Memory = "memory",
         /// Apache DataFusion in this process (spills to disk under memory_limit).
+        #[default]
         Local = "local",
         /// An Apache DataFusion Ballista cluster (`litnav cluster`), at the scheduler.
         Ballista = "ballista",

@@ -45,8 +45,8 @@ impl MetricParams {
         let defaults = MetricOptions::default();
         MetricParams {
             window: self.window,
-            reading: self.reading.or(Some(ReadingName::Subsequent)),
-            units: self.units.or(Some(UnitsName::Venues)),
+            reading: Some(self.reading.unwrap_or_default()),
+            units: Some(self.units.unwrap_or_default()),
             nulls: self.nulls.or(Some(defaults.nulls)),
             seed: self.seed,
         }
@@ -61,8 +61,8 @@ impl MetricParams {
         }
         Ok(MetricOptions {
             window: filled.window,
-            reading: filled.reading.unwrap_or(ReadingName::Subsequent).reading(),
-            units: filled.units.unwrap_or(UnitsName::Venues).units(),
+            reading: filled.reading.unwrap_or_default().reading(),
+            units: filled.units.unwrap_or_default().units(),
             nulls,
             seed: filled.seed.unwrap_or(default_seed),
         })

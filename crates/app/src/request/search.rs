@@ -82,8 +82,8 @@ impl SearchParams {
         SearchParams {
             query: self.query.clone(),
             k: self.k.or(Some(10)),
-            mode: self.mode.or(Some(ModeName::Expanded)),
-            fusion: self.fusion.or(Some(FusionName::Rrf)),
+            mode: Some(self.mode.unwrap_or_default()),
+            fusion: Some(self.fusion.unwrap_or_default()),
             rrf_k: self.rrf_k.or(Some(60.0)),
             alpha: self.alpha.or(Some(0.5)),
             seeds: self.seeds.or(Some(expansion.seeds)),
@@ -118,12 +118,12 @@ impl SearchParams {
         if alpha > 1.0 {
             return Err(Error::input(format!("alpha: is a weight between 0 and 1, not {alpha}")));
         }
-        let fusion = match filled.fusion.unwrap_or(FusionName::Rrf) {
+        let fusion = match filled.fusion.unwrap_or_default() {
             FusionName::Rrf => Fusion::Rrf(number("rrf_k", filled.rrf_k)?),
             FusionName::Weighted => Fusion::Weighted(alpha),
         };
         let seeds = filled.seeds.unwrap_or_default();
-        let mode = match filled.mode.unwrap_or(ModeName::Expanded) {
+        let mode = match filled.mode.unwrap_or_default() {
             ModeName::Bm25 => Mode::Bm25,
             ModeName::Dense => Mode::Dense,
             ModeName::Hybrid => Mode::Hybrid(fusion),

@@ -89,7 +89,7 @@ pub(super) async fn topics(State(state): State<AppState>) -> ApiResult<Json<Vec<
 
 pub(super) async fn search(State(state): State<AppState>, Query(params): Query<SearchParams>) -> ApiResult<Response> {
     let mut request = params.resolve()?;
-    let asked = params.filled().mode.unwrap_or(ModeName::Expanded);
+    let asked = params.filled().mode.unwrap_or_default();
     let (hits, used, notice) = blocking_with_turn(move |turn| {
         let session = state.session()?;
         if matches!(request.mode, Mode::Bm25) {
