@@ -256,7 +256,8 @@ mod enabled {
         engine: &EngineParams,
         work: &Path,
     ) -> Result<super::SessionAnalytics> {
-        use crate::relations::{Measure, MetricOptions, RankRequest};
+        use crate::relations::{Measure, MetricOptions};
+        use crate::request::RankParams;
         // Named by the corpus's directory and generation: servers of other corpora may share `work`.
         let generation = session.corpus().manifest().generation;
         let corpus = litnav_core::bytes::fnv1a(session.dir().display().to_string().as_bytes());
@@ -289,14 +290,8 @@ mod enabled {
                 return Ok(super::SessionAnalytics { report, ranking: None });
             }
         };
-        let mut request = RankRequest {
-            measure,
-            topic: None,
-            pool: crate::relations::DEFAULT_TOPIC_POOL,
-            k: crate::relations::DEFAULT_RANKED,
-            scinet_form: false,
-            metric: MetricOptions::default(),
-        };
+        // Every ranking option at its default; the values come from the file just written.
+        let mut request = RankParams::default().resolve(measure, MetricOptions::default().seed)?;
         crate::analytics_results::use_results(session, &mut request, None, &out.join(query.file()))?;
         Ok(super::SessionAnalytics { report, ranking: Some(session.rank(&request)?) })
     }

@@ -6,10 +6,10 @@
 
 use litnav_app::edges::{EdgeGraph, Papers};
 use litnav_app::maps;
-use litnav_app::relations::{MetricOptions, RankRequest};
+use litnav_app::relations::MetricOptions;
 use litnav_app::request::{
-    CompatName, ExpandParams, MapParams, MeasureName, MetricParams, ModelParams, NeighbourhoodName, ReadingName,
-    SearchParams, SimilarityName, UnitsName,
+    CompatName, ExpandParams, MapParams, MeasureName, MetricParams, ModelParams, NeighbourhoodName, RankParams,
+    ReadingName, SearchParams, SimilarityName, UnitsName,
 };
 use litnav_app::score::taxobench::{self, Lines};
 use litnav_app::score::{clusters, tree};
@@ -354,12 +354,15 @@ fn metric((window, reading, units, nulls, seed): &MetricWords) -> litnav_app::Re
         nulls: Some(*nulls),
         seed: *seed,
     };
-    // The settings are read only when the seed is left to them.
-    let default_seed = match seed {
-        Some(seed) => *seed,
-        None => Settings::load()?.seed,
-    };
-    params.resolve(default_seed)
+    params.resolve(seed_or_settings(*seed)?)
+}
+
+/// The seed given, or the settings' (read only when the seed is left to them).
+fn seed_or_settings(seed: Option<u64>) -> litnav_app::Result<u64> {
+    match seed {
+        Some(seed) => Ok(seed),
+        None => Ok(Settings::load()?.seed),
+    }
 }
 
 /// A citation graph from lists, answering in the order its papers were given.
@@ -592,23 +595,14 @@ impl Corpus {
     }
 
     /// Papers ranked by `measure` (`disruption`, `novelty`, `citations`): the whole corpus or a
-    /// topic's papers; JSON as `relations disruption|novelty|citations --json`.
-    #[pyo3(signature = (measure, topic, pool, k, scinet_form, metric_words))]
-    #[allow(clippy::too_many_arguments)] // One per option of the ranking, as the command has.
-    fn rank(
-        &self,
-        py: Python<'_>,
-        measure: String,
-        topic: Option<String>,
-        pool: usize,
-        k: usize,
-        scinet_form: bool,
-        metric_words: MetricWords,
-    ) -> PyResult<String> {
+    /// topic's papers, with the ranking's options as the server names them (JSON); JSON as
+    /// `relations disruption|novelty|citations --json`.
+    fn rank(&self, py: Python<'_>, measure: String, params: String) -> PyResult<String> {
         py.detach(|| {
             let measure = measure.parse::<MeasureName>()?.measure();
-            let metric = metric(&metric_words)?;
-            to_json(&self.session.rank(&RankRequest { measure, topic, pool, k, scinet_form, metric })?)
+            let params: RankParams = parse_options("rank", &params)?;
+            let request = params.resolve(measure, seed_or_settings(params.metric.seed)?)?;
+            to_json(&self.session.rank(&request)?)
         })
         .map_err(fail)
     }

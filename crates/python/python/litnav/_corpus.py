@@ -181,9 +181,11 @@ class Corpus:
         self._metric_checks(window, nulls, seed)
         if topic is not None:
             text("topic", topic)
-        answer = _call(
-            self._inner.rank, text("measure", measure), topic, pool, k, bool(scinet_form), (window, reading, units, nulls, seed)
+        options = dict(
+            topic=topic, pool=pool, k=k, scinet_form=bool(scinet_form), window=window, reading=reading, units=units,
+            nulls=nulls, seed=seed,
         )
+        answer = _call(self._inner.rank, text("measure", measure), _options("rank", options))
         return json.loads(answer)
 
     def citation_path(
