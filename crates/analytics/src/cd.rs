@@ -45,7 +45,7 @@ use datafusion::common::ScalarValue;
 use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, Signature, Volatility};
 use litnav_graph::disruption::{self, CdOptions, Disruption};
 use litnav_graph::{Graph, Node};
-use rustc_hash::FxHashMap;
+use rayon::slice::ParallelSliceMut;
 use serde::Serialize;
 use std::path::Path;
 use std::sync::Arc;
@@ -470,6 +470,11 @@ fn kernel_error(message: String) -> datafusion::error::DataFusionError {
     kernel::error(KERNEL, message)
 }
 
+/// The kinds of a kernel row (column `kind`).
+const REFERENCE: i64 = 0;
+const CITATION: i64 = 1;
+const FOCAL: i64 = 2;
+
 /// One range's rows as a small CSR, and the kernel run for each of its focal papers.
 fn range_disruption(
     rows: &StructArray,
@@ -478,60 +483,79 @@ fn range_disruption(
 ) -> datafusion::error::Result<Vec<(i64, Disruption)>> {
     let field = |rows: &StructArray, name: &str| kernel::int64_field(KERNEL, rows, name);
     let (kind, x, y, t) = (field(rows, "kind")?, field(rows, "x")?, field(rows, "y")?, field(rows, "t")?);
-    let mut local = LocalGraph::default();
+    let (kind, x, y, t): (&[i64], &[i64], &[i64], &[i64]) = (kind.values(), x.values(), y.values(), t.values());
+    let numbered = NumberedRows::new(kind, x, y)?;
+    let mut times = vec![None; numbered.keys.len()];
     let mut focals = Vec::new();
-    for row in 0..rows.len() {
-        let time =
-            i32::try_from(t.value(row)).map_err(|_| kernel_error(format!("time {} is out of range", t.value(row))))?;
-        match kind.value(row) {
-            2 => focals.push(local.node(x.value(row), Some(time))),
-            0 => {
-                let (focal, reference) = (local.node(x.value(row), None), local.node(y.value(row), Some(time)));
-                local.pairs.push((focal, reference));
+    let mut pairs = Vec::with_capacity(kind.len());
+    for (row, (&kind, &time)) in kind.iter().zip(t.iter()).enumerate() {
+        let time = i32::try_from(time).map_err(|_| kernel_error(format!("time {time} is out of range")))?;
+        let (a, b) = numbered.row(row);
+        // A focal paper's row times it; a reference's times the cited paper, a citation's the citer.
+        match kind {
+            FOCAL => {
+                focals.push(a);
+                times[a as usize] = Some(time);
             }
-            1 => {
-                let (citer, cited) = (local.node(x.value(row), Some(time)), local.node(y.value(row), None));
-                local.pairs.push((citer, cited));
+            REFERENCE => {
+                pairs.push((a, b));
+                times[b as usize] = Some(time);
             }
-            other => return Err(kernel_error(format!("unknown row kind {other}"))),
+            _ => {
+                // CITATION: the numbering refused any other kind.
+                pairs.push((a, b));
+                times[a as usize] = Some(time);
+            }
         }
     }
     focals.sort_unstable();
     focals.dedup();
-    let (keys, graph) = local.build(dated);
+    let untimed = vec![None; times.len()];
+    let (years, dates) = if dated { (untimed, times) } else { (times, untimed) };
+    let graph = Graph::anonymous(years, dates, &pairs);
     let options = CdOptions { window, ..CdOptions::default() };
     let values = disruption::disruption_of(&graph, &focals, options);
-    Ok(focals.into_iter().map(|f| keys[f as usize]).zip(values).collect())
+    Ok(focals.into_iter().map(|f| numbered.keys[f as usize]).zip(values).collect())
 }
 
-/// The nodes of one range, numbered as they appear, with their times.
-#[derive(Default)]
-struct LocalGraph {
-    /// Keys are the papers' node numbers: a fast hash, not a keyed one (no input chooses them
-    /// against the hasher, and the kernel hashes every row it is given).
-    numbers: FxHashMap<i64, Node>,
+/// A range's rows with their papers numbered: every paper's key once, ascending, and each row's
+/// `x` and `y` by their place among them (a focal paper's row has no `y`). Numbered by sorting
+/// (key, place in the rows) pairs on every core and reading the runs of equal keys — a range
+/// holds millions of rows, and a hash map numbers them one at a time.
+struct NumberedRows {
     keys: Vec<i64>,
-    times: Vec<Option<i32>>,
-    pairs: Vec<(Node, Node)>,
+    /// Row `r`'s `x` at `2r`, its `y` at `2r + 1`.
+    numbers: Vec<Node>,
 }
 
-impl LocalGraph {
-    fn node(&mut self, key: i64, time: Option<i32>) -> Node {
-        let number = *self.numbers.entry(key).or_insert_with(|| {
-            self.keys.push(key);
-            self.times.push(None);
-            self.keys.len() as Node - 1
-        });
-        if time.is_some() {
-            self.times[number as usize] = time;
+impl NumberedRows {
+    fn new(kind: &[i64], x: &[i64], y: &[i64]) -> datafusion::error::Result<NumberedRows> {
+        let mut slots: Vec<(i64, u32)> = Vec::with_capacity(2 * kind.len());
+        for (row, &kind) in kind.iter().enumerate() {
+            if !matches!(kind, REFERENCE | CITATION | FOCAL) {
+                return Err(kernel_error(format!("unknown row kind {kind}")));
+            }
+            let slot = u32::try_from(2 * row).map_err(|_| kernel_error("a range holds too many rows".into()))?;
+            slots.push((x[row], slot));
+            if kind != FOCAL {
+                slots.push((y[row], slot + 1));
+            }
         }
-        number
+        slots.par_sort_unstable_by_key(|&(key, _)| key);
+        let mut keys: Vec<i64> = Vec::new();
+        let mut numbers = vec![0; 2 * kind.len()];
+        for (key, slot) in slots {
+            if keys.last() != Some(&key) {
+                keys.push(key);
+            }
+            numbers[slot as usize] = (keys.len() - 1) as Node;
+        }
+        Ok(NumberedRows { keys, numbers })
     }
 
-    fn build(self, dated: bool) -> (Vec<i64>, Graph) {
-        let untimed = vec![None; self.times.len()];
-        let (years, dates) = if dated { (untimed, self.times) } else { (self.times, untimed) };
-        (self.keys, Graph::anonymous(years, dates, &self.pairs))
+    /// Row `row`'s `x` and `y` (0 for a focal paper's row).
+    fn row(&self, row: usize) -> (Node, Node) {
+        (self.numbers[2 * row], self.numbers[2 * row + 1])
     }
 }
 
@@ -570,4 +594,26 @@ fn results_list(results: &[Vec<(i64, Disruption)>]) -> datafusion::error::Result
         Arc::new(structs),
         None,
     )?)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn rows_are_numbered_by_their_papers_keys_in_ascending_order() {
+        // A focal paper (its row has no `y`), a reference of it and two citations, keys unsorted.
+        let kind = [FOCAL, REFERENCE, CITATION, CITATION];
+        let x = [40, 40, -7, 900];
+        let y = [12345, 5, 40, 5];
+        let numbered = NumberedRows::new(&kind, &x, &y).unwrap();
+        assert_eq!(numbered.keys, [-7, 5, 40, 900]);
+        assert_eq!(numbered.row(0).0, 2);
+        assert_eq!(numbered.row(1), (2, 1));
+        assert_eq!(numbered.row(2), (0, 2));
+        assert_eq!(numbered.row(3), (3, 1));
+        let error = NumberedRows::new(&[3], &[1], &[2]).err().unwrap();
+        assert!(error.to_string().contains("unknown row kind 3"), "{error}");
+    }
 }
