@@ -342,19 +342,11 @@ fn year(position: usize, value: i64) -> litnav_app::Result<Option<i32>> {
         .map_err(|_| litnav_app::Error::input(format!("times[{position}]: year {value} is out of range")))
 }
 
-/// How disruption and novelty are computed, as Python gives them: `(window, reading, units, nulls,
-/// seed)`, names as the command spells them (`seed` none: the settings').
-type MetricWords = (Option<u32>, String, String, usize, Option<u64>);
-
-fn metric((window, reading, units, nulls, seed): &MetricWords) -> litnav_app::Result<MetricOptions> {
-    let params = MetricParams {
-        window: *window,
-        reading: Some(reading.parse()?),
-        units: Some(units.parse()?),
-        nulls: Some(*nulls),
-        seed: *seed,
-    };
-    params.resolve(seed_or_settings(*seed)?)
+/// How disruption and novelty are computed, from the JSON object of the server's metric options
+/// (`window`, `reading`, `units`, `nulls`, `seed`; a seed left out is the settings').
+fn metric_options(what: &str, params: &str) -> litnav_app::Result<MetricOptions> {
+    let params: MetricParams = parse_options(what, params)?;
+    params.resolve(seed_or_settings(params.seed)?)
 }
 
 /// The seed given, or the settings' (read only when the seed is left to them).
@@ -438,12 +430,9 @@ impl CitationGraph {
     }
 
     /// Uzzi novelty per paper in the given order, JSON (`units`: `venues` or `references`).
-    fn novelty(&self, py: Python<'_>, units: String, nulls: usize, seed: Option<u64>) -> PyResult<String> {
-        py.detach(|| {
-            let metric = metric(&(None, ReadingName::Subsequent.name().to_string(), units, nulls, seed))?;
-            to_json(&self.inner.novelty(&metric)?)
-        })
-        .map_err(fail)
+    /// `params` are the metric options as JSON (`units`, `nulls`, `seed`).
+    fn novelty(&self, py: Python<'_>, params: String) -> PyResult<String> {
+        py.detach(|| to_json(&self.inner.novelty(&metric_options("novelty", &params)?)?)).map_err(fail)
     }
 
     /// The citation paths from `source` (citing) to `target` (cited), JSON as `relations path`.
@@ -590,8 +579,8 @@ impl Corpus {
 
     /// A paper's citation profile (degrees, CD, novelty, percentiles, co-cited and coupled
     /// papers), JSON as `relations paper --json`.
-    fn paper(&self, py: Python<'_>, id: String, metric_words: MetricWords) -> PyResult<String> {
-        py.detach(|| to_json(&self.session.profile(&id, &metric(&metric_words)?)?)).map_err(fail)
+    fn paper(&self, py: Python<'_>, id: String, params: String) -> PyResult<String> {
+        py.detach(|| to_json(&self.session.profile(&id, &metric_options("paper", &params)?)?)).map_err(fail)
     }
 
     /// Papers ranked by `measure` (`disruption`, `novelty`, `citations`): the whole corpus or a

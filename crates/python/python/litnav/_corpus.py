@@ -8,7 +8,7 @@ import os
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 from . import _litnav
-from ._errors import InputError, _call, json_text, number, text, whole
+from ._errors import InputError, _call, _options, json_text, number, text, whole
 
 _DEFAULTS = _litnav.DEFAULTS
 PathLike = Union[str, "os.PathLike[str]"]
@@ -155,7 +155,8 @@ class Corpus:
         (``units``, ``nulls`` randomized graphs, ``seed``), corpus-wide percentiles, and the papers
         most co-cited and most coupled with it."""
         self._metric_checks(window, nulls, seed)
-        return json.loads(_call(self._inner.paper, text("id", id), (window, reading, units, nulls, seed)))
+        options = dict(window=window, reading=reading, units=units, nulls=nulls, seed=seed)
+        return json.loads(_call(self._inner.paper, text("id", id), _options("paper", options)))
 
     def rank(
         self,
@@ -248,16 +249,6 @@ class Corpus:
 
     def __repr__(self) -> str:
         return f"litnav.Corpus({self.path!r}, {len(self)} papers)"
-
-
-def _options(what: str, request: Dict[str, Any]) -> str:
-    """A request's options as the JSON object the binding reads; options left at ``None`` are
-    left out, so their defaults apply."""
-    present = {name: value for name, value in request.items() if value is not None}
-    try:
-        return json.dumps(present, allow_nan=False)
-    except (TypeError, ValueError) as error:
-        raise InputError(f"{what}: an option is not JSON-serializable: {error}") from None
 
 
 def _edit_log(edits: Any) -> "tuple[Optional[str], Optional[str]]":
