@@ -45,7 +45,6 @@ use datafusion::common::ScalarValue;
 use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, Signature, Volatility};
 use litnav_graph::disruption::{self, CdOptions, Disruption};
 use litnav_graph::{Graph, Node};
-use rayon::slice::ParallelSliceMut;
 use serde::Serialize;
 use std::path::Path;
 use std::sync::Arc;
@@ -147,9 +146,9 @@ fn range_width(plan: CdPlan, line: &Timeline) -> i64 {
 }
 
 /// The staged edges, each in the file of the job whose focal papers cite it (by the citing
-/// paper's range) ...
+/// paper's time) ...
 const BY_CITING: &str = "cd_edges_by_citing";
-/// ... and in the file of the job whose focal papers it cites (by the cited paper's range).
+/// ... and in the file of the job whose focal papers it cites (by the cited paper's time).
 const BY_CITED: &str = "cd_edges_by_cited";
 
 /// The papers with a time stamp, as a CTE named `stamped`.
@@ -159,14 +158,13 @@ fn stamped_cte(line: &Timeline) -> String {
 }
 
 /// The one pass over the edges: every citation between two timed papers (a citation to itself
-/// left out) with both papers' times and ranges. Every row a job counts is one of these: a
-/// reference needs its cited paper's time, a citation its citing paper's.
-fn staged_edges_sql(plan: CdPlan, line: &Timeline) -> String {
-    let (first, width) = (line.first, range_width(plan, line));
+/// left out) with both papers' times. Every row a job counts is one of these: a reference needs
+/// its cited paper's time, a citation its citing paper's. A paper's range is not staged: the
+/// jobs compute it from the time (a column less to write and read twice).
+fn staged_edges_sql(line: &Timeline) -> String {
     format!(
         "WITH {stamped}
-        SELECT e.citing, e.cited, a.t AS t_citing, b.t AS t_cited,
-               (a.t - {first}) / {width} AS citing_range, (b.t - {first}) / {width} AS cited_range
+        SELECT e.citing, e.cited, a.t AS t_citing, b.t AS t_cited
         FROM edges e JOIN stamped a ON e.citing = a.node JOIN stamped b ON e.cited = b.node
         WHERE e.citing <> e.cited",
         stamped = stamped_cte(line)
@@ -179,7 +177,7 @@ fn staged_edges_sql(plan: CdPlan, line: &Timeline) -> String {
 /// those of its window), the citations to its focal papers (of any time up to the window's end:
 /// the I-index counts earlier citers too) from the edges filed by cited paper (its own file).
 /// A staged edge whose citing (cited) paper lies within the job's bounds cites (is cited by) one
-/// of its focal papers, in the range the stage computed, so neither needs a join with them.
+/// of its focal papers, in the range of that paper's time, so neither needs a join with them.
 fn job_sql(plan: CdPlan, line: &Timeline, ranges: std::ops::Range<i64>) -> String {
     let width = range_width(plan, line);
     let first = line.first;
@@ -207,7 +205,7 @@ fn job_sql(plan: CdPlan, line: &Timeline, ranges: std::ops::Range<i64>) -> Strin
             SELECT range, min(t) AS first, max(t) AS last FROM focal GROUP BY range
         ),
         refs AS (
-            SELECT e.citing_range AS range, e.citing, e.cited, e.t_cited
+            SELECT (e.t_citing - {first}) / {width} AS range, e.citing, e.cited, e.t_cited
             FROM {BY_CITING} e WHERE e.t_citing BETWEEN {job_first} AND {job_last}
         ),
         needed AS (
@@ -218,8 +216,8 @@ fn job_sql(plan: CdPlan, line: &Timeline, ranges: std::ops::Range<i64>) -> Strin
             ) GROUP BY range, node
         ),
         focal_citations AS (
-            SELECT e.cited_range AS range, e.citing, e.cited, e.t_citing
-            FROM {BY_CITED} e JOIN spans s ON e.cited_range = s.range
+            SELECT s.range, e.citing, e.cited, e.t_citing
+            FROM {BY_CITED} e JOIN spans s ON (e.t_cited - {first}) / {width} = s.range
             WHERE e.t_cited BETWEEN {job_first} AND {job_last} {upper} {job_upper}
         ),
         reference_citations AS (
@@ -282,16 +280,18 @@ pub fn compute(session: &Session, plan: CdPlan, out: &Path) -> Result<CdSummary>
         .into_iter()
         .filter(|run| !occupied.is_empty() && !run.is_empty())
         .collect();
-    // A staged edge's ranges are occupied ones (both its papers are timed); a range's job is the
-    // share holding its place among them.
-    let job_of_range = |range: i64| {
-        let place = occupied.partition_point(|&r| r < range) as i64;
-        shares.partition_point(|run| run.end <= place)
-    };
+    // A staged edge's papers are timed, so their ranges are occupied ones; a range's job is the
+    // share holding its place among them, looked up by the paper's time for every staged edge.
+    let width = range_width(plan, &line);
+    let job_by_range: Vec<usize> = (0..occupied.last().map_or(0, |&last| last + 1))
+        .map(|range| shares.partition_point(|run| run.end <= occupied.partition_point(|&r| r < range) as i64))
+        .collect();
+    let job_of_time =
+        |t: i64| usize::try_from((t - line.first) / width).ok().and_then(|r| job_by_range.get(r).copied());
     std::fs::create_dir_all(out).map_err(crate::io_error(out))?;
     let work = tempfile::Builder::new().prefix(".cd-stages-").tempdir_in(out).map_err(crate::io_error(out))?;
-    let tables = [(BY_CITING, "citing_range"), (BY_CITED, "cited_range")];
-    session.stage_split(&staged_edges_sql(plan, &line), work.path(), &tables, job_of_range)?;
+    let tables = [(BY_CITING, "t_citing"), (BY_CITED, "t_cited")];
+    session.stage_split(&staged_edges_sql(&line), work.path(), &tables, job_of_time)?;
     let queries: Vec<String> = shares
         .iter()
         .map(|run| job_sql(plan, &line, occupied[run.start as usize]..occupied[run.end as usize - 1] + 1))
@@ -520,8 +520,9 @@ fn range_disruption(
 
 /// A range's rows with their papers numbered: every paper's key once, ascending, and each row's
 /// `x` and `y` by their place among them (a focal paper's row has no `y`). Numbered by sorting
-/// (key, place in the rows) pairs on every core and reading the runs of equal keys — a range
-/// holds millions of rows, and a hash map numbers them one at a time.
+/// (key, place in the rows) pairs with a radix sort over the bits in which the range's keys
+/// differ, then reading the runs of equal keys — a range holds millions of rows, and neither a
+/// hash map nor a comparison sort numbers them as fast.
 struct NumberedRows {
     keys: Vec<i64>,
     /// Row `r`'s `x` at `2r`, its `y` at `2r + 1`.
@@ -530,23 +531,28 @@ struct NumberedRows {
 
 impl NumberedRows {
     fn new(kind: &[i64], x: &[i64], y: &[i64]) -> datafusion::error::Result<NumberedRows> {
-        let mut slots: Vec<(i64, u32)> = Vec::with_capacity(2 * kind.len());
-        for (row, &kind) in kind.iter().enumerate() {
-            if !matches!(kind, REFERENCE | CITATION | FOCAL) {
-                return Err(kernel_error(format!("unknown row kind {kind}")));
-            }
-            let slot = u32::try_from(2 * row).map_err(|_| kernel_error("a range holds too many rows".into()))?;
-            slots.push((x[row], slot));
-            if kind != FOCAL {
-                slots.push((y[row], slot + 1));
-            }
+        if let Some(kind) = kind.iter().find(|kind| !matches!(**kind, REFERENCE | CITATION | FOCAL)) {
+            return Err(kernel_error(format!("unknown row kind {kind}")));
         }
-        slots.par_sort_unstable_by_key(|&(key, _)| key);
+        u32::try_from(2 * kind.len()).map_err(|_| kernel_error("a range holds too many rows".into()))?;
+        let keyed = || {
+            kind.iter().enumerate().flat_map(move |(row, &kind)| {
+                let y = (kind != FOCAL).then(|| (y[row], 2 * row as u32 + 1));
+                std::iter::once((x[row], 2 * row as u32)).chain(y)
+            })
+        };
+        let lowest = keyed().map(|(key, _)| key).min().unwrap_or(0);
+        // Keys as offsets from the lowest, so that the sort reads only the bits they differ in.
+        let pairs: Vec<(u64, u32)> = keyed().map(|(key, slot)| (key.abs_diff(lowest), slot)).collect();
+        let highest = pairs.iter().map(|&(offset, _)| offset).max().unwrap_or(0);
+        let pairs = radix_sort_by_key(pairs, u64::BITS - highest.leading_zeros());
         let mut keys: Vec<i64> = Vec::new();
         let mut numbers = vec![0; 2 * kind.len()];
-        for (key, slot) in slots {
-            if keys.last() != Some(&key) {
-                keys.push(key);
+        let mut previous = None;
+        for (offset, slot) in pairs {
+            if previous != Some(offset) {
+                keys.push(lowest.wrapping_add_unsigned(offset));
+                previous = Some(offset);
             }
             numbers[slot as usize] = (keys.len() - 1) as Node;
         }
@@ -557,6 +563,39 @@ impl NumberedRows {
     fn row(&self, row: usize) -> (Node, Node) {
         (self.numbers[2 * row], self.numbers[2 * row + 1])
     }
+}
+
+/// `pairs` in ascending order of key, where every key is below 2^`bits`: a least-significant-
+/// digit radix sort in as few passes of at most 12 bits (4,096 counters, in the core's first
+/// cache) as the bits need; each pass is stable, so equal keys keep their order.
+fn radix_sort_by_key(pairs: Vec<(u64, u32)>, bits: u32) -> Vec<(u64, u32)> {
+    if bits == 0 {
+        return pairs;
+    }
+    let passes = bits.div_ceil(12);
+    let digit_bits = bits.div_ceil(passes);
+    let mask = (1u64 << digit_bits) - 1;
+    let mut from = pairs;
+    let mut to = vec![(0, 0); from.len()];
+    for pass in 0..passes {
+        let shift = pass * digit_bits;
+        let digit = |key: u64| ((key >> shift) & mask) as usize;
+        let mut next = vec![0usize; 1 << digit_bits];
+        for &(key, _) in &from {
+            next[digit(key)] += 1;
+        }
+        let mut start = 0;
+        for slot in next.iter_mut() {
+            (*slot, start) = (start, start + *slot);
+        }
+        for &pair in &from {
+            let place = &mut next[digit(pair.0)];
+            to[*place] = pair;
+            *place += 1;
+        }
+        std::mem::swap(&mut from, &mut to);
+    }
+    from
 }
 
 /// The value columns of a result (`n_i` … `undefined`), typed as [`value_fields`] — shared by
@@ -615,5 +654,25 @@ mod tests {
         assert_eq!(numbered.row(3), (3, 1));
         let error = NumberedRows::new(&[3], &[1], &[2]).err().unwrap();
         assert!(error.to_string().contains("unknown row kind 3"), "{error}");
+    }
+
+    #[test]
+    fn the_radix_sort_orders_keys_of_any_width_and_keeps_equal_keys_in_order() {
+        // Keys of 0, 5, 24, 33 and 64 bits, with repeats, in a scrambled order.
+        for bits in [0u32, 5, 24, 33, 64] {
+            let top = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
+            let pairs: Vec<(u64, u32)> = (0..5000u32)
+                .map(|slot| {
+                    ((u64::from(slot).wrapping_mul(0x9E37_79B9_7F4A_7C15) % 97 * (top / 97).max(1)) & top, slot)
+                })
+                .collect();
+            let mut expected = pairs.clone();
+            expected.sort_by_key(|&(key, _)| key);
+            assert_eq!(radix_sort_by_key(pairs, bits), expected, "{bits} bits");
+        }
+        // The extremes of int64 as keys of one range.
+        let numbered = NumberedRows::new(&[CITATION], &[i64::MAX], &[i64::MIN]).unwrap();
+        assert_eq!(numbered.keys, [i64::MIN, i64::MAX]);
+        assert_eq!(numbered.row(0), (1, 0));
     }
 }

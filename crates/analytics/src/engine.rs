@@ -159,16 +159,17 @@ impl Session {
 
     /// Run `sql` once and keep its answer as several tables, each row in one file per part: for
     /// each `(name, column)` of `tables`, table `name` is the directory `work/<name>` holding
-    /// `part-<k>.parquet` for every part `k = part(value)` of the rows' whole-number `column`.
-    /// A later query whose literal bounds match a part's rows then reads only that part's files
-    /// (Parquet's row-group statistics), as if the table were partitioned by the job that needs
-    /// it; a table without rows is one empty file. Returns the rows of the answer.
+    /// `part-<k>.parquet` for every part `k = part(value)` of the rows' whole-number `column`
+    /// (`None`: a value no part holds, an error). A later query whose literal bounds match a
+    /// part's rows then reads only that part's files (Parquet's row-group statistics), as if the
+    /// table were partitioned by the job that needs it; a table without rows is one empty file.
+    /// Returns the rows of the answer.
     pub fn stage_split(
         &self,
         sql: &str,
         work: &Path,
         tables: &[(&str, &str)],
-        part: impl Fn(i64) -> usize,
+        part: impl Fn(i64) -> Option<usize>,
     ) -> Result<u64> {
         // The answer's schema, its rows so far, and each table's open writers by part.
         type Split = (SchemaRef, u64, Vec<BTreeMap<usize, TableWriter>>);
@@ -295,7 +296,7 @@ impl Session {
 fn split_rows(
     batch: &RecordBatch,
     column: &str,
-    part: &impl Fn(i64) -> usize,
+    part: &impl Fn(i64) -> Option<usize>,
     work: &Path,
 ) -> Result<Vec<(usize, datafusion::arrow::array::UInt32Array)>> {
     use datafusion::arrow::array::AsArray;
@@ -303,13 +304,17 @@ fn split_rows(
         batch.column_by_name(column).ok_or_else(|| table_error(work, format!("the staged rows have no `{column}`")))?;
     let values = datafusion::arrow::compute::cast(values, &datafusion::arrow::datatypes::DataType::Int64)?;
     let values = values.as_primitive::<datafusion::arrow::datatypes::Int64Type>();
-    let mut parts: std::collections::BTreeMap<usize, Vec<u32>> = std::collections::BTreeMap::new();
+    // The rows of part k at index k: a stage has a few dozen parts, and this runs for every row.
+    let mut parts: Vec<Vec<u32>> = Vec::new();
     for (row, value) in values.iter().enumerate() {
-        if let Some(value) = value {
-            parts.entry(part(value)).or_default().push(row as u32);
+        let Some(value) = value else { continue };
+        let k = part(value).ok_or_else(|| table_error(work, format!("no part holds the staged `{column}` {value}")))?;
+        if k >= parts.len() {
+            parts.resize_with(k + 1, Vec::new);
         }
+        parts[k].push(row as u32);
     }
-    Ok(parts.into_iter().map(|(k, rows)| (k, rows.into())).collect())
+    Ok(parts.into_iter().enumerate().filter(|(_, rows)| !rows.is_empty()).map(|(k, rows)| (k, rows.into())).collect())
 }
 
 /// A directory as a table location: a trailing slash tells DataFusion to read every file in it.
