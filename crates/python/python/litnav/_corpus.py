@@ -8,7 +8,7 @@ import os
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 from . import _litnav
-from ._errors import InputError, _call, _options, json_text, number, text, whole
+from ._errors import InputError, _call, json_text, number, options_json, text, whole
 
 _DEFAULTS = _litnav.DEFAULTS
 PathLike = Union[str, "os.PathLike[str]"]
@@ -92,7 +92,7 @@ class Corpus:
             "threads": whole("threads", threads, least=1, optional=True),
             "query_precision": None if query_precision is None else text("query_precision", query_precision),
         }
-        self._inner = _call(_litnav.Corpus, None if path is None else os.fspath(path), _options("model", options))
+        self._inner = _call(_litnav.Corpus, None if path is None else os.fspath(path), options_json("model", options))
 
     @property
     def path(self) -> str:
@@ -108,7 +108,7 @@ class Corpus:
         their server names (``mode``, ``fusion``, ``rrf_k``, ``alpha``, ``seeds``, ``title_boost``,
         ``abstract_boost``, ``scan``, ``before``, ``exclude_surveys``), with the same defaults."""
         text("query", query)
-        return json.loads(_call(self._inner.search, _options("search", dict(options, q=query, k=k))))
+        return json.loads(_call(self._inner.search, options_json("search", dict(options, q=query, k=k))))
 
     def map(
         self,
@@ -137,7 +137,7 @@ class Corpus:
         whole("seed", seed, optional=True)
         page = None if html is None else os.fspath(html)
         edits_path, edits_lines = _edit_log(edits)
-        request = _options("map", dict(options, topic=topic, k=k, seed=seed))
+        request = options_json("map", dict(options, topic=topic, k=k, seed=seed))
         return json.loads(_call(self._inner.map, request, page, edits_path, edits_lines))
 
     def paper(
@@ -156,7 +156,7 @@ class Corpus:
         most co-cited and most coupled with it."""
         self._metric_checks(window, nulls, seed)
         options = dict(window=window, reading=reading, units=units, nulls=nulls, seed=seed)
-        return json.loads(_call(self._inner.paper, text("id", id), _options("paper", options)))
+        return json.loads(_call(self._inner.paper, text("id", id), options_json("paper", options)))
 
     def rank(
         self,
@@ -186,7 +186,7 @@ class Corpus:
             topic=topic, pool=pool, k=k, scinet_form=bool(scinet_form), window=window, reading=reading, units=units,
             nulls=nulls, seed=seed,
         )
-        answer = _call(self._inner.rank, text("measure", measure), _options("rank", options))
+        answer = _call(self._inner.rank, text("measure", measure), options_json("rank", options))
         return json.loads(answer)
 
     def citation_path(
@@ -238,7 +238,7 @@ class Corpus:
         whole("k", k, least=1)
         whole("seed", seed, optional=True)
         document = json_text("map", map)
-        request = _options("expand", {"k": k, "seed": seed, "min_relevance": number("min_relevance", min_relevance)})
+        request = options_json("expand", {"k": k, "seed": seed, "min_relevance": number("min_relevance", min_relevance)})
         return json.loads(_call(self._inner.expand, document, text("subtopic", subtopic), request))
 
     @staticmethod

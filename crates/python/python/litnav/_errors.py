@@ -101,11 +101,7 @@ def json_text(name: str, value: Any) -> str:
         raise InputError(f"{name}: not JSON-serializable: {error}") from None
 
 
-def _options(what: str, request: dict[str, Any]) -> str:
+def options_json(what: str, request: dict[str, Any]) -> str:
     """A request's options as the JSON object the binding reads; options left at ``None`` are
     left out, so their defaults apply."""
-    present = {name: value for name, value in request.items() if value is not None}
-    try:
-        return json.dumps(present, allow_nan=False)
-    except (TypeError, ValueError) as error:
-        raise InputError(f"{what}: an option is not JSON-serializable: {error}") from None
+    return json_text(f"{what} options", {name: value for name, value in request.items() if value is not None})

@@ -9,7 +9,7 @@ import json
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from . import _litnav
-from ._errors import InputError, LitnavError, _call, _options, text, whole
+from ._errors import InputError, LitnavError, _call, options_json, text, whole
 
 _DEFAULTS = _litnav.DEFAULTS
 _UNKNOWN_YEAR = -(2**63)
@@ -194,7 +194,7 @@ class CitationGraph:
         ``"references"``; equal to ``litnav relations paper`` on a corpus of the same graph."""
         whole("nulls", nulls, least=1)
         whole("seed", seed, optional=True)
-        rows = json.loads(_call(self._inner.novelty, _options("novelty", dict(units=units, nulls=nulls, seed=seed))))
+        rows = json.loads(_call(self._inner.novelty, options_json("novelty", dict(units=units, nulls=nulls, seed=seed))))
         return dict(zip(self._ids, rows))
 
     def citation_path(
