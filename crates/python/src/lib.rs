@@ -1,8 +1,9 @@
 //! litnav in Python: the native module `litnav._litnav`, wrapped by the `litnav` package
 //! (`python/litnav`). Each function is one call into `litnav-app` with the interpreter released
 //! while it runs; structured answers cross as JSON text (the package turns them into dicts and
-//! lists), vectors as raw little-endian `float32` bytes (NumPy reads them without a copy). No rule
-//! lives here: defaults and checks are the application's.
+//! lists) — except the retrieval scorer's, small answers asked for in loops, which cross as the
+//! Python objects themselves — and vectors as raw little-endian `float32` bytes (NumPy reads
+//! them without a copy). No rule lives here: defaults and checks are the application's.
 
 use litnav_app::edges::{EdgeGraph, Papers};
 use litnav_app::maps;
@@ -19,8 +20,10 @@ use litnav_core::HasKind;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyString};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyList, PyString};
 use std::path::PathBuf;
+
+mod in_place;
 use std::sync::Mutex;
 
 create_exception!(_litnav, Failure, PyException, "A litnav error, raised as (kind, code, message).");
@@ -77,6 +80,38 @@ fn offline(needs_llm: bool) -> litnav_app::Result<()> {
 
 fn to_json<T: serde::Serialize>(value: &T) -> litnav_app::Result<String> {
     serde_json::to_string(value).map_err(|e| litnav_app::Error::internal(e.to_string()))
+}
+
+/// A structured answer as a JSON value, for `to_python`.
+fn to_value<T: serde::Serialize>(value: &T) -> litnav_app::Result<serde_json::Value> {
+    serde_json::to_value(value).map_err(|e| litnav_app::Error::internal(e.to_string()))
+}
+
+/// The Python objects `json.loads` makes of `value`'s JSON text (same types, same floats, same
+/// key order), without the text: for answers small enough that parsing is much of a call's cost.
+fn to_python(py: Python<'_>, value: &serde_json::Value) -> PyResult<Py<PyAny>> {
+    use serde_json::Value;
+    Ok(match value {
+        Value::Null => py.None(),
+        Value::Bool(flag) => PyBool::new(py, *flag).to_owned().into_any().unbind(),
+        Value::Number(number) => match (number.as_i64(), number.as_u64()) {
+            (Some(whole), _) => whole.into_pyobject(py)?.into_any().unbind(),
+            (None, Some(whole)) => whole.into_pyobject(py)?.into_any().unbind(),
+            (None, None) => PyFloat::new(py, number.as_f64().unwrap_or(f64::NAN)).into_any().unbind(),
+        },
+        Value::String(text) => PyString::new(py, text).into_any().unbind(),
+        Value::Array(items) => {
+            let items = items.iter().map(|item| to_python(py, item)).collect::<PyResult<Vec<_>>>()?;
+            PyList::new(py, items)?.into_any().unbind()
+        }
+        Value::Object(fields) => {
+            let dict = PyDict::new(py);
+            for (name, field) in fields {
+                dict.set_item(name, to_python(py, field)?)?;
+            }
+            dict.into_any().unbind()
+        }
+    })
 }
 
 /// TaxoBench lines given as a path (`is_path`) or as the JSON text of a list of parsed lines.
@@ -215,13 +250,14 @@ fn score_survey(
 }
 
 /// Retrieval metrics of `run` (query → document → score, ranked as trec_eval ranks) against
-/// `qrels` (query → document → grade) at the cut-offs `k`; JSON as `eval retrieval --json`.
+/// `qrels` (query → document → grade) at the cut-offs `k`: `eval retrieval --json`'s answer as
+/// Python objects (`to_python`).
 ///
-/// Both are read where they are, as dictionaries of `str`: no id is copied. A run's scores are
-/// read once; only the documents that reach the deepest cut-off are graded, by looking them up
-/// in the query's judgments (Python caches a string's hash in it), and ids are compared, by
-/// Python, only between tied scores. What is not a `dict` of `str` to
-/// numbers raises `TypeError`, and the package then converts the mappings and says what was wrong.
+/// Both are read where they are (`in_place`): no id is copied and no entry is counted. A run's
+/// scores are read once; only the documents that reach the deepest cut-off are graded, by
+/// looking them up in the query's judgments (Python caches a string's hash in it), and ids are
+/// compared only between tied scores. What is not a `dict` of exact `str` to `float` or `int`
+/// raises `TypeError`, and the package then converts the mappings and says what was wrong.
 #[pyfunction]
 #[pyo3(signature = (qrels, run, k, per_query))]
 fn score_retrieval(
@@ -230,70 +266,27 @@ fn score_retrieval(
     run: &Bound<'_, PyDict>,
     k: Vec<usize>,
     per_query: bool,
-) -> PyResult<String> {
+) -> PyResult<Py<PyAny>> {
     let depth = litnav_app::score::trec::deepest(&k);
     let mut queries = Vec::with_capacity(qrels.len());
     for (query, judged) in qrels.iter() {
         let name = query.cast::<PyString>()?.to_cow()?.into_owned();
-        let judged = judged.cast_into::<PyDict>()?;
-        let grades: Vec<f64> = scored_documents(&judged, "qrels", &name)?.into_iter().map(|(grade, _)| grade).collect();
-        let mut scored = match run.get_item(&query)? {
-            Some(docs) => scored_documents(&docs.cast_into::<PyDict>()?, "run", &name)?,
-            None => Vec::new(),
-        };
-        let grade = |doc: &DocumentId<'_>| judged.get_item(&doc.0)?.map_or(Ok(0.0), |g| g.extract::<f64>());
-        queries.push((name, litnav_app::score::trec::grade_scored(&mut scored, depth, grades, grade)?));
+        let docs = run.get_item(&query)?.map(|docs| docs.cast_into::<PyDict>()).transpose()?;
+        let graded = in_place::graded_query(&judged.cast_into::<PyDict>()?, docs.as_ref(), depth, &name)?;
+        queries.push((name, graded));
     }
     // The run's unjudged queries are not scored, but they are checked as the judged ones are.
     for (query, docs) in run.iter().filter(|(query, _)| !qrels.contains(query).unwrap_or(false)) {
-        scored_documents(&docs.cast_into::<PyDict>()?, "run", &query.cast::<PyString>()?.to_cow()?)?;
+        in_place::check_documents(&docs.cast_into::<PyDict>()?, &query.cast::<PyString>()?.to_cow()?)?;
     }
     queries.sort_by(|a, b| a.0.cmp(&b.0));
-    py.detach(|| to_json(&litnav_app::score::trec::score_graded(queries, &k, per_query)?)).map_err(fail)
+    let report =
+        py.detach(|| to_value(&litnav_app::score::trec::score_graded(queries, &k, per_query)?)).map_err(fail)?;
+    to_python(py, &report)
 }
-
-/// A query's documents (`str`) with their numbers (a judgment's grade or a run's score, not
-/// NaN), as they are in its dict of `table`.
-fn scored_documents<'py>(docs: &Bound<'py, PyDict>, table: &str, query: &str) -> PyResult<Vec<(f64, DocumentId<'py>)>> {
-    let mut scored = Vec::with_capacity(docs.len());
-    for (doc, value) in docs.iter() {
-        let number: f64 = value.extract()?;
-        if number.is_nan() {
-            let message = format!("{table}['{query}']['{doc}']: expected a number, not {number}");
-            return Err(fail(litnav_app::Error::input(message)));
-        }
-        scored.push((number, DocumentId(doc.cast_into::<PyString>()?)));
-    }
-    Ok(scored)
-}
-
-/// A run's document id as the Python string it is, ordered as trec_eval orders ids: Python
-/// compares strings by code point, which is the byte order of their UTF-8.
-struct DocumentId<'py>(Bound<'py, PyString>);
-
-impl Ord for DocumentId<'_> {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        // Two `str` always compare; `Equal` is never reached for distinct keys of one dict.
-        self.0.compare(&other.0).unwrap_or(std::cmp::Ordering::Equal)
-    }
-}
-
-impl PartialOrd for DocumentId<'_> {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl PartialEq for DocumentId<'_> {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other).is_eq()
-    }
-}
-
-impl Eq for DocumentId<'_> {}
 
 /// Retrieval metrics of the TREC run file `run` against the qrels file `qrels`, read natively;
-/// JSON as `eval retrieval --json`.
+/// `eval retrieval --json`'s answer as Python objects.
 #[pyfunction]
 #[pyo3(signature = (qrels, run, k, per_query))]
 fn score_retrieval_files(
@@ -302,8 +295,9 @@ fn score_retrieval_files(
     run: PathBuf,
     k: Vec<usize>,
     per_query: bool,
-) -> PyResult<String> {
-    py.detach(|| to_json(&litnav_app::score::trec::score_files(&qrels, &run, &k, per_query)?)).map_err(fail)
+) -> PyResult<Py<PyAny>> {
+    let report = py.detach(|| to_value(&litnav_app::score::trec::score_files(&qrels, &run, &k, per_query)?));
+    to_python(py, &report.map_err(fail)?)
 }
 
 /// The CD index of each paper of `times` over `edges` under `reading` (`subsequent`,

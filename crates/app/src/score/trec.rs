@@ -3,7 +3,8 @@
 //! nDCG at cut-offs and MRR.
 
 use crate::error::{Error, Result};
-use litnav_eval::retrieval::GradedRanking;
+/// A query's graded ranking, as `grade_scored` makes it and `score_graded` reads it.
+pub use litnav_eval::retrieval::GradedRanking;
 use serde::Serialize;
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap, HashSet};

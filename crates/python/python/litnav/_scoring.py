@@ -217,7 +217,10 @@ def score_retrieval(
             for doc, value in docs.items():
                 if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
                     raise InputError(f"{name}[{query!r}][{doc!r}]: expected a number, not {value!r}")
-                row[str(doc)] = float(value)
+                try:
+                    row[str(doc)] = float(value)
+                except OverflowError:
+                    raise InputError(f"{name}[{query!r}][{doc!r}]: an int too large for a float") from None
             out[str(query)] = row
         return out
 
@@ -226,17 +229,16 @@ def score_retrieval(
         raise InputError(f"k: cut-offs are at least 1, not {list(k)!r}")
     are_paths = [isinstance(table, (str, os.PathLike)) for table in (qrels, run)]
     if all(are_paths):
-        return json.loads(_call(_litnav.score_retrieval_files, os.fspath(qrels), os.fspath(run), cutoffs, bool(per_query)))
+        return _call(_litnav.score_retrieval_files, os.fspath(qrels), os.fspath(run), cutoffs, bool(per_query))
     if any(are_paths):
         raise InputError("qrels and run: give two files or two mappings, not one of each")
     if isinstance(qrels, dict) and isinstance(run, dict):
         # Fast path: the module reads dicts of dicts of numbers directly (NaN is checked there too);
         # what it refuses is checked below, where errors name the query and document.
         try:
-            return json.loads(_call(_litnav.score_retrieval, qrels, run, cutoffs, bool(per_query)))
+            return _call(_litnav.score_retrieval, qrels, run, cutoffs, bool(per_query))
         except LitnavError:
             raise
         except (TypeError, ValueError, OverflowError):
             pass
-    answer = _call(_litnav.score_retrieval, nested("qrels", qrels), nested("run", run), cutoffs, bool(per_query))
-    return json.loads(answer)
+    return _call(_litnav.score_retrieval, nested("qrels", qrels), nested("run", run), cutoffs, bool(per_query))

@@ -114,6 +114,15 @@ def test_retrieval_equals_pytrec_eval(datasets, tmp_path):
             assert math.isclose(rows[query][ours_name], measures[theirs_name], abs_tol=1e-12), (query, ours_name)
     with pytest.raises(litnav.InputError, match=r"run\['cs_01'\]"):
         litnav.score_retrieval(qrels, {"cs_01": {"p1": "high"}})
+    # Dicts the module does not read in place (NumPy floats, a str subclass) are converted first:
+    # the same answer.
+    import numpy as np
+
+    class Id(str):
+        pass
+
+    converted = {q: {Id(d): np.float64(s) for d, s in docs.items()} for q, docs in run.items()}
+    assert litnav.score_retrieval(qrels, converted, k=[10, 100], per_query=True) == ours
     # The same judgments and run as TREC files, read natively and by pytrec_eval's own parsers.
     qrels_file, run_file = tmp_path / "qrels.txt", tmp_path / "run.txt"
     qrels_file.write_text("".join(f"{q} 0 {d} {g}\n" for q, docs in qrels.items() for d, g in docs.items()))
@@ -152,6 +161,15 @@ def test_retrieval_reads_ids_that_are_not_str_by_their_str():
     report = litnav.score_retrieval({"q1": {1: 1, 2: 1}}, {"q1": {"1": 2.0, "3": 1.0}}, k=[2])
     assert report["mean"]["recall@2"] == 0.5
     assert report == litnav.score_retrieval({"q1": {"1": 1, "2": 1}}, {"q1": {"1": 2.0, "3": 1.0}}, k=[2])
+
+
+def test_retrieval_refuses_what_is_not_a_number_and_reads_large_ints():
+    with pytest.raises(litnav.InputError, match=r"run\['q1'\]\['d1'\]"):
+        litnav.score_retrieval({"q1": {"d1": 1}}, {"q1": {"d1": True}})
+    report = litnav.score_retrieval({"q1": {"d1": 1}}, {"q1": {"d1": 10**30, "d2": 2}}, k=[1])
+    assert report["mean"]["recall@1"] == 1.0
+    with pytest.raises(litnav.InputError, match=r"run\['q1'\]\['d1'\]: an int too large"):
+        litnav.score_retrieval({"q1": {"d1": 1}}, {"q1": {"d1": 10**400}})
 
 
 def test_retrieval_refuses_nan_naming_the_query_and_document():
