@@ -40,9 +40,13 @@ fn number(text: &str, path: &Path, line: usize, field: &str) -> Result<f64> {
         .map_err(|_| Error::input(format!("{}:{line}: field `{field}`: `{text}` is not a number", path.display())))
 }
 
+/// A map keyed by ids borrowed from a file's text, hashed by foldhash rather than SipHash: a
+/// run hashes a document id for each of its lines, and SipHash was a quarter of reading one.
+type IdMap<'a, V> = HashMap<&'a str, V, foldhash::fast::RandomState>;
+
 /// Judgments borrowed from a qrels file's text (a judgment given twice: the last one counts).
-fn parse_qrels<'a>(text: &'a str, path: &Path) -> Result<BTreeMap<&'a str, HashMap<&'a str, f64>>> {
-    let mut qrels: BTreeMap<&str, HashMap<&str, f64>> = BTreeMap::new();
+fn parse_qrels<'a>(text: &'a str, path: &Path) -> Result<BTreeMap<&'a str, IdMap<'a, f64>>> {
+    let mut qrels: BTreeMap<&str, IdMap<'_, f64>> = BTreeMap::new();
     for_each_line(text, |line, fields| {
         let [query, _, document, grade] = fields else {
             return Err(Error::input(format!(
@@ -60,11 +64,19 @@ fn parse_qrels<'a>(text: &'a str, path: &Path) -> Result<BTreeMap<&'a str, HashM
 /// One query's scored documents borrowed from a run file's text.
 type ScoredText<'a> = Vec<(f64, &'a str)>;
 
+/// A query's documents as a run file lists them, and where each stands among them.
+#[derive(Default)]
+struct QueryLines<'a> {
+    docs: ScoredText<'a>,
+    seen: IdMap<'a, usize>,
+}
+
 /// A run's scored documents borrowed from its file's text, per query, each document once: a
-/// document listed twice counts once, where it ranks first (with its higher score).
-fn parse_run<'a>(text: &'a str, path: &Path) -> Result<HashMap<&'a str, ScoredText<'a>>> {
-    // Per query: its documents, and where each stands among them.
-    let mut scored: HashMap<&str, (ScoredText<'_>, HashMap<&str, usize>)> = HashMap::new();
+/// document listed twice counts once, where it ranks first (with its higher score). A run lists
+/// a query's lines together, so a line of the previous line's query finds it without a lookup.
+fn parse_run<'a>(text: &'a str, path: &Path) -> Result<IdMap<'a, ScoredText<'a>>> {
+    let mut queries: IdMap<'_, QueryLines<'_>> = IdMap::default();
+    let mut current: Option<(&str, QueryLines<'_>)> = None;
     for_each_line(text, |line, fields| {
         let [query, _, document, _, score, ..] = fields else {
             return Err(Error::input(format!(
@@ -74,7 +86,13 @@ fn parse_run<'a>(text: &'a str, path: &Path) -> Result<HashMap<&'a str, ScoredTe
             )));
         };
         let score = number(score, path, line, "score")?;
-        let (docs, seen) = scored.entry(query).or_default();
+        if current.as_ref().is_some_and(|(name, _)| name != query)
+            && let Some((name, lines)) = current.take()
+        {
+            queries.insert(name, lines);
+        }
+        let (_, QueryLines { docs, seen }) =
+            current.get_or_insert_with(|| (query, queries.remove(query).unwrap_or_default()));
         match seen.entry(document) {
             std::collections::hash_map::Entry::Vacant(slot) => {
                 slot.insert(docs.len());
@@ -87,7 +105,8 @@ fn parse_run<'a>(text: &'a str, path: &Path) -> Result<HashMap<&'a str, ScoredTe
         }
         Ok(())
     })?;
-    Ok(scored.into_iter().map(|(query, (docs, _))| (query, docs)).collect())
+    queries.extend(current);
+    Ok(queries.into_iter().map(|(query, lines)| (query, lines.docs)).collect())
 }
 
 /// Read qrels.
