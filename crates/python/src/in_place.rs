@@ -11,8 +11,7 @@
 
 #![allow(unsafe_code)]
 
-use litnav_app::score::trec;
-use litnav_app::score::trec::GradedRanking;
+use litnav_app::score::trec::{self, GradedRanking};
 use pyo3::exceptions::PyTypeError;
 use pyo3::ffi;
 use pyo3::prelude::*;

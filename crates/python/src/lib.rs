@@ -22,9 +22,9 @@ use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyList, PyString};
 use std::path::PathBuf;
+use std::sync::Mutex;
 
 mod in_place;
-use std::sync::Mutex;
 
 create_exception!(_litnav, Failure, PyException, "A litnav error, raised as (kind, code, message).");
 
