@@ -17,7 +17,7 @@
 //! select the files it needs (Parquet's row-group statistics), so a job reads its own share
 //! and its window's, and no job joins the edges with the papers' times again.
 //!
-//! Those rows are aggregated per range and handed to `litnav_cd`, a scalar function that builds
+//! Those rows are gathered per range by `litnav_cd`, an aggregate function that builds
 //! litnav's CSR over them and runs the in-memory kernel ([`litnav_graph::disruption`]) for each
 //! focal paper: the counts and indices are therefore the CSR's to the bit (the same code and the
 //! same floating-point operations), with the window's exact end (a date window ends on the same
@@ -35,22 +35,15 @@ use crate::Result;
 use crate::engine::{Jobs, Session};
 use crate::kernel;
 use crate::tables::{footer_value, table_error, text_column, typed_column};
-use datafusion::arrow::array::{
-    Array, ArrayRef, AsArray, Float64Array, Int64Array, ListArray, StringArray, StructArray, UInt64Array,
-};
-use datafusion::arrow::buffer::OffsetBuffer;
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, Float64Array, StringArray, UInt64Array};
 use datafusion::arrow::compute::cast;
-use datafusion::arrow::datatypes::{DataType, Field, Fields, Float64Type, Int64Type, UInt64Type};
-use datafusion::common::ScalarValue;
-use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, Signature, Volatility};
-use litnav_graph::disruption::{self, CdOptions, Disruption};
-use litnav_graph::{Graph, Node};
+use datafusion::arrow::datatypes::{DataType, Field, Float64Type, Int64Type, UInt64Type};
+use litnav_graph::disruption::{self, Disruption};
 use serde::Serialize;
 use std::path::Path;
 use std::sync::Arc;
 
-/// The name of the kernel function in SQL.
-pub const KERNEL: &str = "litnav_cd";
+pub use crate::cd_kernel::KERNEL;
 
 /// The result table's file stem (`cd.parquet`).
 pub const RESULT: &str = "cd";
@@ -234,7 +227,7 @@ fn job_sql(plan: CdPlan, line: &Timeline, ranges: std::ops::Range<i64>) -> Strin
         ),
         per_range AS (
             SELECT range,
-                   {KERNEL}(array_agg(named_struct('kind', kind, 'x', x, 'y', y, 't', t)), {window}, {dated}) AS answers
+                   {KERNEL}(kind, x, y, t, CAST({window} AS BIGINT), {dated}) AS answers
             FROM kernel_rows GROUP BY range
         ),
         results AS (
@@ -392,13 +385,6 @@ pub fn read(path: &Path) -> Result<CdResults> {
     Ok(CdResults { window, rows })
 }
 
-/// The kernel's output row type: the paper's node, then [`value_fields`].
-fn result_fields() -> Fields {
-    let mut fields = vec![Field::new("node", DataType::Int64, false)];
-    fields.extend(value_fields());
-    Fields::from(fields)
-}
-
 /// The value columns of a result (`n_i` … `undefined`), as [`value_columns`] builds them —
 /// shared by the kernel's rows and the in-memory engine's result file.
 pub(crate) fn value_fields() -> Vec<Field> {
@@ -415,187 +401,6 @@ pub(crate) fn value_fields() -> Vec<Field> {
         value("mcd"),
         Field::new("undefined", DataType::Utf8, true),
     ]
-}
-
-fn result_type() -> DataType {
-    DataType::List(Arc::new(Field::new("item", DataType::Struct(result_fields()), true)))
-}
-
-/// `litnav_cd(rows, window, dated)`: the CD kernel over one range's rows (see the module docs).
-/// `rows` is a list of `{kind, x, y, t}`: kind 2 a focal paper `x` published at `t`; kind 0 a
-/// reference `y` (published at `t`) of focal `x`; kind 1 a citation of `y` by `x` published at
-/// `t`. `window` is Δ in years (negative: none); `dated` whether times are days (else years).
-#[derive(Debug, PartialEq, Eq, Hash)]
-struct CdKernel {
-    signature: Signature,
-}
-
-/// The kernel as a DataFusion function (registered by every engine's session).
-pub fn kernel_udf() -> ScalarUDF {
-    ScalarUDF::new_from_impl(CdKernel { signature: Signature::any(3, Volatility::Immutable) })
-}
-
-impl ScalarUDFImpl for CdKernel {
-    fn name(&self) -> &str {
-        KERNEL
-    }
-
-    fn signature(&self) -> &Signature {
-        &self.signature
-    }
-
-    fn return_type(&self, _arg_types: &[DataType]) -> datafusion::error::Result<DataType> {
-        Ok(result_type())
-    }
-
-    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> datafusion::error::Result<ColumnarValue> {
-        let window = match &args.args[1] {
-            ColumnarValue::Scalar(ScalarValue::Int64(Some(w))) if *w >= 0 => {
-                Some(u32::try_from(*w).unwrap_or(u32::MAX))
-            }
-            ColumnarValue::Scalar(ScalarValue::Int64(_)) => None,
-            other => return Err(kernel_error(format!("the window must be an int64 literal, not {other:?}"))),
-        };
-        let dated = match &args.args[2] {
-            ColumnarValue::Scalar(ScalarValue::Boolean(Some(dated))) => *dated,
-            other => return Err(kernel_error(format!("`dated` must be a boolean literal, not {other:?}"))),
-        };
-        let results =
-            kernel::per_group(KERNEL, &args.args[0], args.number_rows, |rows| range_disruption(rows, window, dated))?;
-        Ok(ColumnarValue::Array(Arc::new(results_list(&results)?)))
-    }
-}
-
-fn kernel_error(message: String) -> datafusion::error::DataFusionError {
-    kernel::error(KERNEL, message)
-}
-
-/// The kinds of a kernel row (column `kind`).
-const REFERENCE: i64 = 0;
-const CITATION: i64 = 1;
-const FOCAL: i64 = 2;
-
-/// One range's rows as a small CSR, and the kernel run for each of its focal papers.
-fn range_disruption(
-    rows: &StructArray,
-    window: Option<u32>,
-    dated: bool,
-) -> datafusion::error::Result<Vec<(i64, Disruption)>> {
-    let field = |rows: &StructArray, name: &str| kernel::int64_field(KERNEL, rows, name);
-    let (kind, x, y, t) = (field(rows, "kind")?, field(rows, "x")?, field(rows, "y")?, field(rows, "t")?);
-    let (kind, x, y, t): (&[i64], &[i64], &[i64], &[i64]) = (kind.values(), x.values(), y.values(), t.values());
-    let numbered = NumberedRows::new(kind, x, y)?;
-    let mut times = vec![None; numbered.keys.len()];
-    let mut focals = Vec::new();
-    let mut pairs = Vec::with_capacity(kind.len());
-    for (row, (&kind, &time)) in kind.iter().zip(t.iter()).enumerate() {
-        let time = i32::try_from(time).map_err(|_| kernel_error(format!("time {time} is out of range")))?;
-        let (a, b) = numbered.row(row);
-        // A focal paper's row times it; a reference's times the cited paper, a citation's the citer.
-        match kind {
-            FOCAL => {
-                focals.push(a);
-                times[a as usize] = Some(time);
-            }
-            REFERENCE => {
-                pairs.push((a, b));
-                times[b as usize] = Some(time);
-            }
-            _ => {
-                // CITATION: the numbering refused any other kind.
-                pairs.push((a, b));
-                times[a as usize] = Some(time);
-            }
-        }
-    }
-    focals.sort_unstable();
-    focals.dedup();
-    let untimed = vec![None; times.len()];
-    let (years, dates) = if dated { (untimed, times) } else { (times, untimed) };
-    let graph = Graph::anonymous(years, dates, &pairs);
-    let options = CdOptions { window, ..CdOptions::default() };
-    let values = disruption::disruption_of(&graph, &focals, options);
-    Ok(focals.into_iter().map(|f| numbered.keys[f as usize]).zip(values).collect())
-}
-
-/// A range's rows with their papers numbered: every paper's key once, ascending, and each row's
-/// `x` and `y` by their place among them (a focal paper's row has no `y`). Numbered by sorting
-/// (key, place in the rows) pairs with a radix sort over the bits in which the range's keys
-/// differ, then reading the runs of equal keys — a range holds millions of rows, and neither a
-/// hash map nor a comparison sort numbers them as fast.
-struct NumberedRows {
-    keys: Vec<i64>,
-    /// Row `r`'s `x` at `2r`, its `y` at `2r + 1`.
-    numbers: Vec<Node>,
-}
-
-impl NumberedRows {
-    fn new(kind: &[i64], x: &[i64], y: &[i64]) -> datafusion::error::Result<NumberedRows> {
-        if let Some(kind) = kind.iter().find(|kind| !matches!(**kind, REFERENCE | CITATION | FOCAL)) {
-            return Err(kernel_error(format!("unknown row kind {kind}")));
-        }
-        u32::try_from(2 * kind.len()).map_err(|_| kernel_error("a range holds too many rows".into()))?;
-        let keyed = || {
-            kind.iter().enumerate().flat_map(move |(row, &kind)| {
-                let y = (kind != FOCAL).then(|| (y[row], 2 * row as u32 + 1));
-                std::iter::once((x[row], 2 * row as u32)).chain(y)
-            })
-        };
-        let lowest = keyed().map(|(key, _)| key).min().unwrap_or(0);
-        // Keys as offsets from the lowest, so that the sort reads only the bits they differ in.
-        let pairs: Vec<(u64, u32)> = keyed().map(|(key, slot)| (key.abs_diff(lowest), slot)).collect();
-        let highest = pairs.iter().map(|&(offset, _)| offset).max().unwrap_or(0);
-        let pairs = radix_sort_by_key(pairs, u64::BITS - highest.leading_zeros());
-        let mut keys: Vec<i64> = Vec::new();
-        let mut numbers = vec![0; 2 * kind.len()];
-        let mut previous = None;
-        for (offset, slot) in pairs {
-            if previous != Some(offset) {
-                keys.push(lowest.wrapping_add_unsigned(offset));
-                previous = Some(offset);
-            }
-            numbers[slot as usize] = (keys.len() - 1) as Node;
-        }
-        Ok(NumberedRows { keys, numbers })
-    }
-
-    /// Row `row`'s `x` and `y` (0 for a focal paper's row).
-    fn row(&self, row: usize) -> (Node, Node) {
-        (self.numbers[2 * row], self.numbers[2 * row + 1])
-    }
-}
-
-/// `pairs` in ascending order of key, where every key is below 2^`bits`: a least-significant-
-/// digit radix sort in as few passes of at most 12 bits (4,096 counters, in the core's first
-/// cache) as the bits need; each pass is stable, so equal keys keep their order.
-fn radix_sort_by_key(pairs: Vec<(u64, u32)>, bits: u32) -> Vec<(u64, u32)> {
-    if bits == 0 {
-        return pairs;
-    }
-    let passes = bits.div_ceil(12);
-    let digit_bits = bits.div_ceil(passes);
-    let mask = (1u64 << digit_bits) - 1;
-    let mut from = pairs;
-    let mut to = vec![(0, 0); from.len()];
-    for pass in 0..passes {
-        let shift = pass * digit_bits;
-        let digit = |key: u64| ((key >> shift) & mask) as usize;
-        let mut next = vec![0usize; 1 << digit_bits];
-        for &(key, _) in &from {
-            next[digit(key)] += 1;
-        }
-        let mut start = 0;
-        for slot in next.iter_mut() {
-            (*slot, start) = (start, start + *slot);
-        }
-        for &pair in &from {
-            let place = &mut next[digit(pair.0)];
-            to[*place] = pair;
-            *place += 1;
-        }
-        std::mem::swap(&mut from, &mut to);
-    }
-    from
 }
 
 /// The value columns of a result (`n_i` … `undefined`), typed as [`value_fields`] — shared by
@@ -617,62 +422,4 @@ pub(crate) fn value_columns(rows: &[&Disruption]) -> Vec<ArrayRef> {
         floats(|d| d.mcd),
         Arc::new(rows.iter().map(|d| d.undefined.map(disruption::Undefined::name)).collect::<StringArray>()),
     ]
-}
-
-/// The kernel's answers as a list (one per range) of result structs.
-fn results_list(results: &[Vec<(i64, Disruption)>]) -> datafusion::error::Result<ListArray> {
-    let all: Vec<&Disruption> = results.iter().flatten().map(|(_, d)| d).collect();
-    let mut columns: Vec<ArrayRef> =
-        vec![Arc::new(results.iter().flatten().map(|(node, _)| *node).collect::<Int64Array>())];
-    columns.extend(value_columns(&all));
-    let structs = StructArray::try_new(result_fields(), columns, None)?;
-    let offsets = OffsetBuffer::from_lengths(results.iter().map(Vec::len));
-    Ok(ListArray::try_new(
-        Arc::new(Field::new("item", DataType::Struct(result_fields()), true)),
-        offsets,
-        Arc::new(structs),
-        None,
-    )?)
-}
-
-#[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used)]
-    use super::*;
-
-    #[test]
-    fn rows_are_numbered_by_their_papers_keys_in_ascending_order() {
-        // A focal paper (its row has no `y`), a reference of it and two citations, keys unsorted.
-        let kind = [FOCAL, REFERENCE, CITATION, CITATION];
-        let x = [40, 40, -7, 900];
-        let y = [12345, 5, 40, 5];
-        let numbered = NumberedRows::new(&kind, &x, &y).unwrap();
-        assert_eq!(numbered.keys, [-7, 5, 40, 900]);
-        assert_eq!(numbered.row(0).0, 2);
-        assert_eq!(numbered.row(1), (2, 1));
-        assert_eq!(numbered.row(2), (0, 2));
-        assert_eq!(numbered.row(3), (3, 1));
-        let error = NumberedRows::new(&[3], &[1], &[2]).err().unwrap();
-        assert!(error.to_string().contains("unknown row kind 3"), "{error}");
-    }
-
-    #[test]
-    fn the_radix_sort_orders_keys_of_any_width_and_keeps_equal_keys_in_order() {
-        // Keys of 0, 5, 24, 33 and 64 bits, with repeats, in a scrambled order.
-        for bits in [0u32, 5, 24, 33, 64] {
-            let top = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
-            let pairs: Vec<(u64, u32)> = (0..5000u32)
-                .map(|slot| {
-                    ((u64::from(slot).wrapping_mul(0x9E37_79B9_7F4A_7C15) % 97 * (top / 97).max(1)) & top, slot)
-                })
-                .collect();
-            let mut expected = pairs.clone();
-            expected.sort_by_key(|&(key, _)| key);
-            assert_eq!(radix_sort_by_key(pairs, bits), expected, "{bits} bits");
-        }
-        // The extremes of int64 as keys of one range.
-        let numbered = NumberedRows::new(&[CITATION], &[i64::MAX], &[i64::MIN]).unwrap();
-        assert_eq!(numbered.keys, [i64::MIN, i64::MAX]);
-        assert_eq!(numbered.row(0), (1, 0));
-    }
 }

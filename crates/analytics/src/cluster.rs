@@ -4,8 +4,8 @@
 //! --scheduler df://HOST:PORT` sends plans to it. Executors read the Parquet tables by path, so
 //! the tables must be at the same path on every executor's machine (a shared disk).
 
-use crate::litnav_functions;
 use crate::{Error, Result};
+use crate::{litnav_aggregates, litnav_functions};
 use ballista::prelude::SessionContextExt;
 use ballista_core::registry::BallistaFunctionRegistry;
 use ballista_core::utils::default_session_builder;
@@ -50,6 +50,9 @@ pub fn run_scheduler(addr: SocketAddr) -> Result<()> {
         for function in litnav_functions() {
             state.register_udf(function)?;
         }
+        for function in litnav_aggregates() {
+            state.register_udaf(function)?;
+        }
         Ok(state)
     }));
     runtime()?.block_on(async move {
@@ -86,6 +89,9 @@ pub fn run_executor(options: ExecutorOptions) -> Result<()> {
     let mut registry = BallistaFunctionRegistry::default();
     for function in litnav_functions() {
         registry.scalar_functions.insert(function.name().to_string(), function);
+    }
+    for function in litnav_aggregates() {
+        registry.aggregate_functions.insert(function.name().to_string(), function);
     }
     let config = ExecutorProcessConfig {
         bind_host: options.bind_host.clone(),

@@ -103,6 +103,9 @@ impl Session {
         for function in crate::litnav_functions() {
             context.register_udf(function.as_ref().clone());
         }
+        for function in crate::litnav_aggregates() {
+            context.register_udaf(function.as_ref().clone());
+        }
         let limit = match engine {
             Engine::Ballista { scheduler, timeout } => Some((*timeout, scheduler.clone())),
             _ => None,

@@ -18,6 +18,8 @@
 #[cfg(feature = "engine")]
 pub mod cd;
 #[cfg(feature = "engine")]
+mod cd_kernel;
+#[cfg(feature = "engine")]
 pub mod cluster;
 #[cfg(feature = "engine")]
 pub mod counts;
@@ -53,7 +55,13 @@ pub use engine::{Engine, LocalOptions, Session};
 #[cfg(feature = "engine")]
 pub fn litnav_functions() -> Vec<std::sync::Arc<datafusion::logical_expr::ScalarUDF>> {
     use std::sync::Arc;
-    vec![Arc::new(cd::kernel_udf()), Arc::new(related::kernel_udf()), Arc::new(novelty::kernel_udf())]
+    vec![Arc::new(related::kernel_udf()), Arc::new(novelty::kernel_udf())]
+}
+
+/// litnav's aggregate functions, registered wherever [`litnav_functions`] are.
+#[cfg(feature = "engine")]
+pub fn litnav_aggregates() -> Vec<std::sync::Arc<datafusion::logical_expr::AggregateUDF>> {
+    vec![std::sync::Arc::new(cd_kernel::kernel_udaf())]
 }
 
 /// The CD index of every paper of the columnar corpus in `dir` on `engine`, written as
