@@ -43,7 +43,8 @@ use serde::Serialize;
 use std::path::Path;
 use std::sync::Arc;
 
-pub use crate::cd_kernel::KERNEL;
+/// The name of the kernel function in SQL (an aggregate, `cd_kernel.rs`).
+pub const KERNEL: &str = "litnav_cd";
 
 /// The result table's file stem (`cd.parquet`).
 pub const RESULT: &str = "cd";

@@ -9,7 +9,7 @@
 //! papers) but no time; the time came from running a partition's ranges side by side and from
 //! numbering close keys through a table (see [`NumberedRows`]).
 
-use crate::cd::{value_columns, value_fields};
+use crate::cd::{KERNEL, value_columns, value_fields};
 use crate::kernel;
 use datafusion::arrow::array::{
     Array, ArrayRef, AsArray, BooleanArray, Int64Array, ListArray, PrimitiveArray, StructArray,
@@ -28,9 +28,6 @@ use litnav_graph::disruption::{self, CdOptions, Disruption};
 use litnav_graph::{Graph, Node};
 use rayon::prelude::*;
 use std::sync::Arc;
-
-/// The name of the kernel function in SQL.
-pub const KERNEL: &str = "litnav_cd";
 
 /// The kinds of a kernel row (column `kind`).
 const REFERENCE: i64 = 0;

@@ -205,6 +205,10 @@ def retrieval_files_case(shared, repeat):
     return ("score_retrieval vs pytrec_eval, the same as TREC files", *retrieval_compared(repeat, peer, ours))
 
 
+CASES = {"taxobench": taxobench_case, "cd": cd_case, "cd-numbered": cd_numbered_case,
+         "retrieval": retrieval_case, "retrieval-files": retrieval_files_case}
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--shared", type=pathlib.Path, default=pathlib.Path(__file__).resolve().parents[3] / "../shared")
@@ -212,10 +216,12 @@ def main():
     parser.add_argument("--large", type=int, default=0, metavar="PAPERS",
                         help="also the CD index of a synthetic graph of this many papers (1000000: Paperscape's order)")
     parser.add_argument("--references", type=int, default=10, help="references per paper of the synthetic graph")
+    parser.add_argument("--only", choices=sorted(CASES), action="append",
+                        help="run only this case (repeatable; default: every case)")
     args = parser.parse_args()
     shared = args.shared.resolve()
     print(f"{'binding':<70} {'peer s':>9} {'litnav s':>9} {'speed-up':>9} {'largest difference':>19}", flush=True)
-    cases = [lambda c=case: c(shared, args.repeat) for case in (taxobench_case, cd_case, cd_numbered_case, retrieval_case, retrieval_files_case)]
+    cases = [lambda c=case: c(shared, args.repeat) for name, case in CASES.items() if name in (args.only or CASES)]
     if args.large:
         cases.append(lambda: cd_large_case(args.large, args.references))
     for case in cases:

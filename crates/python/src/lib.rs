@@ -13,6 +13,7 @@ use litnav_app::request::{
     ReadingName, SearchParams, SimilarityName, UnitsName,
 };
 use litnav_app::score::taxobench::{self, Lines};
+use litnav_app::score::trec::ScoreTable;
 use litnav_app::score::{clusters, tree};
 use litnav_app::survey;
 use litnav_app::{CorpusSession, Progress, Quiet, Settings, Workspace};
@@ -20,7 +21,7 @@ use litnav_core::HasKind;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyList, PyString};
+use pyo3::types::{PyBytes, PyDict, PyFloat, PyList, PyString};
 use std::path::PathBuf;
 use std::sync::Mutex;
 
@@ -80,38 +81,6 @@ fn offline(needs_llm: bool) -> litnav_app::Result<()> {
 
 fn to_json<T: serde::Serialize>(value: &T) -> litnav_app::Result<String> {
     serde_json::to_string(value).map_err(|e| litnav_app::Error::internal(e.to_string()))
-}
-
-/// A structured answer as a JSON value, for `to_python`.
-fn to_value<T: serde::Serialize>(value: &T) -> litnav_app::Result<serde_json::Value> {
-    serde_json::to_value(value).map_err(|e| litnav_app::Error::internal(e.to_string()))
-}
-
-/// The Python objects `json.loads` makes of `value`'s JSON text (same types, same floats, same
-/// key order), without the text: for answers small enough that parsing is much of a call's cost.
-fn to_python(py: Python<'_>, value: &serde_json::Value) -> PyResult<Py<PyAny>> {
-    use serde_json::Value;
-    Ok(match value {
-        Value::Null => py.None(),
-        Value::Bool(flag) => PyBool::new(py, *flag).to_owned().into_any().unbind(),
-        Value::Number(number) => match (number.as_i64(), number.as_u64()) {
-            (Some(whole), _) => whole.into_pyobject(py)?.into_any().unbind(),
-            (None, Some(whole)) => whole.into_pyobject(py)?.into_any().unbind(),
-            (None, None) => PyFloat::new(py, number.as_f64().unwrap_or(f64::NAN)).into_any().unbind(),
-        },
-        Value::String(text) => PyString::new(py, text).into_any().unbind(),
-        Value::Array(items) => {
-            let items = items.iter().map(|item| to_python(py, item)).collect::<PyResult<Vec<_>>>()?;
-            PyList::new(py, items)?.into_any().unbind()
-        }
-        Value::Object(fields) => {
-            let dict = PyDict::new(py);
-            for (name, field) in fields {
-                dict.set_item(name, to_python(py, field)?)?;
-            }
-            dict.into_any().unbind()
-        }
-    })
 }
 
 /// TaxoBench lines given as a path (`is_path`) or as the JSON text of a list of parsed lines.
@@ -251,7 +220,7 @@ fn score_survey(
 
 /// Retrieval metrics of `run` (query → document → score, ranked as trec_eval ranks) against
 /// `qrels` (query → document → grade) at the cut-offs `k`: `eval retrieval --json`'s answer as
-/// Python objects (`to_python`).
+/// Python objects (`retrieval_answer`).
 ///
 /// Both are read where they are (`in_place`): no id is copied and no entry is counted. A run's
 /// scores are read once; only the documents that reach the deepest cut-off are graded, by
@@ -280,9 +249,8 @@ fn score_retrieval(
         in_place::check_documents(&docs.cast_into::<PyDict>()?, &query.cast::<PyString>()?.to_cow()?)?;
     }
     queries.sort_by(|a, b| a.0.cmp(&b.0));
-    let report =
-        py.detach(|| to_value(&litnav_app::score::trec::score_graded(queries, &k, per_query)?)).map_err(fail)?;
-    to_python(py, &report)
+    let table = py.detach(|| ScoreTable::of(queries, &k)).map_err(fail)?;
+    retrieval_answer(py, table, per_query)
 }
 
 /// Retrieval metrics of the TREC run file `run` against the qrels file `qrels`, read natively;
@@ -296,8 +264,39 @@ fn score_retrieval_files(
     k: Vec<usize>,
     per_query: bool,
 ) -> PyResult<Py<PyAny>> {
-    let report = py.detach(|| to_value(&litnav_app::score::trec::score_files(&qrels, &run, &k, per_query)?));
-    to_python(py, &report.map_err(fail)?)
+    let table = py.detach(|| ScoreTable::of_files(&qrels, &run, &k)).map_err(fail)?;
+    retrieval_answer(py, table, per_query)
+}
+
+/// `eval retrieval --json`'s answer built from the table as Python objects: each metric's name
+/// is made once and shared by every row's dict (asked for in loops, the answer would otherwise
+/// cost as much as the scoring).
+fn retrieval_answer(py: Python<'_>, table: ScoreTable, per_query: bool) -> PyResult<Py<PyAny>> {
+    let names: Vec<Bound<'_, PyString>> = table.metrics.iter().map(|name| PyString::new(py, name)).collect();
+    let scores = |values: &[f64]| -> PyResult<Bound<'_, PyDict>> {
+        let dict = PyDict::new(py);
+        for (name, value) in names.iter().zip(values) {
+            dict.set_item(name, PyFloat::new(py, *value))?;
+        }
+        Ok(dict)
+    };
+    let answer = PyDict::new(py);
+    answer.set_item("queries", table.rows.len())?;
+    answer.set_item("mean", scores(&table.mean)?)?;
+    if per_query {
+        let (query, values) = (PyString::new(py, "query"), PyString::new(py, "scores"));
+        let rows = PyList::empty(py);
+        for (name, row) in &table.rows {
+            let entry = PyDict::new(py);
+            entry.set_item(&query, name)?;
+            entry.set_item(&values, scores(row)?)?;
+            rows.append(entry)?;
+        }
+        answer.set_item("per_query", rows)?;
+    } else {
+        answer.set_item("per_query", py.None())?;
+    }
+    Ok(answer.into_any().unbind())
 }
 
 /// The CD index of each paper of `times` over `edges` under `reading` (`subsequent`,

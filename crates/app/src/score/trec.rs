@@ -3,11 +3,12 @@
 //! nDCG at cut-offs and MRR.
 
 use crate::error::{Error, Result};
-/// A query's graded ranking, as `grade_scored` makes it and `score_graded` reads it.
+/// A query's graded ranking, as `grade_scored` makes it and `ScoreTable::of` reads it.
 pub use litnav_eval::retrieval::GradedRanking;
 use serde::Serialize;
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::convert::Infallible;
 use std::path::Path;
 
 /// Judgments: query → document → grade.
@@ -61,22 +62,17 @@ fn parse_qrels<'a>(text: &'a str, path: &Path) -> Result<BTreeMap<&'a str, IdMap
     Ok(qrels)
 }
 
-/// One query's scored documents borrowed from a run file's text.
+/// One query's scored documents borrowed from a run file's text, as listed (a document may be
+/// listed more than once).
 type ScoredText<'a> = Vec<(f64, &'a str)>;
 
-/// A query's documents as a run file lists them, and where each stands among them.
-#[derive(Default)]
-struct QueryLines<'a> {
-    docs: ScoredText<'a>,
-    seen: IdMap<'a, usize>,
-}
-
-/// A run's scored documents borrowed from its file's text, per query, each document once: a
-/// document listed twice counts once, where it ranks first (with its higher score). A run lists
-/// a query's lines together, so a line of the previous line's query finds it without a lookup.
+/// A run's scored documents borrowed from its file's text, per query, in file order. Repeats are
+/// kept: only the documents that reach a cut-off need to be checked for them ([`grade_listed`]).
+/// A run lists a query's lines together, so a line of the previous line's query finds it without
+/// a lookup.
 fn parse_run<'a>(text: &'a str, path: &Path) -> Result<IdMap<'a, ScoredText<'a>>> {
-    let mut queries: IdMap<'_, QueryLines<'_>> = IdMap::default();
-    let mut current: Option<(&str, QueryLines<'_>)> = None;
+    let mut queries: IdMap<'_, ScoredText<'_>> = IdMap::default();
+    let mut current: Option<(&str, ScoredText<'_>)> = None;
     for_each_line(text, |line, fields| {
         let [query, _, document, _, score, ..] = fields else {
             return Err(Error::input(format!(
@@ -87,26 +83,16 @@ fn parse_run<'a>(text: &'a str, path: &Path) -> Result<IdMap<'a, ScoredText<'a>>
         };
         let score = number(score, path, line, "score")?;
         if current.as_ref().is_some_and(|(name, _)| name != query)
-            && let Some((name, lines)) = current.take()
+            && let Some((name, docs)) = current.take()
         {
-            queries.insert(name, lines);
+            queries.insert(name, docs);
         }
-        let (_, QueryLines { docs, seen }) =
-            current.get_or_insert_with(|| (query, queries.remove(query).unwrap_or_default()));
-        match seen.entry(document) {
-            std::collections::hash_map::Entry::Vacant(slot) => {
-                slot.insert(docs.len());
-                docs.push((score, document));
-            }
-            std::collections::hash_map::Entry::Occupied(slot) => {
-                let kept = &mut docs[*slot.get()].0;
-                *kept = kept.max(score);
-            }
-        }
+        let (_, docs) = current.get_or_insert_with(|| (query, queries.remove(query).unwrap_or_default()));
+        docs.push((score, document));
         Ok(())
     })?;
     queries.extend(current);
-    Ok(queries.into_iter().map(|(query, lines)| (query, lines.docs)).collect())
+    Ok(queries)
 }
 
 /// Read qrels.
@@ -137,12 +123,14 @@ fn trec_order<D: Ord>(a: (f64, &D), b: (f64, &D)) -> Ordering {
 }
 
 /// Scored documents per query ranked as trec_eval ranks them: by score, decreasing, ties by
-/// document id in decreasing order.
+/// document id in decreasing order; a document listed more than once stays where it ranks first.
 pub fn rank(scored: HashMap<String, Vec<(f64, String)>>) -> Run {
     scored
         .into_iter()
         .map(|(query, mut docs)| {
             docs.sort_by(|a, b| trec_order((a.0, &a.1), (b.0, &b.1)));
+            let mut seen = HashSet::with_capacity(docs.len());
+            docs.retain(|(_, d)| seen.insert(d.clone()));
             (query, docs.into_iter().map(|(_, d)| d).collect())
         })
         .collect()
@@ -180,6 +168,38 @@ pub fn grade_scored<D: Ord, E>(
         }
     };
     Ok(GradedRanking::new(top, first_relevant, judged))
+}
+
+/// One query's documents as a run file lists them, graded as [`grade_scored`] grades distinct
+/// ones: a document listed more than once counts once, with its highest score. When the first
+/// `depth` lines in trec_eval's order name distinct documents, they are the first `depth`
+/// distinct ones (a repeat ranks below its document's best line), and when one of them is
+/// relevant nothing beyond them matters: the common run costs `depth` checks for repeats, not a
+/// hash of every line. Otherwise the whole list is made distinct first.
+fn grade_listed<'a>(docs: &mut ScoredText<'a>, depth: usize, judged: &IdMap<'a, f64>) -> GradedRanking {
+    let grade = |doc: &&str| judged.get(doc).copied().unwrap_or(0.0);
+    let order = |a: &(f64, &str), b: &(f64, &str)| trec_order((a.0, &a.1), (b.0, &b.1));
+    let reach = depth.min(docs.len());
+    if reach > 0 && reach < docs.len() {
+        docs.select_nth_unstable_by(reach - 1, order);
+    }
+    let first = &mut docs[..reach];
+    first.sort_by(order);
+    let mut seen: IdMap<'_, ()> = IdMap::with_capacity_and_hasher(reach, Default::default());
+    if first.iter().all(|(_, doc)| seen.insert(doc, ()).is_none()) {
+        let top: Vec<f64> = first.iter().map(|(_, doc)| grade(doc)).collect();
+        if let Some(rank) = top.iter().position(|g| *g > 0.0) {
+            return GradedRanking::new(top, Some(rank), judged.values().copied());
+        }
+    }
+    let mut best: IdMap<'_, f64> = IdMap::with_capacity_and_hasher(docs.len(), Default::default());
+    for &(score, doc) in docs.iter() {
+        best.entry(doc).and_modify(|kept| *kept = kept.max(score)).or_insert(score);
+    }
+    let mut distinct: ScoredText<'_> = best.into_iter().map(|(doc, score)| (score, doc)).collect();
+    let Ok(graded) =
+        grade_scored(&mut distinct, depth, judged.values().copied(), |doc| Ok::<_, Infallible>(grade(doc)));
+    graded
 }
 
 /// The scores of one query (or their means): `recall@k`, `precision@k`, `ndcg@k` per cut-off,
@@ -231,55 +251,86 @@ pub fn score(qrels: &Qrels, run: &Run, k: &[usize], per_query: bool) -> Result<R
         let ranking: Vec<&str> = run.get(query).map(|r| r.iter().map(String::as_str).collect()).unwrap_or_default();
         (query.clone(), GradedRanking::of(&ranking, &grades, depth))
     });
-    score_graded(graded, k, per_query)
+    Ok(ScoreTable::of(graded, k)?.report(per_query))
 }
 
-/// Score queries already graded to the deepest of the cut-offs `k` (in the order given: qrels
-/// order, by query id, is what [`score`] gives). Queries without a relevant document are left out.
-pub fn score_graded(
-    queries: impl IntoIterator<Item = (String, GradedRanking)>,
-    k: &[usize],
-    per_query: bool,
-) -> Result<RetrievalReport> {
-    let mut rows = Vec::new();
-    for (query, graded) in queries {
-        if graded.relevant() == 0 {
-            continue;
-        }
-        let mut scores = Scores::new();
-        for &k in k {
-            scores.insert(format!("recall@{k}"), graded.recall_at(k).into());
-            scores.insert(format!("precision@{k}"), graded.precision_at(k).into());
-            scores.insert(format!("ndcg@{k}"), graded.ndcg_at(k).into());
-        }
-        scores.insert("mrr".into(), graded.reciprocal_rank().into());
-        rows.push(QueryScores { query, scores });
-    }
-    let Some(first) = rows.first() else {
-        return Err(Error::input("no query has a relevant document"));
-    };
-    let mut mean = Scores::new();
-    for key in first.scores.keys() {
-        let total: f64 = rows.iter().map(|r| r.scores[key].as_f64().unwrap_or(0.0)).sum();
-        mean.insert(key.clone(), (total / rows.len() as f64).into());
-    }
-    Ok(RetrievalReport { queries: rows.len(), mean, per_query: per_query.then_some(rows) })
+/// Retrieval scores as a table: one column per metric, named once (`recall@k`, `precision@k`,
+/// `ndcg@k` per cut-off, then `mrr`), one row per query with a relevant document, and the
+/// column means. [`RetrievalReport`] is its JSON shape; a caller that builds its own objects
+/// (the Python module) reads it directly instead of a map per query.
+#[derive(Debug, Clone)]
+pub struct ScoreTable {
+    /// The metrics' names, in column order.
+    pub metrics: Vec<String>,
+    /// Each scored query and its values, in `metrics`' order.
+    pub rows: Vec<(String, Vec<f64>)>,
+    /// The mean of each column over the rows.
+    pub mean: Vec<f64>,
 }
 
-/// Read and score a run file against a qrels file. Ids stay borrowed from the files' text and
-/// each query's run is graded only to the deepest cut-off ([`grade_scored`]).
+impl ScoreTable {
+    /// Score queries already graded to the deepest of the cut-offs `k` (in the order given: qrels
+    /// order, by query id, is what [`score`] gives). Queries without a relevant document are left
+    /// out; an error when no query has one.
+    pub fn of(queries: impl IntoIterator<Item = (String, GradedRanking)>, k: &[usize]) -> Result<Self> {
+        let mut metrics = Vec::with_capacity(3 * k.len() + 1);
+        for k in k {
+            metrics.extend([format!("recall@{k}"), format!("precision@{k}"), format!("ndcg@{k}")]);
+        }
+        metrics.push("mrr".into());
+        let values = |graded: &GradedRanking| {
+            let mut row = Vec::with_capacity(metrics.len());
+            for &k in k {
+                row.extend([graded.recall_at(k), graded.precision_at(k), graded.ndcg_at(k)]);
+            }
+            row.push(graded.reciprocal_rank());
+            row
+        };
+        let rows: Vec<(String, Vec<f64>)> = queries
+            .into_iter()
+            .filter(|(_, graded)| graded.relevant() > 0)
+            .map(|(query, graded)| (query, values(&graded)))
+            .collect();
+        if rows.is_empty() {
+            return Err(Error::input("no query has a relevant document"));
+        }
+        let mean = (0..metrics.len())
+            .map(|column| rows.iter().map(|(_, row)| row[column]).sum::<f64>() / rows.len() as f64)
+            .collect();
+        Ok(Self { metrics, rows, mean })
+    }
+
+    /// Read a run file and a qrels file and score them. Ids stay borrowed from the files' text
+    /// and each query's run is graded only to the deepest cut-off ([`grade_scored`]).
+    pub fn of_files(qrels: &Path, run: &Path, k: &[usize]) -> Result<Self> {
+        let (judged_text, run_text) = (read_text(qrels)?, read_text(run)?);
+        let judged = parse_qrels(&judged_text, qrels)?;
+        let mut scored = parse_run(&run_text, run)?;
+        let depth = deepest(k);
+        let graded = judged.iter().map(|(query, grades)| {
+            let mut docs = scored.remove(query).unwrap_or_default();
+            (query.to_string(), grade_listed(&mut docs, depth, grades))
+        });
+        Self::of(graded, k).map_err(|e| e.context(format!("scoring {}", qrels.display())))
+    }
+
+    /// The table as `eval retrieval --json` reports it (rows only when `per_query`).
+    pub fn report(self, per_query: bool) -> RetrievalReport {
+        let Self { metrics, rows, mean } = self;
+        let named = |values: Vec<f64>| -> Scores {
+            metrics.iter().cloned().zip(values.into_iter().map(serde_json::Value::from)).collect()
+        };
+        let queries = rows.len();
+        let mean = named(mean);
+        let per_query =
+            per_query.then(|| rows.into_iter().map(|(query, row)| QueryScores { query, scores: named(row) }).collect());
+        RetrievalReport { queries, mean, per_query }
+    }
+}
+
+/// Read and score a run file against a qrels file ([`ScoreTable::of_files`]).
 pub fn score_files(qrels: &Path, run: &Path, k: &[usize], per_query: bool) -> Result<RetrievalReport> {
-    let (judged_text, run_text) = (read_text(qrels)?, read_text(run)?);
-    let judged = parse_qrels(&judged_text, qrels)?;
-    let mut scored = parse_run(&run_text, run)?;
-    let depth = deepest(k);
-    let graded = judged.iter().map(|(query, grades)| {
-        let mut docs = scored.remove(query).unwrap_or_default();
-        let grade = |doc: &&str| Ok::<f64, std::convert::Infallible>(grades.get(doc).copied().unwrap_or(0.0));
-        let Ok(graded) = grade_scored(&mut docs, depth, grades.values().copied(), grade);
-        (query.to_string(), graded)
-    });
-    score_graded(graded, k, per_query).map_err(|e| e.context(format!("scoring {}", qrels.display())))
+    Ok(ScoreTable::of_files(qrels, run, k)?.report(per_query))
 }
 
 /// How topics are written for other retrieval systems.
@@ -396,6 +447,29 @@ mod tests {
                 let mut scored: Vec<(f64, String)> = docs.iter().map(|(s, d, _)| (*s, d.clone())).collect();
                 let grade = |d: &String| Ok::<f64, ()>(grades.get(d.as_str()).copied().unwrap_or(0.0));
                 let graded = grade_scored(&mut scored, depth, judged.values().copied(), grade).unwrap();
+                assert_eq!(graded, GradedRanking::of(&ranking, &grades, depth), "seed {seed}, depth {depth}");
+            }
+        }
+    }
+
+    #[test]
+    fn grading_listed_documents_with_repeats_equals_ranking_them_all() {
+        for seed in 0..60 {
+            // Ids drawn from a pool smaller than the list: many documents are listed twice or more.
+            let (docs, judged) = case(seed, 1 + seed as usize * 5);
+            let pool = 1 + docs.len() / 3;
+            let listed: Vec<(f64, String)> = docs
+                .iter()
+                .enumerate()
+                .map(|(i, (s, _, _))| (*s, format!("d{}", (i * 7 + seed as usize) % pool)))
+                .collect();
+            let grades: HashMap<&str, f64> = judged.iter().map(|(d, g)| (d.as_str(), *g)).collect();
+            let ranked = rank(HashMap::from([("q".to_string(), listed.clone())]));
+            let ranking: Vec<&str> = ranked["q"].iter().map(String::as_str).collect();
+            let by_id: IdMap<'_, f64> = grades.iter().map(|(d, g)| (*d, *g)).collect();
+            for depth in [0, 1, 3, 10, 100] {
+                let mut scored: ScoredText<'_> = listed.iter().map(|(s, d)| (*s, d.as_str())).collect();
+                let graded = grade_listed(&mut scored, depth, &by_id);
                 assert_eq!(graded, GradedRanking::of(&ranking, &grades, depth), "seed {seed}, depth {depth}");
             }
         }
