@@ -136,6 +136,19 @@ pub fn rank(scored: HashMap<String, Vec<(f64, String)>>) -> Run {
         .collect()
 }
 
+/// Put the first `depth` of `docs` in trec_eval's order at the front of `docs`, sorted, by a
+/// selection rather than a sort of them all; returns how many that is (`depth`, or all of them
+/// when fewer).
+fn order_first<D: Ord>(docs: &mut [(f64, D)], depth: usize) -> usize {
+    let order = |a: &(f64, D), b: &(f64, D)| trec_order((a.0, &a.1), (b.0, &b.1));
+    let reach = depth.min(docs.len());
+    if reach > 0 && reach < docs.len() {
+        docs.select_nth_unstable_by(reach - 1, order);
+    }
+    docs[..reach].sort_by(order);
+    reach
+}
+
 /// One query's distinct scored documents graded in trec_eval's order to `depth` (the deepest
 /// cut-off), against the query's judged grades; `grade` gives a document's grade (0 when
 /// unjudged). Only the first `depth` documents are sorted and graded; the others are graded
@@ -148,12 +161,8 @@ pub fn grade_scored<D: Ord, E>(
     mut grade: impl FnMut(&D) -> std::result::Result<f64, E>,
 ) -> std::result::Result<GradedRanking, E> {
     let order = |a: &(f64, D), b: &(f64, D)| trec_order((a.0, &a.1), (b.0, &b.1));
-    let depth = depth.min(docs.len());
-    if depth > 0 && depth < docs.len() {
-        docs.select_nth_unstable_by(depth - 1, order);
-    }
+    let depth = order_first(docs, depth);
     let (first, rest) = docs.split_at_mut(depth);
-    first.sort_by(order);
     let top = first.iter().map(|d| grade(&d.1)).collect::<std::result::Result<Vec<f64>, E>>()?;
     let first_relevant = match top.iter().position(|g| *g > 0.0) {
         Some(rank) => Some(rank),
@@ -178,15 +187,11 @@ pub fn grade_scored<D: Ord, E>(
 /// hash of every line. Otherwise the whole list is made distinct first.
 fn grade_listed<'a>(docs: &mut ScoredText<'a>, depth: usize, judged: &IdMap<'a, f64>) -> GradedRanking {
     let grade = |doc: &&str| judged.get(doc).copied().unwrap_or(0.0);
-    let order = |a: &(f64, &str), b: &(f64, &str)| trec_order((a.0, &a.1), (b.0, &b.1));
-    let reach = depth.min(docs.len());
-    if reach > 0 && reach < docs.len() {
-        docs.select_nth_unstable_by(reach - 1, order);
-    }
-    let first = &mut docs[..reach];
-    first.sort_by(order);
-    let mut seen: IdMap<'_, ()> = IdMap::with_capacity_and_hasher(reach, Default::default());
-    if first.iter().all(|(_, doc)| seen.insert(doc, ()).is_none()) {
+    let reach = order_first(docs, depth);
+    let first = &docs[..reach];
+    let mut seen: HashSet<&str, foldhash::fast::RandomState> =
+        HashSet::with_capacity_and_hasher(first.len(), Default::default());
+    if first.iter().all(|(_, doc)| seen.insert(doc)) {
         let top: Vec<f64> = first.iter().map(|(_, doc)| grade(doc)).collect();
         if let Some(rank) = top.iter().position(|g| *g > 0.0) {
             return GradedRanking::new(top, Some(rank), judged.values().copied());
