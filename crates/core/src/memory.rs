@@ -1,6 +1,8 @@
 //! This process's resident memory as Linux reports it (`/proc/self/status`): the current
 //! resident set and its high-water mark, which [`reset_peak`] can lower to the current value so
 //! that one step's peak can be measured in a longer run. Elsewhere the readings are `None`.
+//! Also the process-wide allocator settings: how many heaps glibc keeps
+//! ([`limit_allocator_arenas`]) and huge pages under large blocks ([`LargePages`]).
 
 /// Resident memory now, MiB.
 pub fn resident_mib() -> Option<f64> {
@@ -39,6 +41,68 @@ pub fn limit_allocator_arenas(arenas: usize) -> bool {
     }
 }
 
+/// The system allocator, with large blocks (4 MiB and more) asking Linux for transparent huge
+/// pages (`madvise(MADV_HUGEPAGE)`, for the whole 2 MiB pages inside the block) before they are
+/// touched. Where the kernel's setting is "madvise" (Debian's default) such a block is otherwise
+/// backed by 4 KiB pages: one page fault per 4 KiB when it is filled, and a miss of the address
+/// cache (TLB) on nearly every random read of a table of tens of megabytes. That is what CD on
+/// ten million papers does, on the in-memory graph and in DataFusion's range kernel alike
+/// (BENCHMARKS.md, "Beyond one machine"). Small blocks are left alone, so a process of many small
+/// allocations (the server) is unchanged. Set by the `litnav` command as its global allocator.
+pub struct LargePages;
+
+/// Blocks at least this large get huge pages: each holds at least one whole 2 MiB page.
+const LARGE_BLOCK: usize = 4 << 20;
+/// A transparent huge page on x86-64 and the usual arm64 kernels.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+const HUGE_PAGE: usize = 2 << 20;
+
+#[allow(unsafe_code)]
+// SAFETY: every call is passed to the system allocator unchanged; the advice only changes which
+// pages later back the block, never its address, size or contents.
+unsafe impl std::alloc::GlobalAlloc for LargePages {
+    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+        // SAFETY: the caller's contract for `alloc`, passed on.
+        advise_large(unsafe { std::alloc::System.alloc(layout) }, layout.size())
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: std::alloc::Layout) -> *mut u8 {
+        // SAFETY: as above. calloc leaves a fresh mapping untouched (it is zero already), so the
+        // advice still comes before the first touch.
+        advise_large(unsafe { std::alloc::System.alloc_zeroed(layout) }, layout.size())
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
+        // SAFETY: the caller's contract for `dealloc`, passed on.
+        unsafe { std::alloc::System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: the caller's contract for `realloc`, passed on. A growing vector's new tail
+        // gets the advice before it is touched.
+        advise_large(unsafe { std::alloc::System.realloc(ptr, layout, new_size) }, new_size)
+    }
+}
+
+/// Ask for huge pages under the whole 2 MiB pages of a block of `size` bytes at `block` (when it
+/// is a large one); returns `block`.
+#[allow(unsafe_code)]
+fn advise_large(block: *mut u8, size: usize) -> *mut u8 {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    if size >= LARGE_BLOCK && !block.is_null() {
+        let start = (block as usize).next_multiple_of(HUGE_PAGE);
+        let end = (block as usize + size) / HUGE_PAGE * HUGE_PAGE;
+        if end > start {
+            // SAFETY: [start, end) lies inside the block just allocated; the advice is a hint
+            // that cannot change its contents, and a refusal (an old kernel) changes nothing.
+            unsafe { libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE) };
+        }
+    }
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    let _ = size;
+    block
+}
+
 fn status_kib(field: &str) -> Option<f64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find_map(|l| l.strip_prefix(field))?;
@@ -48,6 +112,52 @@ fn status_kib(field: &str) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Whether the mapping holding `address` may be backed by huge pages (`THPeligible` in
+    /// `/proc/self/smaps`); `None` where the kernel does not say.
+    fn huge_page_eligible(address: usize) -> Option<bool> {
+        let smaps = std::fs::read_to_string("/proc/self/smaps").ok()?;
+        let mut inside = false;
+        for line in smaps.lines() {
+            let first = line.split_whitespace().next().unwrap_or_default();
+            // A mapping's own line starts with its address range; its fields follow, named.
+            if let Some((from, to)) = first.split_once('-').filter(|_| !first.ends_with(':')) {
+                let (from, to) = (usize::from_str_radix(from, 16).ok()?, usize::from_str_radix(to, 16).ok()?);
+                inside = (from..to).contains(&address);
+            } else if inside && first == "THPeligible:" {
+                return Some(line.ends_with('1'));
+            }
+        }
+        None
+    }
+
+    #[test]
+    #[allow(unsafe_code)]
+    fn large_blocks_ask_for_huge_pages_and_small_ones_do_not() {
+        use std::alloc::{GlobalAlloc, Layout};
+        // Only where the kernel gives huge pages to those who ask (its "madvise" setting) does
+        // the advice decide; under "always" or "never" it changes nothing to see.
+        let setting = std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled").unwrap_or_default();
+        if !setting.contains("[madvise]") {
+            return;
+        }
+        let large = Layout::from_size_align(64 << 20, 8).unwrap();
+        let small = Layout::from_size_align(64 << 10, 8).unwrap();
+        // SAFETY: the blocks are only written within their layouts and freed with them.
+        unsafe {
+            let block = LargePages.alloc(large);
+            assert!(!block.is_null());
+            block.write_bytes(1, large.size());
+            let middle = block as usize + large.size() / 2;
+            assert_eq!(huge_page_eligible(middle), Some(true), "a 64 MiB block may have huge pages");
+            assert_eq!(*block.add(large.size() - 1), 1);
+            LargePages.dealloc(block, large);
+            let block = LargePages.alloc(small);
+            block.write_bytes(2, small.size());
+            assert_ne!(huge_page_eligible(block as usize), Some(true), "a 64 KiB block is left alone");
+            LargePages.dealloc(block, small);
+        }
+    }
 
     #[test]
     fn a_large_allocation_raises_the_peak_and_a_reset_lowers_it() {

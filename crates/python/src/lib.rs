@@ -27,6 +27,11 @@ use std::sync::Mutex;
 
 mod in_place;
 
+/// Large blocks on huge pages, as in the `litnav` command ([`litnav_core::memory::LargePages`]):
+/// the module's own allocations only; Python's stay Python's.
+#[global_allocator]
+static ALLOCATOR: litnav_core::memory::LargePages = litnav_core::memory::LargePages;
+
 create_exception!(_litnav, Failure, PyException, "A litnav error, raised as (kind, code, message).");
 
 /// Progress nobody watches that stops at Ctrl-C: between steps (and between chunks of vectors) it
