@@ -7,7 +7,7 @@
 //! four plain `i64` columns from the plan's batches to the kernel, with no list of structs built,
 //! concatenated and taken apart again. Measured alone that saved memory (3.5 → 3.0 GB at 10M
 //! papers) but no time; the time came from running a partition's ranges side by side and from
-//! numbering close keys through a table (see [`NumberedRows`]).
+//! numbering close keys through a bitmap of their span (see [`NumberedRows`]).
 
 use crate::cd::{KERNEL, value_columns, value_fields};
 use crate::kernel;
@@ -310,7 +310,7 @@ fn range_disruption(rows: &RangeRows, window: Option<u32>, dated: bool) -> Resul
 /// `x` and `y` by their place among them (a focal paper's row has no `y`, and 0 in its place).
 /// A range holds millions of rows, and neither a hash map nor a comparison sort numbers them
 /// fast: keys that lie close together (litnav's tables number papers consecutively) are numbered
-/// through a table over their span, others by a radix sort.
+/// through a bitmap of their span, others by a radix sort.
 struct NumberedRows {
     keys: Vec<i64>,
     /// Row `r`'s `x` at `2r`, its `y` at `2r + 1`.
@@ -343,7 +343,7 @@ impl NumberedRows {
         // A bitmap no larger than the sort's pairs would be (a quarter of a byte per key of the
         // span against 16 bytes a row's key).
         Ok(if span < 64 * count as u64 {
-            Self::by_table(kind, x, y, lowest, span as usize + 1)
+            Self::by_bitmap(kind, x, y, lowest, span as usize + 1)
         } else {
             Self::by_sort(kind, x, y, lowest, span)
         })
@@ -355,7 +355,7 @@ impl NumberedRows {
     /// the whole map is a quarter of a byte per key of the span — 2.5 MB for ten million, where
     /// a table of numbers (4 bytes a key) outgrew the cache and made every row's lookup a miss
     /// to memory.
-    fn by_table(kind: &[i64], x: &[i64], y: &[i64], lowest: i64, span: usize) -> NumberedRows {
+    fn by_bitmap(kind: &[i64], x: &[i64], y: &[i64], lowest: i64, span: usize) -> NumberedRows {
         let place = |key: i64| key.abs_diff(lowest) as usize;
         let mut words: Vec<(u64, Node)> = vec![(0, 0); span.div_ceil(64)];
         for_each_key(kind, x, y, |key, _| {
@@ -566,7 +566,7 @@ mod tests {
     }
 
     #[test]
-    fn the_table_and_the_sort_number_rows_alike() {
+    fn the_bitmap_and_the_sort_number_rows_alike() {
         // Keys with repeats, negative keys among them, in scrambled order: dense ones (most of the
         // bitmap's words full) and sparse ones (about one key in ten, some words empty).
         let rows = 3000;
@@ -580,21 +580,21 @@ mod tests {
             let (mut lowest, mut highest) = (i64::MAX, i64::MIN);
             for_each_key(&kind, &x, &y, |key, _| (lowest, highest) = (lowest.min(key), highest.max(key)));
             let span = highest.abs_diff(lowest);
-            let table = NumberedRows::by_table(&kind, &x, &y, lowest, span as usize + 1);
+            let bitmap = NumberedRows::by_bitmap(&kind, &x, &y, lowest, span as usize + 1);
             let sort = NumberedRows::by_sort(&kind, &x, &y, lowest, span);
-            assert_eq!(table.keys, sort.keys, "spread {spread}");
-            assert_eq!(table.numbers, sort.numbers, "spread {spread}");
-            assert!(table.keys.windows(2).all(|w| w[0] < w[1]));
+            assert_eq!(bitmap.keys, sort.keys, "spread {spread}");
+            assert_eq!(bitmap.numbers, sort.numbers, "spread {spread}");
+            assert!(bitmap.keys.windows(2).all(|w| w[0] < w[1]));
             for (row, (&kind, (&x, &y))) in kind.iter().zip(x.iter().zip(&y)).enumerate() {
-                let (a, b) = table.row(row);
-                assert_eq!(table.keys[a as usize], x);
+                let (a, b) = bitmap.row(row);
+                assert_eq!(bitmap.keys[a as usize], x);
                 if kind != FOCAL {
-                    assert_eq!(table.keys[b as usize], y);
+                    assert_eq!(bitmap.keys[b as usize], y);
                 }
             }
-            // `new` takes the table for these keys and gives the same numbering.
+            // `new` takes the bitmap for these keys and gives the same numbering.
             let chosen = NumberedRows::new(&kind, &x, &y).unwrap();
-            assert_eq!((chosen.keys, chosen.numbers), (table.keys, table.numbers));
+            assert_eq!((chosen.keys, chosen.numbers), (bitmap.keys, bitmap.numbers));
         }
         // No rows at all.
         let empty = NumberedRows::new(&[], &[], &[]).unwrap();

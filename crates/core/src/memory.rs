@@ -48,7 +48,8 @@ pub fn limit_allocator_arenas(arenas: usize) -> bool {
 /// cache (TLB) on nearly every random read of a table of tens of megabytes. That is what CD on
 /// ten million papers does, on the in-memory graph and in DataFusion's range kernel alike
 /// (BENCHMARKS.md, "Beyond one machine"). Small blocks are left alone, so a process of many small
-/// allocations (the server) is unchanged. Set by the `litnav` command as its global allocator.
+/// allocations (the server) is unchanged. The global allocator of the `litnav` command and of
+/// the Python module.
 pub struct LargePages;
 
 /// Blocks at least this large get huge pages: each holds at least one whole 2 MiB page.
