@@ -262,14 +262,17 @@ impl Graph {
     pub fn anonymous(years: Vec<Option<i32>>, dates: Vec<Option<i32>>, pairs: &[(Node, Node)]) -> Graph {
         let n = years.len();
         let (cites, cited_by) = Csr::both_ways(n, pairs);
+        // No per-node vector is filled for what the graph does not know: the accessors read an
+        // empty `ids`, `venues` or `external` as "none" for every node (a range's graph has
+        // millions of nodes, and these were 36 bytes each to write and free).
         Graph::assemble(Parts {
-            ids: vec![String::new(); n],
+            ids: Vec::new(),
             index: HashMap::new(),
             years,
             dates,
-            venues: vec![None; n],
+            venues: Vec::new(),
             venue_names: Vec::new(),
-            external: vec![0; n],
+            external: Vec::new(),
             cites,
             cited_by,
         })
@@ -338,12 +341,12 @@ impl Graph {
 
     /// Number of papers.
     pub fn len(&self) -> usize {
-        self.ids.len()
+        self.years.len()
     }
 
     /// True when the graph has no papers.
     pub fn is_empty(&self) -> bool {
-        self.ids.is_empty()
+        self.years.is_empty()
     }
 
     /// Number of in-corpus citation edges.
@@ -366,9 +369,9 @@ impl Graph {
         self.index.get(id).copied()
     }
 
-    /// The paper id of `node`.
+    /// The paper id of `node` (empty in an anonymous graph).
     pub fn id(&self, node: Node) -> &str {
-        &self.ids[node as usize]
+        if self.ids.is_empty() { "" } else { &self.ids[node as usize] }
     }
 
     /// Publication year of `node`.
@@ -409,12 +412,12 @@ impl Graph {
 
     /// Venue of `node`, when known.
     pub fn venue(&self, node: Node) -> Option<&str> {
-        self.venues[node as usize].map(|v| self.venue_names[v as usize].as_str())
+        self.venue_index(node).map(|v| self.venue_names[v as usize].as_str())
     }
 
     /// Venue number of `node` (an index into the graph's distinct venues), when known.
     pub fn venue_index(&self, node: Node) -> Option<u32> {
-        self.venues[node as usize]
+        if self.venues.is_empty() { None } else { self.venues[node as usize] }
     }
 
     /// Number of distinct venues.
@@ -450,7 +453,7 @@ impl Graph {
 
     /// Number of references of `node` to works outside the corpus.
     pub fn external_references(&self, node: Node) -> u32 {
-        self.external[node as usize]
+        if self.external.is_empty() { 0 } else { self.external[node as usize] }
     }
 
     /// True when `from` cites `to`.
@@ -465,7 +468,7 @@ impl Graph {
 
     /// Every node, ascending.
     pub fn nodes(&self) -> impl Iterator<Item = Node> + '_ {
-        0..self.ids.len() as Node
+        0..self.len() as Node
     }
 }
 
@@ -501,5 +504,17 @@ mod tests {
         assert_eq!(g.external_references(b), 1);
         assert!(g.cites(c, b) && !g.cites(b, c));
         assert!(matches!(g.node("nope"), Err(Error::UnknownPaper(_))));
+    }
+
+    #[test]
+    fn an_anonymous_graph_has_its_nodes_without_ids_venues_or_external_references() {
+        let g = Graph::anonymous(vec![Some(2000), None, Some(2002)], vec![None; 3], &[(2, 0), (2, 1), (1, 0), (2, 0)]);
+        assert_eq!((g.len(), g.edge_count(), g.nodes().count()), (3, 3, 3));
+        assert_eq!(g.references(2), &[0, 1]);
+        assert_eq!(g.year(1), None);
+        for node in g.nodes() {
+            assert_eq!((g.id(node), g.venue(node), g.external_references(node)), ("", None, 0));
+        }
+        assert_eq!((g.find(""), g.external_count(), g.venue_count()), (None, 0, 0));
     }
 }

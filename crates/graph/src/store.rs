@@ -84,11 +84,11 @@ fn encode(graph: &Graph) -> Vec<u8> {
     }
     for node in graph.nodes() {
         let i = node as usize;
-        put_str(&mut out, &graph.ids[i]);
+        put_str(&mut out, graph.id(node));
         out.extend_from_slice(&graph.years[i].unwrap_or(i32::MIN).to_le_bytes());
         out.extend_from_slice(&graph.dates[i].unwrap_or(i32::MIN).to_le_bytes());
-        out.extend_from_slice(&graph.venues[i].unwrap_or(u32::MAX).to_le_bytes());
-        out.extend_from_slice(&graph.external[i].to_le_bytes());
+        out.extend_from_slice(&graph.venue_index(node).unwrap_or(u32::MAX).to_le_bytes());
+        out.extend_from_slice(&graph.external_references(node).to_le_bytes());
     }
     for csr in [&graph.cites, &graph.cited_by] {
         csr.offsets.iter().for_each(|o| out.extend_from_slice(&o.to_le_bytes()));
