@@ -212,12 +212,16 @@ pub enum Timeline {
 /// number of references that point outside the corpus.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Graph {
+    /// One per node, or empty when no node has one (an anonymous graph; see [`per_node`]).
     ids: Vec<String>,
     index: HashMap<String, Node>,
+    /// One per node: `len` counts them.
     years: Vec<Option<i32>>,
     dates: Vec<Option<i32>>,
+    /// One per node, or empty when no node has one.
     venues: Vec<Option<u32>>,
     venue_names: Vec<String>,
+    /// One per node, or empty when no node has any.
     external: Vec<u32>,
     cites: Csr,
     cited_by: Csr,
@@ -262,9 +266,8 @@ impl Graph {
     pub fn anonymous(years: Vec<Option<i32>>, dates: Vec<Option<i32>>, pairs: &[(Node, Node)]) -> Graph {
         let n = years.len();
         let (cites, cited_by) = Csr::both_ways(n, pairs);
-        // No per-node vector is filled for what the graph does not know: the accessors read an
-        // empty `ids`, `venues` or `external` as "none" for every node (a range's graph has
-        // millions of nodes, and these were 36 bytes each to write and free).
+        // No per-node vector is filled for what the graph does not know (`per_node`): a range's
+        // graph has millions of nodes, and these were 36 bytes each to write and free.
         Graph::assemble(Parts {
             ids: Vec::new(),
             index: HashMap::new(),
@@ -371,7 +374,7 @@ impl Graph {
 
     /// The paper id of `node` (empty in an anonymous graph).
     pub fn id(&self, node: Node) -> &str {
-        if self.ids.is_empty() { "" } else { &self.ids[node as usize] }
+        per_node(&self.ids, node).map_or("", String::as_str)
     }
 
     /// Publication year of `node`.
@@ -417,7 +420,7 @@ impl Graph {
 
     /// Venue number of `node` (an index into the graph's distinct venues), when known.
     pub fn venue_index(&self, node: Node) -> Option<u32> {
-        if self.venues.is_empty() { None } else { self.venues[node as usize] }
+        per_node(&self.venues, node).copied().flatten()
     }
 
     /// Number of distinct venues.
@@ -453,7 +456,7 @@ impl Graph {
 
     /// Number of references of `node` to works outside the corpus.
     pub fn external_references(&self, node: Node) -> u32 {
-        if self.external.is_empty() { 0 } else { self.external[node as usize] }
+        per_node(&self.external, node).copied().unwrap_or(0)
     }
 
     /// True when `from` cites `to`.
@@ -470,6 +473,12 @@ impl Graph {
     pub fn nodes(&self) -> impl Iterator<Item = Node> + '_ {
         0..self.len() as Node
     }
+}
+
+/// `node`'s entry in a vector of one entry per node that may be left empty when no node has
+/// one (`None` then; a node beyond a filled vector still panics, as indexing does).
+fn per_node<T>(values: &[T], node: Node) -> Option<&T> {
+    (!values.is_empty()).then(|| &values[node as usize])
 }
 
 #[cfg(test)]

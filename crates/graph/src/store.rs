@@ -83,10 +83,9 @@ fn encode(graph: &Graph) -> Vec<u8> {
         put_str(&mut out, name);
     }
     for node in graph.nodes() {
-        let i = node as usize;
         put_str(&mut out, graph.id(node));
-        out.extend_from_slice(&graph.years[i].unwrap_or(i32::MIN).to_le_bytes());
-        out.extend_from_slice(&graph.dates[i].unwrap_or(i32::MIN).to_le_bytes());
+        out.extend_from_slice(&graph.year(node).unwrap_or(i32::MIN).to_le_bytes());
+        out.extend_from_slice(&graph.date(node).unwrap_or(i32::MIN).to_le_bytes());
         out.extend_from_slice(&graph.venue_index(node).unwrap_or(u32::MAX).to_le_bytes());
         out.extend_from_slice(&graph.external_references(node).to_le_bytes());
     }
