@@ -28,6 +28,7 @@ use litnav_graph::disruption::{self, CdOptions, Disruption};
 use litnav_graph::{Graph, Node};
 use rayon::prelude::*;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
 
 /// The kinds of a kernel row (column `kind`).
 const REFERENCE: i64 = 0;
@@ -269,33 +270,41 @@ fn result_type() -> DataType {
     DataType::List(Arc::new(Field::new("item", DataType::Struct(result_fields()), true)))
 }
 
+/// Rows below this many are worked through by one core.
+const ROWS_PER_TASK: usize = 1 << 14;
+
+/// A paper no row has timed yet (outside i32, the kernel's range of times).
+const UNTIMED: i64 = i64::MIN;
+
 /// One range's rows as a small CSR, and the kernel run for each of its focal papers.
 fn range_disruption(rows: &RangeRows, window: Option<u32>, dated: bool) -> Result<Vec<(i64, Disruption)>> {
     let RangeRows { kind, x, y, t } = rows;
     let numbered = NumberedRows::new(kind, x, y)?;
-    let mut times = vec![None; numbered.keys.len()];
-    let mut focals = Vec::new();
-    let mut pairs = Vec::with_capacity(kind.len());
-    for (row, (&kind, &time)) in kind.iter().zip(t.iter()).enumerate() {
-        let time = i32::try_from(time).map_err(|_| kernel_error(format!("time {time} is out of range")))?;
+    // Every row on every core: a focal paper's row times it, a reference's the cited paper, a
+    // citation's the citer. A paper has one time, so rows that time it again store the same value.
+    let stamps: Vec<AtomicI64> = (0..numbered.keys.len()).map(|_| AtomicI64::new(UNTIMED)).collect();
+    (0..kind.len()).into_par_iter().with_min_len(ROWS_PER_TASK).try_for_each(|row| {
+        let time = t[row];
+        i32::try_from(time).map_err(|_| kernel_error(format!("time {time} is out of range")))?;
         let (a, b) = numbered.row(row);
-        // A focal paper's row times it; a reference's times the cited paper, a citation's the citer.
-        match kind {
-            FOCAL => {
-                focals.push(a);
-                times[a as usize] = Some(time);
-            }
-            REFERENCE => {
-                pairs.push((a, b));
-                times[b as usize] = Some(time);
-            }
-            _ => {
-                // CITATION: the numbering refused any other kind.
-                pairs.push((a, b));
-                times[a as usize] = Some(time);
-            }
-        }
-    }
+        // CITATION otherwise: the numbering refused any other kind.
+        let timed = if kind[row] == REFERENCE { b } else { a };
+        stamps[timed as usize].store(time, Ordering::Relaxed);
+        Ok::<_, datafusion::error::DataFusionError>(())
+    })?;
+    let times: Vec<Option<i32>> = stamps.into_par_iter().map(|stamp| i32::try_from(stamp.into_inner()).ok()).collect();
+    let mut focals: Vec<Node> = (0..kind.len())
+        .into_par_iter()
+        .with_min_len(ROWS_PER_TASK)
+        .filter(|&row| kind[row] == FOCAL)
+        .map(|row| numbered.row(row).0)
+        .collect();
+    let pairs: Vec<(Node, Node)> = (0..kind.len())
+        .into_par_iter()
+        .with_min_len(ROWS_PER_TASK)
+        .filter(|&row| kind[row] != FOCAL)
+        .map(|row| numbered.row(row))
+        .collect();
     focals.sort_unstable();
     focals.dedup();
     let untimed = vec![None; times.len()];
@@ -357,11 +366,25 @@ impl NumberedRows {
     /// to memory.
     fn by_bitmap(kind: &[i64], x: &[i64], y: &[i64], lowest: i64, span: usize) -> NumberedRows {
         let place = |key: i64| key.abs_diff(lowest) as usize;
-        let mut words: Vec<(u64, Node)> = vec![(0, 0); span.div_ceil(64)];
-        for_each_key(kind, x, y, |key, _| {
-            let at = place(key);
-            words[at / 64].0 |= 1 << (at % 64);
-        });
+        // The bits set by each core over its share of the rows, then joined.
+        let share = kind.len().div_ceil(rayon::current_num_threads()).max(ROWS_PER_TASK);
+        let bits = (0..kind.len().div_ceil(share))
+            .into_par_iter()
+            .map(|part| {
+                let rows = part * share..((part + 1) * share).min(kind.len());
+                let mut bits = vec![0u64; span.div_ceil(64)];
+                for_each_key(&kind[rows.clone()], &x[rows.clone()], &y[rows], |key, _| {
+                    let at = place(key);
+                    bits[at / 64] |= 1 << (at % 64);
+                });
+                bits
+            })
+            .reduce_with(|mut all, part| {
+                all.iter_mut().zip(part).for_each(|(word, bits)| *word |= bits);
+                all
+            })
+            .unwrap_or_default();
+        let mut words: Vec<(u64, Node)> = bits.into_iter().map(|bits| (bits, 0)).collect();
         let mut keys = Vec::new();
         for (word, (bits, before)) in words.iter_mut().enumerate() {
             *before = keys.len() as Node;
@@ -371,11 +394,18 @@ impl NumberedRows {
                 rest &= rest - 1;
             }
         }
-        let mut numbers = vec![0; 2 * kind.len()];
-        for_each_key(kind, x, y, |key, slot| {
+        let number = |key: i64| {
             let at = place(key);
             let (bits, before) = words[at / 64];
-            numbers[slot as usize] = before + (bits & ((1 << (at % 64)) - 1)).count_ones();
+            before + (bits & ((1 << (at % 64)) - 1)).count_ones()
+        };
+        // Each row's numbers, the rows split between the cores.
+        let mut numbers = vec![0; 2 * kind.len()];
+        numbers.par_chunks_mut(2).with_min_len(ROWS_PER_TASK).enumerate().for_each(|(row, pair)| {
+            pair[0] = number(x[row]);
+            if kind[row] != FOCAL {
+                pair[1] = number(y[row]);
+            }
         });
         NumberedRows { keys, numbers }
     }

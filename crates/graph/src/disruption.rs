@@ -217,10 +217,13 @@ impl CitersByTime {
         let stamps = graph.timestamps();
         let csr = &graph.cited_by;
         let mut citers = csr.targets.clone();
-        for row in csr.offsets.windows(2) {
-            citers[row[0] as usize..row[1] as usize].sort_by_key(|&c| (stamps[c as usize], c));
-        }
-        let times = citers.iter().map(|&c| stamps[c as usize]).collect();
+        // Every row on its own: the rows are sorted on every core (a row's citers are distinct,
+        // so the order is the same as a stable sort's).
+        let mut rows = vec![(); csr.offsets.len() - 1];
+        crate::for_each_row(&csr.offsets, &mut citers, &mut rows, &|row, ()| {
+            row.sort_unstable_by_key(|&c| (stamps[c as usize], c));
+        });
+        let times = citers.par_iter().map(|&c| stamps[c as usize]).collect();
         CitersByTime { offsets: csr.offsets.clone(), times, citers }
     }
 

@@ -98,38 +98,87 @@ pub struct Csr {
     targets: Vec<Node>,
 }
 
+/// Where each of `n` rows starts when rows hold the given entries (one `row` per entry), and
+/// the end of the last: the offsets of a CSR filed by counting.
+fn row_starts(n: usize, rows: impl Iterator<Item = Node>) -> Vec<u64> {
+    let mut starts = vec![0u64; n + 1];
+    for row in rows {
+        starts[row as usize + 1] += 1;
+    }
+    for i in 0..n {
+        starts[i + 1] += starts[i];
+    }
+    starts
+}
+
+/// Move the distinct values of a sorted slice to its front, in order; how many there are.
+fn distinct_first(sorted: &mut [Node]) -> usize {
+    let mut write = 0;
+    for read in 0..sorted.len() {
+        if write == 0 || sorted[read] != sorted[write - 1] {
+            sorted[write] = sorted[read];
+            write += 1;
+        }
+    }
+    write
+}
+
+/// Rows below this many entries in all are worked through by one core.
+const ROWS_PER_TASK: usize = 1 << 15;
+
+/// Call `each` with every row of `targets` (row `i` is `offsets[i]..offsets[i + 1]`, counted
+/// from `offsets[0]`) and that row's slot of `per_row`, the rows split between the cores.
+pub(crate) fn for_each_row<T: Send>(
+    offsets: &[u64],
+    targets: &mut [Node],
+    per_row: &mut [T],
+    each: &(impl Fn(&mut [Node], &mut T) + Sync),
+) {
+    let rows = per_row.len();
+    if rows <= 1 || targets.len() <= ROWS_PER_TASK {
+        let base = offsets[0];
+        for (row, slot) in offsets.windows(2).zip(per_row) {
+            each(&mut targets[(row[0] - base) as usize..(row[1] - base) as usize], slot);
+        }
+        return;
+    }
+    let middle = rows / 2;
+    let (left, right) = targets.split_at_mut((offsets[middle] - offsets[0]) as usize);
+    let (left_slots, right_slots) = per_row.split_at_mut(middle);
+    rayon::join(
+        || for_each_row(&offsets[..=middle], left, left_slots, each),
+        || for_each_row(&offsets[middle..], right, right_slots, each),
+    );
+}
+
 impl Csr {
-    /// Build from `(from, to)` pairs over `n` nodes; duplicates are dropped.
+    /// Build from `(from, to)` pairs over `n` nodes; duplicates are dropped. The pairs are filed
+    /// by counting; each row is then sorted and made distinct on every core (a range of the CD
+    /// plan builds graphs of tens of millions of pairs, and this was one core's work).
     fn from_pairs(n: usize, pairs: &[(Node, Node)]) -> Csr {
-        let mut counts = vec![0u64; n + 1];
-        for &(from, _) in pairs {
-            counts[from as usize + 1] += 1;
-        }
-        for i in 0..n {
-            counts[i + 1] += counts[i];
-        }
-        let mut cursor = counts.clone();
+        let starts = row_starts(n, pairs.iter().map(|&(from, _)| from));
+        let mut cursor = starts.clone();
         let mut targets = vec![0; pairs.len()];
         for &(from, to) in pairs {
             targets[cursor[from as usize] as usize] = to;
             cursor[from as usize] += 1;
         }
-        // Sort each row and squeeze out duplicates, compacting in place.
+        // Each row sorted with its distinct targets first, how many in `kept`; then squeezed.
+        let mut kept = vec![0u64; n];
+        for_each_row(&starts, &mut targets, &mut kept, &|row, kept| {
+            row.sort_unstable();
+            *kept = distinct_first(row) as u64;
+        });
+        if kept.iter().sum::<u64>() == pairs.len() as u64 {
+            return Csr { offsets: starts, targets };
+        }
         let mut offsets = vec![0u64; n + 1];
         let mut write = 0usize;
-        for i in 0..n {
-            let (start, end) = (counts[i] as usize, counts[i + 1] as usize);
-            targets[start..end].sort_unstable();
-            let mut previous = None;
-            for read in start..end {
-                let target = targets[read];
-                if previous != Some(target) {
-                    targets[write] = target;
-                    write += 1;
-                    previous = Some(target);
-                }
-            }
-            offsets[i + 1] = write as u64;
+        for (node, &count) in kept.iter().enumerate() {
+            let start = starts[node] as usize;
+            targets.copy_within(start..start + count as usize, write);
+            write += count as usize;
+            offsets[node + 1] = write as u64;
         }
         targets.truncate(write);
         targets.shrink_to_fit();
@@ -139,10 +188,24 @@ impl Csr {
     /// The edges `(from, to)` over `n` nodes and their reverse, duplicates dropped.
     fn both_ways(n: usize, pairs: &[(Node, Node)]) -> (Csr, Csr) {
         let forward = Csr::from_pairs(n, pairs);
-        let reversed: Vec<(Node, Node)> =
-            (0..n as Node).flat_map(|from| forward.neighbors(from).iter().map(move |&to| (to, from))).collect();
-        let backward = Csr::from_pairs(n, &reversed);
+        let backward = forward.reversed();
         (forward, backward)
+    }
+
+    /// The reverse of these rows. Filing every edge under its target while reading the rows in
+    /// order leaves each reversed row ascending and distinct already: no sort, no squeeze.
+    fn reversed(&self) -> Csr {
+        let n = self.offsets.len() - 1;
+        let offsets = row_starts(n, self.targets.iter().copied());
+        let mut cursor = offsets.clone();
+        let mut targets = vec![0; self.targets.len()];
+        for from in 0..n as Node {
+            for &to in self.neighbors(from) {
+                targets[cursor[to as usize] as usize] = from;
+                cursor[to as usize] += 1;
+            }
+        }
+        Csr { offsets, targets }
     }
 
     /// The neighbours of `node`, ascending.
@@ -525,5 +588,37 @@ mod tests {
             assert_eq!((g.id(node), g.venue(node), g.external_references(node)), ("", None, 0));
         }
         assert_eq!((g.find(""), g.external_count(), g.venue_count()), (None, 0, 0));
+    }
+
+    #[test]
+    fn rows_built_on_every_core_equal_rows_built_one_by_one() {
+        // Enough pairs that the rows are split between tasks, a tenth of them repeated, some
+        // nodes without any edge, and once no repeat at all (the squeeze is then skipped).
+        let n = 50_000usize;
+        let scramble = |i: u64, salt: u64| ((i ^ salt).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 33) as usize;
+        let unique: Vec<(Node, Node)> = {
+            let mut seen = std::collections::BTreeSet::new();
+            (0..300_000u64)
+                .map(|i| ((scramble(i, 1) % (n - 500)) as Node, (scramble(i, 2) % n) as Node))
+                .filter(|&pair| seen.insert(pair))
+                .collect()
+        };
+        let repeated: Vec<(Node, Node)> = unique.iter().chain(unique.iter().step_by(10)).copied().collect();
+        for pairs in [&unique, &repeated] {
+            let (forward, backward) = Csr::both_ways(n, pairs);
+            let mut expected: Vec<std::collections::BTreeSet<Node>> = vec![Default::default(); n];
+            let mut expected_back = expected.clone();
+            for &(from, to) in pairs.iter() {
+                expected[from as usize].insert(to);
+                expected_back[to as usize].insert(from);
+            }
+            for node in 0..n {
+                let want: Vec<Node> = expected[node].iter().copied().collect();
+                assert_eq!(forward.neighbors(node as Node), want.as_slice(), "row {node}");
+                let want: Vec<Node> = expected_back[node].iter().copied().collect();
+                assert_eq!(backward.neighbors(node as Node), want.as_slice(), "reversed row {node}");
+            }
+            assert_eq!((forward.edges(), backward.edges()), (unique.len(), unique.len()));
+        }
     }
 }
