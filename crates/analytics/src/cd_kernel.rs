@@ -26,6 +26,7 @@ use datafusion::logical_expr::{
 use datafusion::physical_expr::expressions::Literal;
 use litnav_graph::disruption::{self, CdOptions, Disruption};
 use litnav_graph::{Graph, Node};
+use rayon::iter::Either;
 use rayon::prelude::*;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -293,18 +294,12 @@ fn range_disruption(rows: &RangeRows, window: Option<u32>, dated: bool) -> Resul
         Ok::<_, datafusion::error::DataFusionError>(())
     })?;
     let times: Vec<Option<i32>> = stamps.into_par_iter().map(|stamp| i32::try_from(stamp.into_inner()).ok()).collect();
-    let mut focals: Vec<Node> = (0..kind.len())
-        .into_par_iter()
-        .with_min_len(ROWS_PER_TASK)
-        .filter(|&row| kind[row] == FOCAL)
-        .map(|row| numbered.row(row).0)
-        .collect();
-    let pairs: Vec<(Node, Node)> = (0..kind.len())
-        .into_par_iter()
-        .with_min_len(ROWS_PER_TASK)
-        .filter(|&row| kind[row] != FOCAL)
-        .map(|row| numbered.row(row))
-        .collect();
+    // The focal papers and the citations, in one pass over the rows.
+    let (mut focals, pairs): (Vec<Node>, Vec<(Node, Node)>) =
+        (0..kind.len()).into_par_iter().with_min_len(ROWS_PER_TASK).partition_map(|row| match numbered.row(row) {
+            (focal, _) if kind[row] == FOCAL => Either::Left(focal),
+            pair => Either::Right(pair),
+        });
     focals.sort_unstable();
     focals.dedup();
     let untimed = vec![None; times.len()];

@@ -98,17 +98,23 @@ pub struct Csr {
     targets: Vec<Node>,
 }
 
-/// Where each of `n` rows starts when rows hold the given entries (one `row` per entry), and
-/// the end of the last: the offsets of a CSR filed by counting.
-fn row_starts(n: usize, rows: impl Iterator<Item = Node>) -> Vec<u64> {
+/// The `(row, value)` entries filed by counting into `n` rows: where each row starts (and the
+/// last ends) and the values, each row's in the order the entries came.
+fn filed_by_row(n: usize, entries: impl Iterator<Item = (Node, Node)> + Clone) -> (Vec<u64>, Vec<Node>) {
     let mut starts = vec![0u64; n + 1];
-    for row in rows {
+    for (row, _) in entries.clone() {
         starts[row as usize + 1] += 1;
     }
     for i in 0..n {
         starts[i + 1] += starts[i];
     }
-    starts
+    let mut cursor = starts.clone();
+    let mut values = vec![0; starts[n] as usize];
+    for (row, value) in entries {
+        values[cursor[row as usize] as usize] = value;
+        cursor[row as usize] += 1;
+    }
+    (starts, values)
 }
 
 /// Move the distinct values of a sorted slice to its front, in order; how many there are.
@@ -156,13 +162,7 @@ impl Csr {
     /// by counting; each row is then sorted and made distinct on every core (a range of the CD
     /// plan builds graphs of tens of millions of pairs, and this was one core's work).
     fn from_pairs(n: usize, pairs: &[(Node, Node)]) -> Csr {
-        let starts = row_starts(n, pairs.iter().map(|&(from, _)| from));
-        let mut cursor = starts.clone();
-        let mut targets = vec![0; pairs.len()];
-        for &(from, to) in pairs {
-            targets[cursor[from as usize] as usize] = to;
-            cursor[from as usize] += 1;
-        }
+        let (starts, mut targets) = filed_by_row(n, pairs.iter().copied());
         // Each row sorted with its distinct targets first, how many in `kept`; then squeezed.
         let mut kept = vec![0u64; n];
         for_each_row(&starts, &mut targets, &mut kept, &|row, kept| {
@@ -196,15 +196,8 @@ impl Csr {
     /// order leaves each reversed row ascending and distinct already: no sort, no squeeze.
     fn reversed(&self) -> Csr {
         let n = self.offsets.len() - 1;
-        let offsets = row_starts(n, self.targets.iter().copied());
-        let mut cursor = offsets.clone();
-        let mut targets = vec![0; self.targets.len()];
-        for from in 0..n as Node {
-            for &to in self.neighbors(from) {
-                targets[cursor[to as usize] as usize] = from;
-                cursor[to as usize] += 1;
-            }
-        }
+        let edges = (0..n as Node).flat_map(|from| self.neighbors(from).iter().map(move |&to| (to, from)));
+        let (offsets, targets) = filed_by_row(n, edges);
         Csr { offsets, targets }
     }
 
