@@ -172,6 +172,13 @@ fn staged_edges_sql(line: &Timeline) -> String {
 /// the I-index counts earlier citers too) from the edges filed by cited paper (its own file).
 /// A staged edge whose citing (cited) paper lies within the job's bounds cites (is cited by) one
 /// of its focal papers, in the range of that paper's time, so neither needs a join with them.
+///
+/// `needed` lists, once per range, the references whose citations the range counts: every cited
+/// paper except the range's own focal papers (their citations come through `focal_citations`),
+/// told apart by the reference's time alone. A (range, paper) pair is one whole number, the
+/// paper's node times the job's ranges plus the range's place among them (nodes are below 2³²,
+/// a job's ranges far below 2³¹): DataFusion makes one whole-number column distinct through its
+/// faster single-column path, where a pair of columns took 6% of a 10M / 100M run's CPU.
 fn job_sql(plan: CdPlan, line: &Timeline, ranges: std::ops::Range<i64>) -> String {
     let width = range_width(plan, line);
     let first = line.first;
@@ -203,11 +210,8 @@ fn job_sql(plan: CdPlan, line: &Timeline, ranges: std::ops::Range<i64>) -> Strin
             FROM {BY_CITING} e WHERE e.t_citing BETWEEN {job_first} AND {job_last}
         ),
         needed AS (
-            SELECT range, node, min(lower) AS lower FROM (
-                SELECT range, node, CAST(-9223372036854775807 AS BIGINT) AS lower FROM focal
-                UNION ALL
-                SELECT r.range, r.cited AS node, s.first AS lower FROM refs r JOIN spans s ON r.range = s.range
-            ) GROUP BY range, node
+            SELECT DISTINCT r.cited * {span} + (r.range - {range0}) AS slot
+            FROM refs r WHERE (r.t_cited - {first}) / {width} <> r.range
         ),
         focal_citations AS (
             SELECT s.range, e.citing, e.cited, e.t_citing
@@ -215,10 +219,9 @@ fn job_sql(plan: CdPlan, line: &Timeline, ranges: std::ops::Range<i64>) -> Strin
             WHERE e.t_cited BETWEEN {job_first} AND {job_last} {upper} {job_upper}
         ),
         reference_citations AS (
-            SELECT n.range, e.citing, e.cited, e.t_citing
-            FROM needed n JOIN spans s ON n.range = s.range JOIN {BY_CITING} e ON e.cited = n.node
-            WHERE n.lower > CAST(-9223372036854775807 AS BIGINT) AND e.t_citing > n.lower
-                  AND e.t_citing > {job_first} {upper} {job_upper}
+            SELECT s.range, e.citing, e.cited, e.t_citing
+            FROM needed n JOIN spans s ON {range0} + n.slot % {span} = s.range JOIN {BY_CITING} e ON e.cited = n.slot / {span}
+            WHERE e.t_citing > s.first AND e.t_citing > {job_first} {upper} {job_upper}
         ),
         kernel_rows AS (
             SELECT range, CAST(2 AS BIGINT) AS kind, node AS x, CAST(0 AS BIGINT) AS y, t FROM focal
@@ -240,6 +243,8 @@ fn job_sql(plan: CdPlan, line: &Timeline, ranges: std::ops::Range<i64>) -> Strin
         FROM results",
         stamped = stamped_cte(line),
         dated = line.dated,
+        range0 = ranges.start,
+        span = (ranges.end - ranges.start).max(1),
     )
 }
 

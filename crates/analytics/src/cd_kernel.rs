@@ -192,12 +192,20 @@ impl GroupsAccumulator for RangesRows {
     }
 
     fn state(&mut self, emit_to: EmitTo) -> Result<Vec<ArrayRef>> {
-        let taken = emit_to.take_needed(&mut self.ranges);
+        let mut taken = emit_to.take_needed(&mut self.ranges);
         (0..COLUMNS.len())
             .map(|column| {
-                let parts = || taken.iter().map(|range| range.columns()[column]);
-                let offsets = OffsetBuffer::from_lengths(parts().map(Vec::len));
-                let values: Int64Array = parts().flatten().copied().collect::<Vec<i64>>().into();
+                let offsets = OffsetBuffer::from_lengths(taken.iter().map(|range| range.columns()[column].len()));
+                // One range (a job of one range, or a partition that saw one) hands its rows on
+                // as they are; several are joined into one list's values.
+                let values: Int64Array = match taken.as_mut_slice() {
+                    [one] => std::mem::take(one.columns_mut()[column]).into(),
+                    many => many
+                        .iter()
+                        .flat_map(|range| range.columns()[column].iter().copied())
+                        .collect::<Vec<i64>>()
+                        .into(),
+                };
                 let item = Arc::new(Field::new("item", DataType::Int64, false));
                 Ok(Arc::new(ListArray::try_new(item, offsets, Arc::new(values), None)?) as ArrayRef)
             })
