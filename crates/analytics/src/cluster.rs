@@ -7,6 +7,7 @@
 use crate::{Error, Result};
 use crate::{litnav_aggregates, litnav_functions};
 use ballista::prelude::SessionContextExt;
+use ballista_core::extension::SessionConfigExt;
 use ballista_core::registry::BallistaFunctionRegistry;
 use ballista_core::utils::default_session_builder;
 use ballista_executor::executor_process::{ExecutorProcessConfig, start_executor_process};
@@ -14,7 +15,8 @@ use ballista_scheduler::cluster::BallistaCluster;
 use ballista_scheduler::config::SchedulerConfig;
 use ballista_scheduler::scheduler_process::start_server;
 use datafusion::execution::FunctionRegistry;
-use datafusion::prelude::SessionContext;
+use datafusion::execution::SessionStateBuilder;
+use datafusion::prelude::{SessionConfig, SessionContext};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -23,8 +25,16 @@ use std::sync::Arc;
 pub const SCHEDULER_PORT: u16 = 50050;
 
 /// A client session on the scheduler at `url` (`df://host:port`), with litnav's functions.
+///
+/// Its jobs are planned by Ballista's static planner. The adaptive one (Ballista 55's default)
+/// never finishes some of litnav's jobs: it re-plans a running stage and then rejects its tasks'
+/// metrics ("task metrics array size … does not equal with the stage metrics array size …"; CD
+/// with one-year ranges, one per job), and it would cancel the stages after an empty one, which
+/// it does not implement.
 pub(crate) async fn client(url: &str) -> Result<SessionContext> {
-    SessionContext::remote(url)
+    let config = SessionConfig::new_with_ballista().with_ballista_adaptive_query_planner(false);
+    let state = SessionStateBuilder::new().with_default_features().with_config(config).build();
+    SessionContext::remote_with_state(url, state)
         .await
         .map_err(|e| Error::Cluster(format!("cannot reach the Ballista scheduler at {url}: {e}")))
 }
@@ -277,4 +287,17 @@ impl log::Log for StderrLog {
     }
 
     fn flush(&self) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use ballista_core::extension::SessionConfigExt;
+
+    #[test]
+    fn client_sessions_plan_with_the_static_planner() {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        // A session is made without reaching the scheduler; it connects when a job is sent.
+        let context = runtime.block_on(super::client("df://127.0.0.1:50050")).unwrap();
+        assert!(!context.state().config().ballista_adaptive_query_planner_enabled());
+    }
 }

@@ -66,8 +66,9 @@ impl Engine {
 
 /// A plan cut into separate queries (see [`Session::write_in_jobs`]).
 ///
-/// A plan leaves out jobs with no work: Ballista's adaptive planner never finishes a job whose
-/// input is empty (it would cancel the stages after an empty one, which it does not implement).
+/// A plan leaves out jobs with no work: nothing is read for them, and Ballista's adaptive
+/// planner (which litnav's client does not use: `cluster::client`) never finishes a job whose
+/// input is empty.
 pub struct Jobs {
     /// One query per job, each answering a part of table `parts`.
     pub queries: Vec<String>,

@@ -245,8 +245,8 @@ fn a_ballista_cluster_of_three_processes_gives_the_csr_values() {
     // Bounded by a window, the ranges also run as separate jobs. 32 ranges of 3 years over
     // 1950–2020 leave the last 8 empty, which must not become jobs; with one range per job, the
     // first job's range has no reference to an earlier range, which must not leave one of its
-    // stages empty. Either would hang Ballista's adaptive planner (see `cd::job_sql`), so each
-    // run is bounded.
+    // stages empty. Either hung Ballista's adaptive planner (`cd::job_sql`, `cluster::client`),
+    // so each run is bounded.
     let runs =
         [(Some("5"), ["32", "8"], &memory), (Some("5"), ["8", "8"], &memory), (None, ["6", "1"], &memory_unbounded)];
     for (window, cuts, expected) in runs {
