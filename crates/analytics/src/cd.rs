@@ -180,12 +180,8 @@ fn staged_edges_sql(line: &Timeline) -> String {
 /// a job's ranges far below 2³¹): DataFusion makes one whole-number column distinct through its
 /// faster single-column path, where a pair of columns took 6% of a 10M / 100M run's CPU.
 ///
-/// `needed` also holds one pair per range for a paper no edge has ([`nobody`]), read from the
-/// focal papers: it never joins an edge, but it keeps the stage that makes `needed` distinct
-/// from being empty, as it otherwise is for the corpus's first range (no earlier paper to cite).
-/// Ballista 55's adaptive planner never finishes a job with an empty stage: it would cancel the
-/// stages after it, which it does not implement, or re-plan the stage while its tasks report
-/// metrics of the old plan, whose updates it then rejects.
+/// `needed` is empty for the corpus's first range (no earlier paper to cite), which Ballista's
+/// static planner, the one litnav's client uses (`cluster::client`), runs as any other stage.
 fn job_sql(plan: CdPlan, line: &Timeline, ranges: std::ops::Range<i64>) -> String {
     let width = range_width(plan, line);
     let first = line.first;
@@ -217,11 +213,8 @@ fn job_sql(plan: CdPlan, line: &Timeline, ranges: std::ops::Range<i64>) -> Strin
             FROM {BY_CITING} e WHERE e.t_citing BETWEEN {job_first} AND {job_last}
         ),
         needed AS (
-            SELECT DISTINCT slot FROM (
-                SELECT r.cited * {span} + (r.range - {range0}) AS slot
-                FROM refs r WHERE (r.t_cited - {first}) / {width} <> r.range
-                UNION ALL SELECT {nobody} * {span} + (f.range - {range0}) FROM focal f
-            )
+            SELECT DISTINCT r.cited * {span} + (r.range - {range0}) AS slot
+            FROM refs r WHERE (r.t_cited - {first}) / {width} <> r.range
         ),
         focal_citations AS (
             SELECT s.range, e.citing, e.cited, e.t_citing
@@ -255,14 +248,7 @@ fn job_sql(plan: CdPlan, line: &Timeline, ranges: std::ops::Range<i64>) -> Strin
         dated = line.dated,
         range0 = ranges.start,
         span = (ranges.end - ranges.start).max(1),
-        nobody = nobody((ranges.end - ranges.start).max(1)),
     )
-}
-
-/// A node number no paper has (nodes are below 2³²) whose (range, paper) pairs, for a job of
-/// `span` ranges, stay within 64 bits.
-fn nobody(span: i64) -> i64 {
-    i64::MAX / span - 1
 }
 
 /// The table the jobs' parts are registered as.
