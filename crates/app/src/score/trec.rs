@@ -130,7 +130,7 @@ fn pieces(text: &str, count: usize) -> Vec<(usize, &str)> {
     for i in 1..count {
         let from = (text.len() * i / count).max(cuts[cuts.len() - 1]);
         // A cut just after a newline byte is always a character boundary.
-        let cut = text.as_bytes()[from..].iter().position(|&b| b == b'\n').map_or(text.len(), |at| from + at + 1);
+        let cut = memchr::memchr(b'\n', &text.as_bytes()[from..]).map_or(text.len(), |at| from + at + 1);
         cuts.push(cut);
     }
     cuts.push(text.len());
@@ -151,7 +151,7 @@ fn parse_run<'a>(text: &'a str, path: &Path) -> Result<IdMap<'a, ScoredText<'a>>
         .collect();
     let mut queries: IdMap<'_, ScoredText<'_>> = IdMap::default();
     for (offset, groups) in parsed {
-        let lines_before = || text.as_bytes()[..offset].iter().filter(|&&b| b == b'\n').count();
+        let lines_before = || memchr::memchr_iter(b'\n', &text.as_bytes()[..offset]).count();
         let groups = groups.map_err(|(line, problem)| at_line(path, (lines_before() + line, problem)))?;
         for (query, docs) in groups {
             match queries.entry(query) {
