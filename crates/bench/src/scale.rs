@@ -10,6 +10,7 @@
 use crate::memory::{Measured, measure};
 use crate::{Error, Result};
 use litnav_analytics::cluster::LocalCluster;
+use litnav_app::Progress;
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -81,6 +82,32 @@ pub struct Row {
     pub failed: Option<String>,
 }
 
+impl Row {
+    /// One line for a person watching the run.
+    fn summary(&self) -> String {
+        let engine = engine_name(&self.engine);
+        if let Some(failed) = &self.failed {
+            return format!("{engine} failed: {}", failed.lines().next().unwrap_or_default());
+        }
+        let verdict = match self.equal_to_memory {
+            Some(true) => ", every value equal to the CSR's",
+            Some(false) => ", values DIFFERENT from the CSR's",
+            None => "",
+        };
+        format!("{engine}: {:.1} s at {} papers{verdict}", self.seconds, self.papers)
+    }
+}
+
+/// An engine's name for a person.
+fn engine_name(engine: &str) -> &str {
+    match engine {
+        "memory" => "the in-memory CSR",
+        "local" => "DataFusion embedded",
+        "ballista" => "a Ballista cluster",
+        other => other,
+    }
+}
+
 /// A power law `seconds = a × edges^b` per engine, and its value at OpenAlex's size.
 #[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Extrapolation {
@@ -140,13 +167,15 @@ pub fn merge(reports: Vec<Report>) -> Result<Report> {
     })
 }
 
-/// Run every engine on every size.
-pub fn run(options: &Options) -> Result<Report> {
+/// Run every engine on every size, saying each step and each engine's time to `progress` (a
+/// run at 10M papers takes minutes per engine).
+pub fn run(options: &Options, progress: &dyn Progress) -> Result<Report> {
     let scratch = tempfile::tempdir().map_err(|e| Error::internal(format!("cannot make a work directory: {e}")))?;
     let work = options.work.clone().unwrap_or_else(|| scratch.path().to_path_buf());
     let mut rows = Vec::new();
     for &(papers, refs) in &options.sizes {
         let tables = work.join(format!("graph-{papers}x{refs}"));
+        progress.check(&format!("writing a synthetic graph of {papers} papers citing {refs} each"))?;
         let graph = litnav_graph::synthetic::preferential_attachment(papers, refs, options.seed);
         let edges = graph.edge_count();
         litnav_analytics::synthetic::write_graph(&graph, &tables).map_err(|e| Error::internal(e.to_string()))?;
@@ -155,6 +184,7 @@ pub fn run(options: &Options) -> Result<Report> {
         let file = format!("{}.parquet", result_stem(&options.analysis));
         for engine in &options.engines {
             let out = work.join(format!("{}-{engine}-{papers}x{refs}", options.analysis));
+            progress.check(&format!("{} of {papers} papers on {}", options.analysis, engine_name(engine)))?;
             let mut row = run_engine(options, engine, &tables, &out, papers, edges)?;
             if row.failed.is_none() {
                 match &reference {
@@ -165,6 +195,7 @@ pub fn run(options: &Options) -> Result<Report> {
                     }
                 }
             }
+            progress.notice(&row.summary());
             rows.push(row);
         }
     }

@@ -858,7 +858,7 @@ fn run_scale(face: &dyn Face, args: ScaleArgs) -> Result<String> {
     };
     let progress = face.start(&format!("computing {} on every engine", options.analysis));
     let report = if args.merge.is_empty() {
-        crate::scale::run(&options)?
+        crate::scale::run(&options, &*progress)?
     } else {
         let reports = args
             .merge

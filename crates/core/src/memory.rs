@@ -79,8 +79,24 @@ unsafe impl std::alloc::GlobalAlloc for LargePages {
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: the caller's contract for `realloc`, passed on. A growing vector's new tail
-        // gets the advice before it is touched.
+        if layout.size() < LARGE_BLOCK && new_size >= LARGE_BLOCK {
+            // A small block becoming a large one moves to a new mapping, which the system's
+            // realloc would fill with the copy before the advice could come: advise it first.
+            // SAFETY: `new_size` is non-zero and, with the layout's alignment, a valid layout (the
+            // caller's contract for `realloc`); the old block is valid for `layout.size()` bytes
+            // and the new one for more, and the two do not overlap.
+            unsafe {
+                let grown = std::alloc::Layout::from_size_align_unchecked(new_size, layout.align());
+                let block = self.alloc(grown);
+                if !block.is_null() {
+                    std::ptr::copy_nonoverlapping(ptr, block, layout.size());
+                    self.dealloc(ptr, layout);
+                }
+                return block;
+            }
+        }
+        // SAFETY: the caller's contract for `realloc`, passed on. A large block growing keeps its
+        // pages (Linux moves the mapping), and its new tail gets the advice before it is touched.
         advise_large(unsafe { std::alloc::System.realloc(ptr, layout, new_size) }, new_size)
     }
 }
@@ -157,6 +173,34 @@ mod tests {
             block.write_bytes(2, small.size());
             assert_ne!(huge_page_eligible(block as usize), Some(true), "a 64 KiB block is left alone");
             LargePages.dealloc(block, small);
+        }
+    }
+
+    #[test]
+    #[allow(unsafe_code)]
+    fn a_small_block_grown_large_keeps_its_contents_and_asks_for_huge_pages() {
+        use std::alloc::{GlobalAlloc, Layout};
+        let small = Layout::from_size_align(64 << 10, 16).unwrap();
+        let large = 64 << 20;
+        // SAFETY: the blocks are only read and written within their sizes and freed with their
+        // layouts.
+        unsafe {
+            let block = LargePages.alloc(small);
+            assert!(!block.is_null());
+            for i in 0..small.size() {
+                *block.add(i) = (i % 251) as u8;
+            }
+            let grown = LargePages.realloc(block, small, large);
+            assert!(!grown.is_null());
+            assert!((0..small.size()).all(|i| *grown.add(i) == (i % 251) as u8), "the contents moved with the block");
+            grown.add(small.size()).write_bytes(3, large - small.size());
+            let setting = std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled").unwrap_or_default();
+            if setting.contains("[madvise]") {
+                assert_eq!(huge_page_eligible(grown as usize + large / 2), Some(true));
+            }
+            let shrunk = LargePages.realloc(grown, Layout::from_size_align(large, 16).unwrap(), 4096);
+            assert_eq!(*shrunk.add(4095), (4095 % 251) as u8);
+            LargePages.dealloc(shrunk, Layout::from_size_align(4096, 16).unwrap());
         }
     }
 

@@ -41,6 +41,9 @@ pub struct FetchParams {
 /// The most works one fetch may ask for (topic hits and snowball each).
 pub const MAX_FETCH: usize = 100_000;
 
+/// Requests a second unless told otherwise: a tenth of what OpenAlex allows.
+const DEFAULT_RATE: f64 = 10.0;
+
 impl FetchParams {
     /// These options with every one not given at its default: 200 hits (Knowledge Navigator
     /// starts from up to 1,000), both directions of snowballing, at most 800 more works (a
@@ -52,7 +55,7 @@ impl FetchParams {
             snowball_max: self.snowball_max.or(Some(800)),
             citing_per_work: self.citing_per_work.or(Some(25)),
             api_url: self.api_url.clone().or_else(|| Some(litnav_fetch::openalex::PUBLIC_API.to_string())),
-            rate: self.rate.or(Some(10.0)),
+            rate: self.rate.or(Some(DEFAULT_RATE)),
         }
     }
 
@@ -84,7 +87,7 @@ impl FetchParams {
 
     /// Requests per second, checked.
     pub fn rate(&self) -> Result<f64> {
-        let rate = self.filled().rate.unwrap_or(10.0);
+        let rate = self.rate.unwrap_or(DEFAULT_RATE);
         if rate.is_finite() && rate > 0.0 && rate <= 100.0 {
             Ok(rate)
         } else {

@@ -481,3 +481,38 @@ fn analytics_errors_name_what_is_wrong() {
     assert!(stderr(&run).contains("127.0.0.1:9"), "{}", stderr(&run));
     assert!(!work.path().join("o/cd.parquet").exists());
 }
+
+#[test]
+fn bench_scale_says_each_step_and_checks_every_engine_against_the_csr() {
+    let work = tempfile::tempdir().unwrap();
+    let run = litnav(&[
+        "bench",
+        "scale",
+        "--sizes",
+        "3000x4,6000x4",
+        "--engines",
+        "memory,local",
+        "--cuts",
+        "4",
+        "--jobs",
+        "2",
+        "--work",
+        path(work.path()),
+        "--json",
+    ]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&run)).unwrap();
+    let rows = report["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 4, "{report}");
+    for row in rows.iter().filter(|row| row["engine"] == "local") {
+        assert_eq!(row["equal_to_memory"], true, "{row}");
+    }
+    // A run of minutes per engine says what each engine took as it goes (its steps are drawn
+    // only on a terminal).
+    let said = stderr(&run);
+    for line in ["the in-memory CSR: ", "DataFusion embedded: "] {
+        assert_eq!(said.matches(line).count(), 2, "{said}");
+    }
+    assert_eq!(said.matches("s at 6000 papers, every value equal to the CSR's").count(), 1, "{said}");
+    assert!(report["extrapolations"].as_array().unwrap().iter().all(|e| e["exponent"].as_f64().unwrap() > 0.0));
+}
