@@ -17,6 +17,7 @@ pub mod install;
 mod kernels;
 pub mod model;
 pub mod safetensors;
+mod tiles;
 pub mod tokenizer;
 
 pub use gemm::fma_peak_per_core;

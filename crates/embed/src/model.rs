@@ -10,6 +10,7 @@
 use crate::gemm::{Packed, View};
 use crate::kernels;
 use crate::safetensors::Tensor;
+use crate::tiles::{self, TilePacked};
 use crate::{Error, Precision, Result};
 use std::collections::HashMap;
 use std::path::Path;
@@ -28,19 +29,28 @@ pub struct Dims {
     pub max_positions: usize,
 }
 
-/// A linear layer `y = x · Wᵀ + b`, its weights packed once at load time.
+/// A linear layer `y = x · Wᵀ + b`, its weights packed once at load time: for the AVX2 product,
+/// and where the CPU has AMX also split for the tile product, which then computes every f32
+/// product of the layer (so that a text's vector is the same whatever it is batched with).
+/// Attention's products, per sequence, stay on the AVX2 product: its keys and values would be
+/// split per head, which costs more than the tiles save on products of 32 inputs (measured).
 struct Linear {
     packed: Packed,
+    tiles: Option<TilePacked>,
 }
 
 impl Linear {
     fn new(weight: &[f32], bias: &[f32], inputs: usize, outputs: usize) -> Linear {
-        Linear { packed: Packed::new(View::rows(weight, outputs, inputs, inputs), Some(bias)) }
+        let view = View::rows(weight, outputs, inputs, inputs);
+        Linear {
+            packed: Packed::new(view, Some(bias)),
+            tiles: tiles::available().then(|| TilePacked::new(view, Some(bias))),
+        }
     }
 
-    /// The layer with its weights in half precision.
+    /// The layer with its weights in half precision (always the AVX2 product, which widens them).
     fn to_half(&self) -> Linear {
-        Linear { packed: self.packed.to_half() }
+        Linear { packed: self.packed.to_half(), tiles: None }
     }
 
     /// `out[rows × outputs] = input[rows × inputs] · Wᵀ + b`; `finish` gets each block of output
@@ -50,7 +60,11 @@ impl Linear {
         // Every element is written by the product: only grow the buffer, never clear it.
         out.truncate(rows * outputs);
         out.resize(rows * outputs, 0.0);
-        self.packed.product(input, rows, self.packed.inputs(), out, outputs, finish);
+        let inputs = self.packed.inputs();
+        match &self.tiles {
+            Some(tiles) => tiles.product(input, rows, inputs, out, outputs, finish),
+            None => self.packed.product(input, rows, inputs, out, outputs, finish),
+        }
     }
 }
 
