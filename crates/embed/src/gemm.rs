@@ -23,7 +23,7 @@
 #![allow(unsafe_code)]
 
 use crate::half::{from_half, to_half};
-use crate::kernels::{has_avx2_fma, has_f16c};
+use crate::kernels::{has_avx2_fma, has_avx512, has_f16c};
 
 /// A read-only strided matrix view: element (i, j) is `data[i * row_stride + j * col_stride]`.
 #[derive(Clone, Copy)]
@@ -57,8 +57,8 @@ impl<'a> View<'a> {
 
 /// Outputs per panel: two 8-lane registers.
 const PANEL: usize = 16;
-/// Rows per micro-tile (12 accumulators + 2 weight registers + 1 broadcast of the 16 registers).
-const TILE_ROWS: usize = 6;
+/// Rows per micro-tile at most (the AVX-512 kernel's; the others take fewer, [`Kernel::tile_rows`]).
+const MAX_TILE_ROWS: usize = 12;
 /// Inputs per block: a panel's block (16 KiB) and a row block's packed inputs (24 KiB) stay
 /// close (L1/L2) while the tiles reuse them. Measured against 128 and 384 (BENCHMARKS.md).
 const DEPTH_BLOCK: usize = 256;
@@ -162,11 +162,11 @@ impl Packed {
         c_stride: usize,
         finish: impl FnMut(usize, &mut [f32]),
     ) {
-        self.product_with(a, rows, a_stride, c, c_stride, simd_kernel_runs(), finish);
+        self.product_with(a, rows, a_stride, c, c_stride, Kernel::here(), finish);
     }
 
-    /// [`Packed::product`] on the AVX2 micro-kernel (`simd`, which needs [`simd_kernel_runs`]) or
-    /// the portable one.
+    /// [`Packed::product`] on the micro-kernel `kernel` (which the CPU must run: see
+    /// [`Kernel::here`]).
     #[allow(clippy::too_many_arguments)]
     fn product_with(
         &self,
@@ -175,7 +175,7 @@ impl Packed {
         a_stride: usize,
         c: &mut [f32],
         c_stride: usize,
-        simd: bool,
+        kernel: Kernel,
         mut finish: impl FnMut(usize, &mut [f32]),
     ) {
         let (inputs, outputs) = (self.inputs, self.outputs);
@@ -194,23 +194,31 @@ impl Packed {
             for start in (0..inputs.max(1)).step_by(depth.max(1)) {
                 let span = Depth { start, len: depth.min(inputs - start), first: start == 0 };
                 if pack {
-                    pack_inputs(&a[first_row * a_stride..], a_stride, block_rows, span, &mut packed_inputs);
+                    pack_inputs(
+                        &a[first_row * a_stride..],
+                        a_stride,
+                        block_rows,
+                        span,
+                        kernel.tile_rows(),
+                        &mut packed_inputs,
+                    );
                 }
                 for panel in 0..outputs.div_ceil(PANEL) {
-                    for tile in 0..block_rows.div_ceil(TILE_ROWS) {
-                        let row = first_row + tile * TILE_ROWS;
-                        let tile_rows = (block_rows - tile * TILE_ROWS).min(TILE_ROWS);
+                    let most = kernel.tile_rows();
+                    for tile in 0..block_rows.div_ceil(most) {
+                        let row = first_row + tile * most;
+                        let tile_rows = (block_rows - tile * most).min(most);
                         let inputs = if pack {
-                            let tile_len = TILE_ROWS * span.len;
+                            let tile_len = most * span.len;
                             Inputs {
                                 data: &packed_inputs[tile * tile_len..][..tile_len],
                                 row_step: 1,
-                                input_step: TILE_ROWS,
+                                input_step: most,
                             }
                         } else {
                             Inputs { data: &a[row * a_stride + span.start..], row_step: a_stride, input_step: 1 }
                         };
-                        self.tile(inputs, row, c, c_stride, panel, tile_rows, span, simd);
+                        self.tile(inputs, row, c, c_stride, panel, tile_rows, span, kernel);
                     }
                 }
             }
@@ -232,7 +240,7 @@ impl Packed {
         panel: usize,
         tile_rows: usize,
         span: Depth,
-        simd: bool,
+        kernel: Kernel,
     ) {
         let columns = (self.outputs - panel * PANEL).min(PANEL);
         let bias = span.first.then(|| &self.bias[panel * PANEL..][..PANEL]);
@@ -242,18 +250,18 @@ impl Packed {
         let operands = Operands { inputs, weights, depth: span.len, bias };
         if columns == PANEL {
             // A whole panel: the kernel reads and writes the output in place.
-            micro_kernel(operands, &mut c[row * c_stride + panel * PANEL..], c_stride, tile_rows, simd);
+            micro_kernel(operands, &mut c[row * c_stride + panel * PANEL..], c_stride, tile_rows, kernel);
             return;
         }
         // The last, partial panel goes through a buffer of whole rows.
-        let mut buffer = [0.0f32; PANEL * TILE_ROWS];
+        let mut buffer = [0.0f32; PANEL * MAX_TILE_ROWS];
         let place = |r: usize| (row + r) * c_stride + panel * PANEL;
         if !span.first {
             for r in 0..tile_rows {
                 buffer[r * PANEL..][..columns].copy_from_slice(&c[place(r)..][..columns]);
             }
         }
-        micro_kernel(operands, &mut buffer, PANEL, tile_rows, simd);
+        micro_kernel(operands, &mut buffer, PANEL, tile_rows, kernel);
         for r in 0..tile_rows {
             c[place(r)..][..columns].copy_from_slice(&buffer[r * PANEL..][..columns]);
         }
@@ -261,7 +269,7 @@ impl Packed {
 }
 
 /// Where a tile's inputs are: row `r`'s input `k` is `data[r · row_step + k · input_step]` —
-/// packed (`row_step` 1, `input_step` [`TILE_ROWS`], see [`pack_inputs`]) or in place.
+/// packed (`row_step` 1, `input_step` the kernel's tile rows, see [`pack_inputs`]) or in place.
 #[derive(Clone, Copy)]
 struct Inputs<'a> {
     data: &'a [f32],
@@ -308,22 +316,66 @@ struct Operands<'a> {
     bias: Option<&'a [f32]>,
 }
 
-/// Whether the AVX2 micro-kernel runs here: AVX2 and FMA for the arithmetic, F16C to widen half
-/// weights (every CPU with AVX2 has F16C; it is checked all the same).
-fn simd_kernel_runs() -> bool {
-    has_avx2_fma() && has_f16c()
+/// The micro-kernels a product can run on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Kernel {
+    /// Plain loops (same order of operations, separate multiply and add).
+    Portable,
+    /// 6 rows × 16 outputs in twelve 8-lane registers (AVX2, FMA; F16C for half weights).
+    Avx2,
+    /// 12 rows × 16 outputs in twelve 16-lane registers (AVX-512F): the same fused multiply-adds
+    /// in the same order as [`Kernel::Avx2`], so the same bits, at twice the width.
+    Avx512,
 }
 
-/// One tile of `rows` rows × [`PANEL`] outputs into `out` (rows `out_stride` apart), on the AVX2
-/// kernel when `simd` (which needs [`simd_kernel_runs`]), else the portable one.
-fn micro_kernel(operands: Operands<'_>, out: &mut [f32], out_stride: usize, rows: usize, simd: bool) {
+impl Kernel {
+    /// The widest kernel this CPU runs.
+    pub fn here() -> Kernel {
+        if has_avx512() && has_f16c() {
+            Kernel::Avx512
+        } else if has_avx2_fma() && has_f16c() {
+            Kernel::Avx2
+        } else {
+            Kernel::Portable
+        }
+    }
+
+    /// Rows per micro-tile.
+    fn tile_rows(self) -> usize {
+        match self {
+            Kernel::Avx512 => 12,
+            Kernel::Portable | Kernel::Avx2 => 6,
+        }
+    }
+
+    /// The kernels this CPU runs, for tests.
+    #[cfg(test)]
+    fn all_here() -> Vec<Kernel> {
+        let mut kernels = vec![Kernel::Portable];
+        if has_avx2_fma() && has_f16c() {
+            kernels.push(Kernel::Avx2);
+        }
+        if Kernel::here() == Kernel::Avx512 {
+            kernels.push(Kernel::Avx512);
+        }
+        kernels
+    }
+}
+
+/// One tile of `rows` rows × [`PANEL`] outputs into `out` (rows `out_stride` apart), on `kernel`.
+fn micro_kernel(operands: Operands<'_>, out: &mut [f32], out_stride: usize, rows: usize, kernel: Kernel) {
     let Operands { inputs, weights, depth, bias } = operands;
-    assert!((1..=TILE_ROWS).contains(&rows), "a tile has 1 to {TILE_ROWS} rows");
+    assert!((1..=kernel.tile_rows()).contains(&rows), "a tile has 1 to {} rows", kernel.tile_rows());
     let Inputs { data, row_step, input_step } = inputs;
     assert!(depth == 0 || (rows - 1) * row_step + (depth - 1) * input_step < data.len(), "tile inputs out of bounds");
     assert!(weights.len() >= depth * PANEL && bias.is_none_or(|b| b.len() >= PANEL), "tile weights out of bounds");
     assert!((rows - 1) * out_stride + PANEL <= out.len(), "tile output out of bounds");
-    if simd {
+    if kernel == Kernel::Avx512 {
+        // SAFETY: the CPU has AVX-512F and F16C (`Kernel::here` chose it), and the asserts above
+        // keep every read and write of the kernel inside the slices.
+        return unsafe { tile_avx512(operands, out.as_mut_ptr(), out_stride, rows) };
+    }
+    if kernel == Kernel::Avx2 {
         // SAFETY: the CPU has AVX2, FMA and F16C (the caller checked), and the asserts above keep
         // every read and write of the kernel inside the slices.
         unsafe { tile_avx2(operands, out.as_mut_ptr(), out_stride, rows) }
@@ -378,6 +430,84 @@ unsafe fn tile_avx2(_: Operands<'_>, _: *mut f32, _: usize, _: usize) {
     unreachable!("the AVX2 kernel is only chosen on x86-64")
 }
 
+/// The AVX-512 micro-kernel.
+///
+/// # Safety
+/// The CPU must have AVX-512F and F16C, and the extents asserted in [`micro_kernel`] must hold.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,f16c")]
+unsafe fn tile_avx512(operands: Operands<'_>, out: *mut f32, out_stride: usize, rows: usize) {
+    macro_rules! by_rows {
+        ($half:literal) => {
+            match rows {
+                12 => tile_rows_avx512::<12, $half>(operands, out, out_stride),
+                11 => tile_rows_avx512::<11, $half>(operands, out, out_stride),
+                10 => tile_rows_avx512::<10, $half>(operands, out, out_stride),
+                9 => tile_rows_avx512::<9, $half>(operands, out, out_stride),
+                8 => tile_rows_avx512::<8, $half>(operands, out, out_stride),
+                7 => tile_rows_avx512::<7, $half>(operands, out, out_stride),
+                6 => tile_rows_avx512::<6, $half>(operands, out, out_stride),
+                5 => tile_rows_avx512::<5, $half>(operands, out, out_stride),
+                4 => tile_rows_avx512::<4, $half>(operands, out, out_stride),
+                3 => tile_rows_avx512::<3, $half>(operands, out, out_stride),
+                2 => tile_rows_avx512::<2, $half>(operands, out, out_stride),
+                _ => tile_rows_avx512::<1, $half>(operands, out, out_stride),
+            }
+        };
+    }
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        match operands.weights {
+            Weights::Single(_) => by_rows!(false),
+            Weights::Half(_) => by_rows!(true),
+        }
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+unsafe fn tile_avx512(_: Operands<'_>, _: *mut f32, _: usize, _: usize) {
+    unreachable!("the AVX-512 kernel is only chosen on x86-64")
+}
+
+/// R rows of a tile in one 16-lane register each; `HALF` as in [`tile_rows_avx2`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,f16c")]
+#[inline]
+unsafe fn tile_rows_avx512<const R: usize, const HALF: bool>(operands: Operands<'_>, out: *mut f32, out_stride: usize) {
+    use std::arch::x86_64::{
+        __m256i, __m512, _mm256_loadu_si256, _mm512_cvtph_ps, _mm512_fmadd_ps, _mm512_loadu_ps, _mm512_set1_ps,
+        _mm512_storeu_ps,
+    };
+    let Inputs { data, row_step, input_step } = operands.inputs;
+    let a = data.as_ptr();
+    let (single, half) = match operands.weights {
+        Weights::Single(w) => (w.as_ptr(), std::ptr::null()),
+        Weights::Half(w) => (std::ptr::null(), w.as_ptr()),
+    };
+    // SAFETY (whole body): the caller guarantees AVX-512F/F16C, weights of the type `HALF` says,
+    // and the extents of the operands and of `out` (R rows of PANEL values, `out_stride` apart).
+    unsafe {
+        let start = |r: usize| match operands.bias {
+            Some(bias) => _mm512_loadu_ps(bias.as_ptr()),
+            None => _mm512_loadu_ps(out.add(r * out_stride)),
+        };
+        let mut sums: [__m512; R] = std::array::from_fn(start);
+        for k in 0..operands.depth {
+            let w = if HALF {
+                _mm512_cvtph_ps(_mm256_loadu_si256(half.add(k * PANEL).cast::<__m256i>()))
+            } else {
+                _mm512_loadu_ps(single.add(k * PANEL))
+            };
+            for (r, sum) in sums.iter_mut().enumerate() {
+                *sum = _mm512_fmadd_ps(_mm512_set1_ps(*a.add(r * row_step + k * input_step)), w, *sum);
+            }
+        }
+        for (r, sum) in sums.iter().enumerate() {
+            _mm512_storeu_ps(out.add(r * out_stride), *sum);
+        }
+    }
+}
+
 /// R rows of a tile; `HALF` says the weights are [`Weights::Half`] (else [`Weights::Single`]).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma,f16c")]
@@ -428,18 +558,20 @@ unsafe fn tile_rows_avx2<const R: usize, const HALF: bool>(operands: Operands<'_
 }
 
 /// Copy the inputs of `span` of `rows` rows (`stride` apart) into `out` as tiles: for each tile of
-/// [`TILE_ROWS`] rows, input 0 of each row, then input 1, … — so that the micro-kernel reads its
+/// `tile_rows` rows, input 0 of each row, then input 1, … — so that the micro-kernel reads its
 /// inputs in one sequential stream. A last tile's missing rows are zeros (never stored).
-fn pack_inputs(a: &[f32], stride: usize, rows: usize, span: Depth, out: &mut Vec<f32>) {
-    let tile_len = TILE_ROWS * span.len;
-    out.truncate(rows.div_ceil(TILE_ROWS) * tile_len);
-    out.resize(rows.div_ceil(TILE_ROWS) * tile_len, 0.0);
+fn pack_inputs(a: &[f32], stride: usize, rows: usize, span: Depth, tile_rows: usize, out: &mut Vec<f32>) {
+    let tile_len = tile_rows * span.len;
+    out.truncate(rows.div_ceil(tile_rows) * tile_len);
+    out.resize(rows.div_ceil(tile_rows) * tile_len, 0.0);
     for (tile, packed) in out.chunks_exact_mut(tile_len.max(1)).enumerate() {
-        let first = tile * TILE_ROWS;
-        let count = (rows - first).min(TILE_ROWS);
-        let sources: [&[f32]; TILE_ROWS] =
-            std::array::from_fn(|r| if r < count { &a[(first + r) * stride + span.start..][..span.len] } else { &[] });
-        for (k, slot) in packed.chunks_exact_mut(TILE_ROWS).enumerate() {
+        let first = tile * tile_rows;
+        let count = (rows - first).min(tile_rows);
+        let mut sources: [&[f32]; MAX_TILE_ROWS] = [&[]; MAX_TILE_ROWS];
+        for (r, source) in sources.iter_mut().enumerate().take(count) {
+            *source = &a[(first + r) * stride + span.start..][..span.len];
+        }
+        for (k, slot) in packed.chunks_exact_mut(tile_rows).enumerate() {
             for (r, value) in slot.iter_mut().enumerate() {
                 *value = sources[r].get(k).copied().unwrap_or(0.0);
             }
@@ -566,13 +698,10 @@ mod tests {
             let bias = values(outputs, 3);
             let packed = Packed::new(View::rows(&w, outputs, inputs, inputs), Some(&bias));
             let expected = naive(&a, rows, inputs, &w, outputs, &bias);
-            for simd in [false, true] {
-                if simd && !has_avx2_fma() {
-                    continue;
-                }
+            for kernel in Kernel::all_here() {
                 let mut c = vec![f32::NAN; rows * (outputs + 2)];
                 let mut blocks = Vec::new();
-                packed.product_with(&a, rows, inputs, &mut c, outputs + 2, simd, |first, block| {
+                packed.product_with(&a, rows, inputs, &mut c, outputs + 2, kernel, |first, block| {
                     blocks.push((first, block.len()))
                 });
                 for i in 0..rows {
@@ -587,6 +716,28 @@ mod tests {
                 assert_eq!(blocks.first().map(|b| b.0), Some(0));
                 assert_eq!(blocks.len(), rows.div_ceil(ROW_BLOCK));
             }
+        }
+    }
+
+    #[test]
+    fn every_kernel_computes_the_same_bits() {
+        // The same fused multiply-adds in the same order, whatever the width: vectors do not
+        // depend on which CPU computed them (the portable kernel rounds the product separately).
+        let (rows, inputs, outputs) = (29, 300, 70);
+        let a = values(rows * inputs, 21);
+        let w = values(outputs * inputs, 22);
+        let packed = Packed::new(View::rows(&w, outputs, inputs, inputs), Some(&values(outputs, 23)));
+        let fused: Vec<Kernel> = Kernel::all_here().into_iter().filter(|k| *k != Kernel::Portable).collect();
+        let results: Vec<Vec<f32>> = fused
+            .iter()
+            .map(|&kernel| {
+                let mut c = vec![0.0; rows * outputs];
+                packed.product_with(&a, rows, inputs, &mut c, outputs, kernel, |_, _| {});
+                c
+            })
+            .collect();
+        for (kernel, result) in fused.iter().zip(&results).skip(1) {
+            assert_eq!(result, &results[0], "{kernel:?} against {:?}", fused[0]);
         }
     }
 
@@ -617,16 +768,13 @@ mod tests {
         let bias = values(outputs, 13);
         let half = Packed::new(View::rows(&w, outputs, inputs, inputs), Some(&bias)).to_half();
         let single = Packed::new(View::rows(&rounded, outputs, inputs, inputs), Some(&bias));
-        for simd in [false, true] {
-            if simd && !simd_kernel_runs() {
-                continue;
-            }
+        for kernel in Kernel::all_here() {
             let product = |packed: &Packed| {
                 let mut c = vec![0.0; rows * outputs];
-                packed.product_with(&a, rows, inputs, &mut c, outputs, simd, |_, _| {});
+                packed.product_with(&a, rows, inputs, &mut c, outputs, kernel, |_, _| {});
                 c
             };
-            assert_eq!(product(&half), product(&single), "simd: {simd}");
+            assert_eq!(product(&half), product(&single), "{kernel:?}");
         }
     }
 

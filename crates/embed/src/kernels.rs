@@ -61,6 +61,14 @@ pub(crate) fn has_f16c() -> bool {
     false
 }
 
+/// Whether the CPU runs AVX-512F code (the matrix product's widest micro-kernel).
+pub(crate) fn has_avx512() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return matches!(level(), Level::Avx512);
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
 /// Whether the CPU runs AVX2 and FMA code — the AVX-512 level includes both, as the dispatch
 /// above assumes — for the matrix product's micro-kernel.
 pub(crate) fn has_avx2_fma() -> bool {
@@ -153,10 +161,20 @@ fn layer_norm_body(x: &mut [f32], gamma: &[f32], beta: &[f32], eps: f32) {
 #[inline(always)]
 fn softmax_body(x: &mut [f32], width: usize, scale: f32) {
     for row in x.chunks_exact_mut(width) {
-        row.iter_mut().for_each(|v| *v *= scale);
-        let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        // max(v·scale) = max(v)·scale for a positive scale, so the scaling joins the exponent's
+        // argument instead of a pass of its own. The maximum is taken in sixteen lanes
+        // (`f32::max` in one fold does not vectorize).
+        let mut lanes = [f32::NEG_INFINITY; 16];
+        let mut blocks = row.chunks_exact(16);
+        for block in &mut blocks {
+            for (lane, v) in lanes.iter_mut().zip(block) {
+                *lane = lane.max(*v);
+            }
+        }
+        let max = blocks.remainder().iter().chain(&lanes).copied().fold(f32::NEG_INFINITY, f32::max);
+        let shift = max * scale;
         for v in row.iter_mut() {
-            *v = exp(*v - max);
+            *v = exp(*v * scale - shift);
         }
         let inv = 1.0 / sum8(row.iter().copied(), width);
         row.iter_mut().for_each(|v| *v *= inv);
