@@ -49,6 +49,8 @@ pub struct Workload {
     pub litnav_gflops: f64,
     /// That rate as a fraction of the cores' FMA peak (all threads), where it was measured.
     pub peak_fraction: Option<f64>,
+    /// That rate as a fraction of the cores' f32-equivalent AMX tile peak, where tiles run.
+    pub tile_peak_fraction: Option<f64>,
 }
 
 /// One short query encoded alone on one thread: what a server pays for a never-seen query.
@@ -78,8 +80,12 @@ pub struct Report {
     pub litnav_load_seconds: f64,
     /// The peer's library versions and load time.
     pub peer: Option<(String, f64)>,
-    /// The FMA peak of one core, GFLOP/s (measured here; `None` without AVX2 and FMA).
+    /// The matrix product the encoder ran on (`litnav_embed::matrix_kernel`).
+    pub kernel: String,
+    /// The widest FMA peak of one core, GFLOP/s (measured here; `None` without AVX2 and FMA).
     pub peak_gflops_per_core: Option<f64>,
+    /// The f32-equivalent AMX tile peak of one core, GFLOP/s (measured here where tiles run).
+    pub tile_peak_gflops_per_core: Option<f64>,
     /// Labels and passages.
     pub workloads: Vec<Workload>,
     /// A 10-word query alone.
@@ -143,6 +149,7 @@ pub fn run(options: &Options) -> Result<Report> {
         ("passages".to_string(), passages(&options.litbench, options.passages)?),
     ];
     let peak = litnav_embed::fma_peak_per_core(1.0).map(|flops| flops / 1e9);
+    let tile_peak = litnav_embed::tile_peak_per_core(1.0).map(|flops| flops / 1e9);
     let mut workloads = Vec::new();
     let mut samples = Vec::new();
     for (name, texts) in &sets {
@@ -169,6 +176,7 @@ pub fn run(options: &Options) -> Result<Report> {
             max_abs_difference: None,
             litnav_gflops,
             peak_fraction: peak.map(|p| litnav_gflops / (p * options.threads as f64)),
+            tile_peak_fraction: tile_peak.map(|p| litnav_gflops / (p * options.threads as f64)),
         });
     }
     let mut single_query = single_query(&encoder, &sets[0].1);
@@ -197,7 +205,9 @@ pub fn run(options: &Options) -> Result<Report> {
         threads: options.threads,
         litnav_load_seconds,
         peer,
+        kernel: litnav_embed::matrix_kernel().to_string(),
         peak_gflops_per_core: peak,
+        tile_peak_gflops_per_core: tile_peak,
         workloads,
         single_query,
     })
@@ -269,28 +279,48 @@ impl std::fmt::Display for Report {
         if let Some((library, load)) = &self.peer {
             writeln!(f, "peer: {library} (loads in {load:.2} s)")?;
         }
+        writeln!(f, "matrix product: {}", self.kernel)?;
+        let per_threads = |peak: f64| {
+            format!("{peak:.1} GFLOP/s per core, {:.1} on {} threads", peak * self.threads as f64, self.threads)
+        };
         if let Some(peak) = self.peak_gflops_per_core {
-            writeln!(
-                f,
-                "FMA peak: {peak:.1} GFLOP/s per core, {:.1} on {} threads",
-                peak * self.threads as f64,
-                self.threads
-            )?;
+            writeln!(f, "FMA peak: {}", per_threads(peak))?;
+        }
+        if let Some(peak) = self.tile_peak_gflops_per_core {
+            writeln!(f, "AMX tile peak for f32 (six bfloat16 products each): {}", per_threads(peak))?;
         }
         writeln!(
             f,
-            "{:<10} {:>6} {:>8} {:>12} {:>12} {:>9} {:>12} {:>9} {:>7}",
-            "workload", "texts", "tokens", "litnav /s", "peer /s", "speed-up", "max |diff|", "GFLOP/s", "peak"
+            "{:<10} {:>6} {:>8} {:>12} {:>12} {:>9} {:>12} {:>9} {:>9} {:>9}",
+            "workload",
+            "texts",
+            "tokens",
+            "litnav /s",
+            "peer /s",
+            "speed-up",
+            "max |diff|",
+            "GFLOP/s",
+            "FMA peak",
+            "AMX peak"
         )?;
+        let share = |fraction: Option<f64>| fraction.map_or_else(|| "-".into(), |p| format!("{:.0}%", p * 100.0));
         for w in &self.workloads {
             let peer = w.peer_per_second.map_or_else(|| "-".into(), |p| format!("{p:.1}"));
             let speedup = w.speedup.map_or_else(|| "-".into(), |s| format!("{s:.2}x"));
             let diff = w.max_abs_difference.map_or_else(|| "-".into(), |d| format!("{d:.1e}"));
-            let peak = w.peak_fraction.map_or_else(|| "-".into(), |p| format!("{:.0}%", p * 100.0));
             writeln!(
                 f,
-                "{:<10} {:>6} {:>8.1} {:>12.1} {:>12} {:>9} {:>12} {:>9.1} {:>7}",
-                w.name, w.texts, w.mean_tokens, w.litnav_per_second, peer, speedup, diff, w.litnav_gflops, peak
+                "{:<10} {:>6} {:>8.1} {:>12.1} {:>12} {:>9} {:>12} {:>9.1} {:>9} {:>9}",
+                w.name,
+                w.texts,
+                w.mean_tokens,
+                w.litnav_per_second,
+                peer,
+                speedup,
+                diff,
+                w.litnav_gflops,
+                share(w.peak_fraction),
+                share(w.tile_peak_fraction)
             )?;
         }
         let q = &self.single_query;

@@ -21,6 +21,22 @@ mod tiles;
 pub mod tokenizer;
 
 pub use gemm::fma_peak_per_core;
+pub use tiles::{DISABLE_VARIABLE as AMX_DISABLE_VARIABLE, tile_peak_per_core};
+
+/// Which matrix product the encoder's linear layers run on here: `amx-bf16x3` (AMX tiles, each
+/// f32 operand in three bfloat16 parts), `avx512`, `avx2` or `portable` (see `tiles.rs` and
+/// `gemm.rs`). Attention's products and half-precision query weights always take the widest FMA
+/// kernel.
+pub fn matrix_kernel() -> &'static str {
+    if tiles::available() {
+        return "amx-bf16x3";
+    }
+    match gemm::Kernel::here() {
+        gemm::Kernel::Avx512 => "avx512",
+        gemm::Kernel::Avx2 => "avx2",
+        gemm::Kernel::Portable => "portable",
+    }
+}
 
 use model::{Bert, Scratch};
 use std::path::{Path, PathBuf};

@@ -628,6 +628,50 @@ kernel!(
     ]
 );
 
+/// The f32 arithmetic the tiles can do here, in floating-point operations per second per core
+/// (two per multiply-add): bfloat16 tile multiply-adds into four independent accumulators for
+/// about `seconds`, divided by the six partial products each f32 multiply-add costs. `None`
+/// where [`available`] is false.
+pub fn tile_peak_per_core(seconds: f64) -> Option<f64> {
+    if !available() {
+        return None;
+    }
+    let zeros = Lines(vec![Line([0; 32]); TILE / 32]);
+    let started = std::time::Instant::now();
+    let mut rounds = 0u64;
+    let configured = Configured::new();
+    while started.elapsed().as_secs_f64() < seconds {
+        // SAFETY: the tiles are configured on this thread; the loads read one 1 KiB tile of
+        // zeros, inside `zeros`.
+        #[cfg(target_arch = "x86_64")]
+        unsafe {
+            std::arch::asm!(
+                "tileloadd tmm4, [{z} + {row}*1]",
+                "tileloadd tmm7, [{z} + {row}*1]",
+                "tilezero tmm0", "tilezero tmm1", "tilezero tmm2", "tilezero tmm3",
+                "2:",
+                "tdpbf16ps tmm0, tmm7, tmm4", "tdpbf16ps tmm1, tmm7, tmm4",
+                "tdpbf16ps tmm2, tmm7, tmm4", "tdpbf16ps tmm3, tmm7, tmm4",
+                "dec {n}",
+                "jnz 2b",
+                z = in(reg) zeros.values().as_ptr(),
+                row = in(reg) 64usize,
+                n = inout(reg) PEAK_STEPS => _,
+                options(nostack, readonly),
+            );
+        }
+        rounds += 1;
+    }
+    drop(configured);
+    let bf16_multiply_adds = rounds as f64 * PEAK_STEPS as f64 * 4.0 * (TILE_ROWS * PANEL * CHUNK) as f64;
+    Some(bf16_multiply_adds / PARTIAL_PRODUCTS as f64 * 2.0 / started.elapsed().as_secs_f64())
+}
+
+/// Tile multiply-adds per accumulator in one round of [`tile_peak_per_core`].
+const PEAK_STEPS: usize = 1 << 12;
+/// The partial products of one f32 multiply-add.
+const PARTIAL_PRODUCTS: usize = 6;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -641,6 +685,15 @@ mod tests {
                 ((r % 2001) as f32 / 1000.0 - 1.0) * [1.0, 0.013, 37.0][(r >> 20) as usize % 3]
             })
             .collect()
+    }
+
+    #[test]
+    fn the_tile_peak_is_a_plausible_rate() {
+        if let Some(peak) = tile_peak_per_core(0.05) {
+            eprintln!("tile peak of one core, f32-equivalent: {:.1} GFLOP/s", peak / 1e9);
+            // Between 1 GFLOP/s and the instruction's 1,024 bfloat16 multiply-adds a cycle at 6 GHz.
+            assert!((1e9..2.1e12).contains(&peak), "{peak:e}");
+        }
     }
 
     #[test]

@@ -206,6 +206,12 @@ fn bench_embed_reports_rates_against_the_fma_peak_and_one_query() {
         // The fraction is the rate over the peak of the threads used (no bound on its size: the
         // peak is measured once, while other tests may load the machine).
         assert!(gflops > 0.0 && (fraction - gflops / peak).abs() < 1e-9, "{workload}");
+        // Where the tiles run, the same rate is also given against their peak.
+        let tile_peak = report["tile_peak_gflops_per_core"].as_f64();
+        assert_eq!(tile_peak.is_some(), report["kernel"] == "amx-bf16x3", "{report}");
+        if let Some(tile_peak) = tile_peak {
+            assert!((workload["tile_peak_fraction"].as_f64().unwrap() - gflops / tile_peak).abs() < 1e-9, "{workload}");
+        }
     }
     let query = &report["single_query"];
     assert!(query["tokens"].as_u64().unwrap() >= 12 && query["litnav_ms"].as_f64().unwrap() > 0.0, "{query}");
