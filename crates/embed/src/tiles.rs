@@ -801,6 +801,41 @@ mod probe {
     use super::*;
     use crate::gemm::Packed;
 
+    /// The rate of one layer's four products in turn over six layers' distinct weights (as the
+    /// encoder runs them), one thread.
+    #[test]
+    #[ignore = "a timing probe, not a test"]
+    fn layer_rates() {
+        if !available() {
+            return;
+        }
+        let rows = 1024;
+        let shapes = [(384, 1152), (384, 384), (384, 1536), (1536, 384)];
+        let layers: Vec<Vec<TilePacked>> = (0..6)
+            .map(|l| {
+                shapes
+                    .iter()
+                    .map(|&(inputs, outputs)| {
+                        let w: Vec<f32> = (0..outputs * inputs).map(|i| ((i + l) % 5) as f32 * 0.1).collect();
+                        TilePacked::new(View::rows(&w, outputs, inputs, inputs), None)
+                    })
+                    .collect()
+            })
+            .collect();
+        let a: Vec<f32> = (0..rows * 1536).map(|i| (i % 7) as f32 * 0.1).collect();
+        let mut c = vec![0.0; rows * 1536];
+        let macs: f64 = shapes.iter().map(|&(i, o)| (rows * i * o) as f64).sum::<f64>() * 6.0;
+        for _ in 0..3 {
+            let t = std::time::Instant::now();
+            for layer in &layers {
+                for (product, &(inputs, outputs)) in layer.iter().zip(&shapes) {
+                    product.product(&a, rows, inputs, &mut c, outputs, |_, _| {});
+                }
+            }
+            eprintln!("six layers of 1,024 rows: {:.1} GMAC/s", macs / t.elapsed().as_secs_f64() / 1e9);
+        }
+    }
+
     /// The products' rates on the encoder's shapes, one thread: `cargo test --release -p
     /// litnav-embed tile_rates -- --ignored --nocapture`.
     #[test]
