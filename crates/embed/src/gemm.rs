@@ -118,12 +118,7 @@ impl Packed {
                 }
             }
         }
-        self.bias.clear();
-        self.bias.resize(panels * PANEL, 0.0);
-        if let Some(bias) = bias {
-            assert_eq!(bias.len(), outputs, "one bias per output");
-            self.bias[..outputs].copy_from_slice(bias);
-        }
+        pad_bias(bias, outputs, panels * PANEL, &mut self.bias);
         self.half.clear();
         self.inputs = inputs;
         self.outputs = outputs;
@@ -269,6 +264,16 @@ impl Packed {
     }
 }
 
+/// Set `padded` to `bias` (or zeros where there is none) followed by zeros up to `len` values.
+pub(crate) fn pad_bias(bias: Option<&[f32]>, outputs: usize, len: usize, padded: &mut Vec<f32>) {
+    padded.clear();
+    padded.resize(len, 0.0);
+    if let Some(bias) = bias {
+        assert_eq!(bias.len(), outputs, "one bias per output");
+        padded[..outputs].copy_from_slice(bias);
+    }
+}
+
 /// Where a tile's inputs are: row `r`'s input `k` is `data[r · row_step + k · input_step]` —
 /// packed (`row_step` 1, `input_step` the kernel's tile rows, see [`pack_inputs`]) or in place.
 #[derive(Clone, Copy)]
@@ -315,6 +320,19 @@ struct Operands<'a> {
     weights: Weights<'a>,
     depth: usize,
     bias: Option<&'a [f32]>,
+}
+
+impl Operands<'_> {
+    /// What the SIMD kernels read, as raw parts: the inputs with their row and input steps, and
+    /// the weights as f32 or as half-precision bit patterns (the other pointer null).
+    fn pointers(&self) -> (*const f32, usize, usize, *const f32, *const u16) {
+        let Inputs { data, row_step, input_step } = self.inputs;
+        let (single, half) = match self.weights {
+            Weights::Single(w) => (w.as_ptr(), std::ptr::null()),
+            Weights::Half(w) => (std::ptr::null(), w.as_ptr()),
+        };
+        (data.as_ptr(), row_step, input_step, single, half)
+    }
 }
 
 /// The micro-kernels a product can run on.
@@ -396,6 +414,23 @@ fn micro_kernel(operands: Operands<'_>, out: &mut [f32], out_stride: usize, rows
     }
 }
 
+/// Call `$kernel::<R, HALF>` with the tile's number of rows `R` (one of `$counts`, else 1) and
+/// `HALF` saying whether the weights are half precision: a const number of rows lets the compiler
+/// keep the accumulators in registers, a const weight type keeps the load out of the loop's
+/// branches.
+macro_rules! by_rows_and_weights {
+    ($kernel:ident, $operands:expr, $out:expr, $stride:expr, $rows:expr, [$($count:literal),+]) => {
+        match ($rows, matches!($operands.weights, Weights::Half(_))) {
+            $(
+                ($count, false) => $kernel::<$count, false>($operands, $out, $stride),
+                ($count, true) => $kernel::<$count, true>($operands, $out, $stride),
+            )+
+            (_, false) => $kernel::<1, false>($operands, $out, $stride),
+            (_, true) => $kernel::<1, true>($operands, $out, $stride),
+        }
+    };
+}
+
 /// The AVX2 micro-kernel.
 ///
 /// # Safety
@@ -403,27 +438,8 @@ fn micro_kernel(operands: Operands<'_>, out: &mut [f32], out_stride: usize, rows
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma,f16c")]
 unsafe fn tile_avx2(operands: Operands<'_>, out: *mut f32, out_stride: usize, rows: usize) {
-    // A const number of rows lets the compiler keep the accumulators in registers, a const
-    // weight type keeps the load out of the loop's branches.
-    macro_rules! by_rows {
-        ($half:literal) => {
-            match rows {
-                6 => tile_rows_avx2::<6, $half>(operands, out, out_stride),
-                5 => tile_rows_avx2::<5, $half>(operands, out, out_stride),
-                4 => tile_rows_avx2::<4, $half>(operands, out, out_stride),
-                3 => tile_rows_avx2::<3, $half>(operands, out, out_stride),
-                2 => tile_rows_avx2::<2, $half>(operands, out, out_stride),
-                _ => tile_rows_avx2::<1, $half>(operands, out, out_stride),
-            }
-        };
-    }
     // SAFETY: forwarded from the caller.
-    unsafe {
-        match operands.weights {
-            Weights::Single(_) => by_rows!(false),
-            Weights::Half(_) => by_rows!(true),
-        }
-    }
+    unsafe { by_rows_and_weights!(tile_rows_avx2, operands, out, out_stride, rows, [6, 5, 4, 3, 2]) }
 }
 
 #[cfg(not(target_arch = "x86_64"))]
@@ -438,30 +454,9 @@ unsafe fn tile_avx2(_: Operands<'_>, _: *mut f32, _: usize, _: usize) {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,f16c")]
 unsafe fn tile_avx512(operands: Operands<'_>, out: *mut f32, out_stride: usize, rows: usize) {
-    macro_rules! by_rows {
-        ($half:literal) => {
-            match rows {
-                12 => tile_rows_avx512::<12, $half>(operands, out, out_stride),
-                11 => tile_rows_avx512::<11, $half>(operands, out, out_stride),
-                10 => tile_rows_avx512::<10, $half>(operands, out, out_stride),
-                9 => tile_rows_avx512::<9, $half>(operands, out, out_stride),
-                8 => tile_rows_avx512::<8, $half>(operands, out, out_stride),
-                7 => tile_rows_avx512::<7, $half>(operands, out, out_stride),
-                6 => tile_rows_avx512::<6, $half>(operands, out, out_stride),
-                5 => tile_rows_avx512::<5, $half>(operands, out, out_stride),
-                4 => tile_rows_avx512::<4, $half>(operands, out, out_stride),
-                3 => tile_rows_avx512::<3, $half>(operands, out, out_stride),
-                2 => tile_rows_avx512::<2, $half>(operands, out, out_stride),
-                _ => tile_rows_avx512::<1, $half>(operands, out, out_stride),
-            }
-        };
-    }
     // SAFETY: forwarded from the caller.
     unsafe {
-        match operands.weights {
-            Weights::Single(_) => by_rows!(false),
-            Weights::Half(_) => by_rows!(true),
-        }
+        by_rows_and_weights!(tile_rows_avx512, operands, out, out_stride, rows, [12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2])
     }
 }
 
@@ -479,12 +474,7 @@ unsafe fn tile_rows_avx512<const R: usize, const HALF: bool>(operands: Operands<
         __m256i, __m512, _mm256_loadu_si256, _mm512_cvtph_ps, _mm512_fmadd_ps, _mm512_loadu_ps, _mm512_set1_ps,
         _mm512_storeu_ps,
     };
-    let Inputs { data, row_step, input_step } = operands.inputs;
-    let a = data.as_ptr();
-    let (single, half) = match operands.weights {
-        Weights::Single(w) => (w.as_ptr(), std::ptr::null()),
-        Weights::Half(w) => (std::ptr::null(), w.as_ptr()),
-    };
+    let (a, row_step, input_step, single, half) = operands.pointers();
     // SAFETY (whole body): the caller guarantees AVX-512F/F16C, weights of the type `HALF` says,
     // and the extents of the operands and of `out` (R rows of PANEL values, `out_stride` apart).
     unsafe {
@@ -518,12 +508,7 @@ unsafe fn tile_rows_avx2<const R: usize, const HALF: bool>(operands: Operands<'_
         __m128i, __m256, _mm_loadu_si128, _mm256_broadcast_ss, _mm256_cvtph_ps, _mm256_fmadd_ps, _mm256_loadu_ps,
         _mm256_storeu_ps,
     };
-    let Inputs { data, row_step, input_step } = operands.inputs;
-    let a = data.as_ptr();
-    let (single, half) = match operands.weights {
-        Weights::Single(w) => (w.as_ptr(), std::ptr::null()),
-        Weights::Half(w) => (std::ptr::null(), w.as_ptr()),
-    };
+    let (a, row_step, input_step, single, half) = operands.pointers();
     // SAFETY (whole body): the caller guarantees AVX2/FMA/F16C, weights of the type `HALF` says,
     // and the extents of the operands and of `out` (R rows of PANEL values, `out_stride` apart).
     unsafe {

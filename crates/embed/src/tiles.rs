@@ -18,7 +18,7 @@
 //! partial products in one order), so a text's vector does not depend on what it is batched with.
 #![allow(unsafe_code)]
 
-use crate::gemm::View;
+use crate::gemm::{View, pad_bias};
 use std::sync::OnceLock;
 
 /// Outputs per panel: one accumulator tile's 16 f32 columns.
@@ -181,7 +181,6 @@ struct GroupOutputs([f32; GROUP_TILES * TILE_ROWS * PANEL]);
 /// A weight matrix `[outputs × inputs]` split and packed for the tile kernel, with its bias
 /// (zeros when it has none): for each panel of 16 outputs, for each chunk of 32 inputs, the three
 /// parts' tiles, zero-padded past the last output and input.
-#[derive(Default)]
 pub(crate) struct TilePacked {
     tiles: Lines,
     bias: Vec<f32>,
@@ -192,18 +191,11 @@ pub(crate) struct TilePacked {
 impl TilePacked {
     /// Split and pack `w` (`[outputs × inputs]`) and its bias.
     pub fn new(w: View<'_>, bias: Option<&[f32]>) -> TilePacked {
-        let mut packed = TilePacked::default();
-        packed.repack(w, bias);
-        packed
-    }
-
-    /// Split and pack `w` into this buffer, reusing its memory (attention packs a head's keys
-    /// and values per sequence).
-    pub fn repack(&mut self, w: View<'_>, bias: Option<&[f32]>) {
         let (outputs, inputs) = (w.rows, w.cols);
         let (panels, chunks) = (outputs.div_ceil(PANEL), inputs.div_ceil(CHUNK));
-        self.tiles.zeroed(panels * chunks * PARTS * TILE);
-        for (index, block) in self.tiles.values_mut().chunks_exact_mut(PARTS * TILE).enumerate() {
+        let mut tiles = Lines::default();
+        tiles.zeroed(panels * chunks * PARTS * TILE);
+        for (index, block) in tiles.values_mut().chunks_exact_mut(PARTS * TILE).enumerate() {
             let (panel, chunk) = (index / chunks, index % chunks);
             for n in 0..(outputs - panel * PANEL).min(PANEL) {
                 for k in 0..(inputs - chunk * CHUNK).min(CHUNK) {
@@ -215,13 +207,9 @@ impl TilePacked {
                 }
             }
         }
-        self.bias.clear();
-        self.bias.resize(panels * PANEL, 0.0);
-        if let Some(bias) = bias {
-            assert_eq!(bias.len(), outputs, "one bias per output");
-            self.bias[..outputs].copy_from_slice(bias);
-        }
-        (self.inputs, self.outputs) = (inputs, outputs);
+        let mut padded = Vec::new();
+        pad_bias(bias, outputs, panels * PANEL, &mut padded);
+        TilePacked { tiles, bias: padded, inputs, outputs }
     }
 
     /// `c[rows × outputs] = a[rows × inputs] · wᵀ + bias`, as [`crate::gemm::Packed::product`]
@@ -525,38 +513,25 @@ const CONFIG: TileConfig = {
     TileConfig(bytes)
 };
 
+/// Load one input part of a row tile (at byte offset `$offset` from `{a}`) into tmm7 and multiply
+/// it by the weight parts `$weights`, accumulating into tile `$acc`.
+macro_rules! input_part {
+    ($acc:literal, $offset:literal, [$($weights:literal),+]) => {
+        concat!(
+            "tileloadd tmm7, [{a} + {row}*1 + ", $offset, "]\n",
+            $("tdpbf16ps ", $acc, ", tmm7, ", $weights, "\n",)+
+        )
+    };
+}
+
 /// The six partial products of one row tile of a chunk, accumulated into tile `$acc`: the input
 /// parts are at byte offsets `$p0`, `$p1`, `$p2` from `{a}`; the weight parts are in tmm4–tmm6.
 macro_rules! row_tile {
     ($acc:literal, $p0:literal, $p1:literal, $p2:literal) => {
         concat!(
-            "tileloadd tmm7, [{a} + {row}*1 + ",
-            $p0,
-            "]\n",
-            "tdpbf16ps ",
-            $acc,
-            ", tmm7, tmm4\n",
-            "tdpbf16ps ",
-            $acc,
-            ", tmm7, tmm5\n",
-            "tdpbf16ps ",
-            $acc,
-            ", tmm7, tmm6\n",
-            "tileloadd tmm7, [{a} + {row}*1 + ",
-            $p1,
-            "]\n",
-            "tdpbf16ps ",
-            $acc,
-            ", tmm7, tmm4\n",
-            "tdpbf16ps ",
-            $acc,
-            ", tmm7, tmm5\n",
-            "tileloadd tmm7, [{a} + {row}*1 + ",
-            $p2,
-            "]\n",
-            "tdpbf16ps ",
-            $acc,
-            ", tmm7, tmm4\n",
+            input_part!($acc, $p0, ["tmm4", "tmm5", "tmm6"]),
+            input_part!($acc, $p1, ["tmm4", "tmm5"]),
+            input_part!($acc, $p2, ["tmm4"]),
         )
     };
 }
@@ -872,12 +847,8 @@ mod probe {
             );
         }
     }
-}
 
-#[cfg(test)]
-mod probe_kernel {
-    use super::*;
-
+    /// The kernel alone with its operands in L2, one thread.
     #[test]
     #[ignore = "a timing probe, not a test"]
     fn kernel_rate() {
