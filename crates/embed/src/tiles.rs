@@ -606,7 +606,7 @@ kernel!(
 /// The f32 arithmetic the tiles can do here, in floating-point operations per second per core
 /// (two per multiply-add): bfloat16 tile multiply-adds into four independent accumulators for
 /// about `seconds`, divided by the six partial products each f32 multiply-add costs. `None`
-/// where [`available`] is false.
+/// where the tiles do not run here (see [`crate::matrix_kernel`]).
 pub fn tile_peak_per_core(seconds: f64) -> Option<f64> {
     if !available() {
         return None;
