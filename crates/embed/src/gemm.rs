@@ -185,22 +185,15 @@ impl Packed {
         // Packing the inputs pays when each is read by several panels.
         let pack = outputs >= PACK_INPUTS_FROM;
         let mut packed_inputs = input_buffers::take();
+        let most = kernel.tile_rows();
         for first_row in (0..rows).step_by(ROW_BLOCK) {
             let block_rows = (rows - first_row).min(ROW_BLOCK);
             for start in (0..inputs.max(1)).step_by(depth.max(1)) {
                 let span = Depth { start, len: depth.min(inputs - start), first: start == 0 };
                 if pack {
-                    pack_inputs(
-                        &a[first_row * a_stride..],
-                        a_stride,
-                        block_rows,
-                        span,
-                        kernel.tile_rows(),
-                        &mut packed_inputs,
-                    );
+                    pack_inputs(&a[first_row * a_stride..], a_stride, block_rows, span, most, &mut packed_inputs);
                 }
                 for panel in 0..outputs.div_ceil(PANEL) {
-                    let most = kernel.tile_rows();
                     for tile in 0..block_rows.div_ceil(most) {
                         let row = first_row + tile * most;
                         let tile_rows = (block_rows - tile * most).min(most);
@@ -362,7 +355,7 @@ impl Kernel {
     /// Rows per micro-tile.
     fn tile_rows(self) -> usize {
         match self {
-            Kernel::Avx512 => 12,
+            Kernel::Avx512 => MAX_TILE_ROWS,
             Kernel::Portable | Kernel::Avx2 => 6,
         }
     }
@@ -389,25 +382,24 @@ fn micro_kernel(operands: Operands<'_>, out: &mut [f32], out_stride: usize, rows
     assert!(depth == 0 || (rows - 1) * row_step + (depth - 1) * input_step < data.len(), "tile inputs out of bounds");
     assert!(weights.len() >= depth * PANEL && bias.is_none_or(|b| b.len() >= PANEL), "tile weights out of bounds");
     assert!((rows - 1) * out_stride + PANEL <= out.len(), "tile output out of bounds");
-    if kernel == Kernel::Avx512 {
+    match kernel {
         // SAFETY: the CPU has AVX-512F and F16C (`Kernel::here` chose it), and the asserts above
         // keep every read and write of the kernel inside the slices.
-        return unsafe { tile_avx512(operands, out.as_mut_ptr(), out_stride, rows) };
-    }
-    if kernel == Kernel::Avx2 {
-        // SAFETY: the CPU has AVX2, FMA and F16C (the caller checked), and the asserts above keep
-        // every read and write of the kernel inside the slices.
-        unsafe { tile_avx2(operands, out.as_mut_ptr(), out_stride, rows) }
-    } else {
-        for r in 0..rows {
-            let lane = &mut out[r * out_stride..][..PANEL];
-            if let Some(bias) = bias {
-                lane.copy_from_slice(&bias[..PANEL]);
-            }
-            for k in 0..depth {
-                let x = data[r * row_step + k * input_step];
-                for (o, w) in lane.iter_mut().zip(weights.of_input(k)) {
-                    *o += x * w;
+        Kernel::Avx512 => unsafe { tile_avx512(operands, out.as_mut_ptr(), out_stride, rows) },
+        // SAFETY: the CPU has AVX2, FMA and F16C (`Kernel::here` chose it), and the asserts above
+        // keep every read and write of the kernel inside the slices.
+        Kernel::Avx2 => unsafe { tile_avx2(operands, out.as_mut_ptr(), out_stride, rows) },
+        Kernel::Portable => {
+            for r in 0..rows {
+                let lane = &mut out[r * out_stride..][..PANEL];
+                if let Some(bias) = bias {
+                    lane.copy_from_slice(&bias[..PANEL]);
+                }
+                for k in 0..depth {
+                    let x = data[r * row_step + k * input_step];
+                    for (o, w) in lane.iter_mut().zip(weights.of_input(k)) {
+                        *o += x * w;
+                    }
                 }
             }
         }

@@ -161,20 +161,10 @@ fn layer_norm_body(x: &mut [f32], gamma: &[f32], beta: &[f32], eps: f32) {
 #[inline(always)]
 fn softmax_body(x: &mut [f32], width: usize, scale: f32) {
     for row in x.chunks_exact_mut(width) {
-        // max(v·scale) = max(v)·scale for a positive scale, so the scaling joins the exponent's
-        // argument instead of a pass of its own. The maximum is taken in sixteen lanes
-        // (`f32::max` in one fold does not vectorize).
-        let mut lanes = [f32::NEG_INFINITY; 16];
-        let mut blocks = row.chunks_exact(16);
-        for block in &mut blocks {
-            for (lane, v) in lanes.iter_mut().zip(block) {
-                *lane = lane.max(*v);
-            }
-        }
-        let max = blocks.remainder().iter().chain(&lanes).copied().fold(f32::NEG_INFINITY, f32::max);
-        let shift = max * scale;
+        row.iter_mut().for_each(|v| *v *= scale);
+        let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
         for v in row.iter_mut() {
-            *v = exp(*v * scale - shift);
+            *v = exp(*v - max);
         }
         let inv = 1.0 / sum8(row.iter().copied(), width);
         row.iter_mut().for_each(|v| *v *= inv);

@@ -21,7 +21,7 @@ mod tiles;
 pub mod tokenizer;
 
 pub use gemm::fma_peak_per_core;
-pub use tiles::{DISABLE_VARIABLE as AMX_DISABLE_VARIABLE, tile_peak_per_core};
+pub use tiles::tile_peak_per_core;
 
 /// Which matrix product the encoder's linear layers run on here: `amx-bf16x3` (AMX tiles, each
 /// f32 operand in three bfloat16 parts), `avx512`, `avx2` or `portable` (see `tiles.rs` and

@@ -29,11 +29,12 @@ pub struct Dims {
     pub max_positions: usize,
 }
 
-/// A linear layer `y = x · Wᵀ + b`, its weights packed once at load time: for the AVX2 product,
-/// and where the CPU has AMX also split for the tile product, which then computes every f32
-/// product of the layer (so that a text's vector is the same whatever it is batched with).
-/// Attention's products, per sequence, stay on the AVX2 product: its keys and values would be
-/// split per head, which costs more than the tiles save on products of 32 inputs (measured).
+/// A linear layer `y = x · Wᵀ + b`, its weights packed once at load time: for the FMA product
+/// (AVX-512 or AVX2), and where the CPU has AMX also split for the tile product, which then
+/// computes every f32 product of the layer (so that a text's vector is the same whatever it is
+/// batched with). Attention's products, per sequence, stay on the FMA product: its keys and values
+/// would be split per head, which costs more than the tiles save on products of 32 inputs
+/// (measured).
 struct Linear {
     packed: Packed,
     tiles: Option<TilePacked>,
@@ -48,7 +49,7 @@ impl Linear {
         }
     }
 
-    /// The layer with its weights in half precision (always the AVX2 product, which widens them).
+    /// The layer with its weights in half precision (always the FMA product, which widens them).
     fn to_half(&self) -> Linear {
         Linear { packed: self.packed.to_half(), tiles: None }
     }

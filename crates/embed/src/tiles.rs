@@ -1,5 +1,5 @@
 //! Matrix products on Intel AMX tiles that keep f32's accuracy. With `gemm.rs` and `kernels.rs`
-//! the only module of this crate that uses `unsafe`: the tile kernels (inline assembly) and the
+//! the only modules of this crate that use `unsafe`: the tile kernels (inline assembly) and the
 //! request to the kernel for the tiles' register state, each behind bounds checked in safe code.
 //!
 //! A tile multiply-add (`TDPBF16PS`) takes bfloat16 operands — f32 with 8 significant bits — and
@@ -9,7 +9,8 @@
 //! six partial products whose order of magnitude is at least 2⁻¹⁶ of the largest:
 //! `a·b ≈ a₀b₀ + a₀b₁ + a₀b₂ + a₁b₀ + a₁b₁ + a₂b₀`. What is dropped is below 3·2⁻²⁴ of `|a·b|`,
 //! the size of an f32 rounding, so the sum is as accurate as an f32 product computed with FMA
-//! (the unit tests bound it against f64), at about four times the FMA units' peak (BENCHMARKS.md).
+//! (the unit tests bound it against f64), at about two and a half times the AVX-512 FMA units'
+//! peak for f32 (618–630 against 240 GFLOP/s a core measured here: BENCHMARKS.md).
 //!
 //! Every product here is `c = a · wᵀ + bias` like [`crate::gemm::Packed`]'s: `w` is packed once
 //! ([`TilePacked`]) into tiles of 16 outputs × 32 inputs per part, in the pair-interleaved layout
@@ -65,15 +66,15 @@ fn depth_spans(chunks: usize) -> Vec<Span> {
     (0..chunks).step_by(size.max(1)).map(|first| Span { first, chunks: size.min(chunks - first) }).collect()
 }
 
-/// Set to `0` or `off` to leave the tiles unused (the AVX2 product runs instead): a knob for
-/// comparing the two kernels and for a system whose tiles misbehave.
-pub const DISABLE_VARIABLE: &str = "LITNAV_AMX";
+/// Set to `0`, `off` or `false` to leave the tiles unused (the FMA product of `gemm.rs` runs
+/// instead): a knob for comparing the two products and for a system whose tiles misbehave.
+const DISABLE_VARIABLE: &str = "LITNAV_AMX";
 
 /// Whether the tile product runs here: the CPU has AMX-TILE and AMX-BF16, the operating system
 /// granted this process the tiles' register state, and [`DISABLE_VARIABLE`] does not turn them
 /// off. Checked once per process; the first call asks the kernel (Linux's `arch_prctl`), so call
 /// it early, before other threads with small signal stacks exist (the kernel refuses otherwise,
-/// and litnav then runs the AVX2 product).
+/// and litnav then runs the FMA product).
 pub(crate) fn available() -> bool {
     static AVAILABLE: OnceLock<bool> = OnceLock::new();
     *AVAILABLE.get_or_init(|| {
@@ -536,9 +537,10 @@ macro_rules! row_tile {
     };
 }
 
-/// A kernel for a fixed number of row tiles: accumulators tmm0.. start from the bias (loaded with
-/// a zero stride: the same row sixteen times), then each chunk loads the panel's three weight
-/// parts and runs every row tile's six partial products; the accumulators are stored last.
+/// A kernel for a fixed number of row tiles: accumulators tmm0.. start from where [`Start`] says
+/// (the bias loaded with a zero stride, the same row sixteen times, or the outputs so far), then
+/// each chunk loads the panel's three weight parts and runs every row tile's six partial products;
+/// the accumulators are stored last.
 macro_rules! kernel {
     ($name:ident, $input_step:literal, [$(($acc:literal, $p0:literal, $p1:literal, $p2:literal)),+]) => {
         /// See [`group_kernel`].
