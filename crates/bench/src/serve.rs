@@ -129,13 +129,15 @@ pub struct Report {
     pub rss_every_10s_mib: Vec<f64>,
     /// Seconds to build the map the reading requests read.
     pub map_seconds: f64,
+    /// The precision the server encoded search queries in (`f32` or `f16`, as `/api/health`).
+    pub query_precision: litnav_app::request::PrecisionName,
 }
 
 impl std::fmt::Display for Report {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         writeln!(
             f,
-            "{} clients for {:.0} s on loopback: {:.0} requests/s; resident memory {:.0} MiB before, {:.0} after 10 s, {:.0} at the end (max {:.0}); map built in {:.1} s",
+            "{} clients for {:.0} s on loopback: {:.0} requests/s; resident memory {:.0} MiB before, {:.0} after 10 s, {:.0} at the end (max {:.0}); map built in {:.1} s; queries encoded in {}",
             self.clients,
             self.seconds,
             self.throughput,
@@ -143,7 +145,8 @@ impl std::fmt::Display for Report {
             self.rss_10s_mib,
             self.rss_end_mib,
             self.rss_max_mib,
-            self.map_seconds
+            self.map_seconds,
+            self.query_precision.name()
         )?;
         let series: Vec<String> = self.rss_every_10s_mib.iter().map(|m| format!("{m:.0}")).collect();
         writeln!(f, "resident memory every 10 s, MiB: {}", series.join(" "))?;
@@ -197,6 +200,7 @@ pub fn run(workspace: Workspace, corpus: PathBuf, options: &Options) -> Result<R
     listener.set_nonblocking(true)?;
     let port = listener.local_addr()?.port();
     let maps = tempfile::tempdir()?;
+    let query_precision = litnav_app::request::PrecisionName::of(workspace.query_precision());
     let state = AppState::new(workspace, corpus, maps.path().to_path_buf(), None, Guard::loopback(port))?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -211,14 +215,14 @@ pub fn run(workspace: Workspace, corpus: PathBuf, options: &Options) -> Result<R
         .await
     });
     let base = format!("http://127.0.0.1:{port}");
-    let outcome = load(&base, options);
+    let outcome = load(&base, options, query_precision);
     let _ = stop.send(());
     let _ = runtime.block_on(server);
     runtime.shutdown_timeout(Duration::from_secs(5));
     outcome
 }
 
-fn load(base: &str, options: &Options) -> Result<Report> {
+fn load(base: &str, options: &Options, query_precision: litnav_app::request::PrecisionName) -> Result<Report> {
     let client = agent();
     // The map the reading requests read, built through the API.
     let started = Instant::now();
@@ -371,6 +375,7 @@ fn load(base: &str, options: &Options) -> Result<Report> {
         rss_max_mib: samples.iter().copied().fold(0.0, f64::max),
         rss_every_10s_mib: samples.iter().step_by(10).copied().collect(),
         map_seconds,
+        query_precision,
     })
 }
 

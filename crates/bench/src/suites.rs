@@ -731,7 +731,8 @@ pub fn run(suite: Suite, face: &dyn Face) -> Result<String> {
             if args.new_query_rate.is_some_and(|rate| !(rate > 0.0 && rate <= 1000.0)) {
                 return Err(Error::input("new_query_rate must be above 0 and at most 1000 per second"));
             }
-            let workspace = args.model.workspace()?;
+            // The server under load encodes queries as `litnav serve` does.
+            let workspace = args.model.serving_workspace()?;
             let corpus = workspace.corpus_dir(args.corpus.as_deref(), &*face.progress())?;
             let progress = face.start("building a map, then loading the server");
             let options = crate::serve::Options {

@@ -25,7 +25,7 @@ pub use names::{
 };
 pub use relations::{MetricParams, PathParams, RankParams};
 pub use search::SearchParams;
-pub use workspace::{LlmParams, ModelParams};
+pub use workspace::{LlmParams, ModelParams, SERVING_QUERY_PRECISION};
 
 use serde_json::{Map, Value};
 

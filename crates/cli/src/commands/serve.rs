@@ -45,7 +45,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<()> {
     // A refused address is reported before anything is built.
     litnav_server::guard_for(args.addr, args.allow_remote, args.token.as_deref(), args.addr.port())?;
-    let workspace = args.model.workspace()?;
+    let workspace = args.model.serving_workspace()?;
     let progress = Terminal::new();
     let corpus_dir = workspace.corpus_dir(args.corpus.as_deref(), &progress)?;
     progress.finish();

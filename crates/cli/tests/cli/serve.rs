@@ -384,7 +384,10 @@ fn serve_refuses_remote_addresses_without_a_token_and_stops_gracefully() {
     assert!(out.status.success(), "{}", stderr(&out));
     let mut server = serve(&corpus, &dir.path().join("maps"), &[]);
     let base = server.url.trim_end_matches('/').to_string();
-    assert_eq!(http_get(&format!("{base}/api/health"))["papers"], 12);
+    let health = http_get(&format!("{base}/api/health"));
+    assert_eq!(health["papers"], 12);
+    // A server encodes queries with half-precision weights unless told otherwise.
+    assert_eq!(health["query_precision"], "f16", "{health}");
     let mut started = ureq::post(&format!("{base}/api/maps"))
         .send_json(serde_json::json!({"topic": "graph neural networks for molecules", "k": 10}))
         .unwrap();
@@ -409,6 +412,7 @@ fn bench_serve_loads_the_server_without_errors() {
         assert!(endpoint["p99_ms"].as_f64().unwrap() >= endpoint["p50_ms"].as_f64().unwrap());
     }
     assert!(report["rss_max_mib"].as_f64().unwrap() > 0.0);
+    assert_eq!(report["query_precision"], "f16", "the load runs against a server as `serve` makes it");
     // New queries on a schedule: 4 a second for 3 s, whatever the server's speed.
     let paced = bench_report(&["serve", "--clients", "8", "--seconds", "3", "--new-query-rate", "4"]);
     let new =
