@@ -49,10 +49,12 @@ fn row_block(chunks: usize) -> usize {
 }
 
 /// Cache lines of the next panel's weights that one group's kernel asks for per chunk, ahead of
-/// their use ([`ahead_share`]).
+/// their use ([`ahead_share`]): the kernels' eight `prefetcht1`, which this must match.
 const AHEAD_LINES: usize = 8;
+/// bfloat16 values in one 64-byte cache line.
+const LINE_VALUES: usize = 32;
 /// Cache lines of one chunk's three weight tiles.
-const CHUNK_LINES: usize = PARTS * TILE * 2 / 64;
+const CHUNK_LINES: usize = PARTS * TILE / LINE_VALUES;
 
 /// Where in each chunk of the next panel's weights group `g`'s kernel starts asking for its
 /// [`AHEAD_LINES`] lines, in bfloat16 values. A panel's weights come from beyond L2 when its
@@ -60,7 +62,7 @@ const CHUNK_LINES: usize = PARTS * TILE * 2 / 64;
 /// (seven in a block of 448 rows), each asks the L2 cache for a different sixth of the next
 /// panel's weights, six groups covering all of them (measured: 2–4% more passages a second).
 fn ahead_share(g: usize) -> usize {
-    (g * AHEAD_LINES) % CHUNK_LINES * 32
+    (g * AHEAD_LINES) % CHUNK_LINES * LINE_VALUES
 }
 
 /// Chunks per span of the inputs at most: a block of rows is multiplied one span of its inputs
@@ -277,10 +279,12 @@ impl TilePacked {
                     let weights = &self.tiles.values()[(panel * chunks + span.first) * PARTS * TILE..];
                     // The weights the next panel (or the next span's first) reads, which this
                     // panel's groups ask the cache for while they compute.
-                    let next = match spans.get(index + 1) {
-                        _ if panel + 1 < panels => (panel + 1) * chunks + span.first,
-                        Some(following) => following.first,
-                        None => panel * chunks + span.first,
+                    let next = if panel + 1 < panels {
+                        (panel + 1) * chunks + span.first
+                    } else if let Some(following) = spans.get(index + 1) {
+                        following.first
+                    } else {
+                        panel * chunks + span.first
                     };
                     let next_weights = (self.tiles.values().get(next * PARTS * TILE..))
                         .filter(|next| next.len() >= span.chunks * PARTS * TILE)
@@ -483,7 +487,10 @@ fn group_kernel(_configured: &Configured, operands: Operands<'_>) {
     assert!((1..=GROUP_TILES).contains(&tiles) && chunks > 0, "a group has 1 to 4 row tiles and some inputs");
     assert!(inputs.len() >= tiles * chunks * PARTS * TILE, "group inputs out of bounds");
     assert!(weights.len() >= chunks * PARTS * TILE, "panel weights out of bounds");
-    assert!(ahead.len() >= (chunks - 1) * PARTS * TILE + AHEAD_LINES * 32, "weights asked for ahead out of bounds");
+    assert!(
+        ahead.len() >= (chunks - 1) * PARTS * TILE + AHEAD_LINES * LINE_VALUES,
+        "weights asked for ahead out of bounds"
+    );
     assert!(stride >= PANEL && (tiles * TILE_ROWS - 1) * stride + PANEL <= out.len(), "group output out of bounds");
     let (first, first_stride) = match start {
         Start::Bias(bias) => {
@@ -506,8 +513,8 @@ fn group_kernel(_configured: &Configured, operands: Operands<'_>) {
     // every tile load and store inside the slices: per chunk the kernel reads `tiles · 3` input
     // tiles and 3 weight tiles; it loads `tiles` tiles from where the accumulators start (the bias
     // row sixteen times, or the output rows) and stores `tiles` tiles to the output rows. Its
-    // prefetches (hints, which never fault) stay inside `ahead`: per chunk 8 lines from the
-    // chunk's start there.
+    // prefetches (hints, which never fault) stay inside `ahead`: per chunk [`AHEAD_LINES`] lines
+    // from the chunk's start there.
     unsafe {
         match tiles {
             1 => kernel_1(pointers),
