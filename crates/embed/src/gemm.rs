@@ -11,7 +11,8 @@
 //! sequence.
 //!
 //! The micro-kernel computes a tile of 6 rows × 16 outputs in twelve 8-lane registers (AVX2) or
-//! of 12 rows × 16 outputs in twelve 16-lane registers (AVX-512) with fused multiply-adds. The
+//! of 14 rows × two panels (32 outputs) in 28 16-lane registers (AVX-512) with fused
+//! multiply-adds. The
 //! rows' inputs are packed too, per block of rows and inputs, so that the kernel reads them in one
 //! sequential stream. Every output element is the same
 //! sequence of operations — the bias, then one fused multiply-add per input in input order —
@@ -58,14 +59,17 @@ impl<'a> View<'a> {
 
 /// Outputs per panel: two 8-lane registers.
 const PANEL: usize = 16;
-/// Rows per micro-tile at most (the AVX-512 kernel's; the others take fewer, [`Kernel::tile_rows`]).
-const MAX_TILE_ROWS: usize = 12;
+/// Rows per micro-tile at most (the AVX-512 kernel's; the others take fewer, [`Kernel::tile_rows`]):
+/// 14 rows × 2 panels of accumulators, 2 registers of weights and one broadcast use 31 of the 32
+/// registers. Against 12 rows, 3–5% faster products (each weight loaded is used 14 times).
+const MAX_TILE_ROWS: usize = 14;
 /// Inputs per block: a panel's block (16 KiB) and a row block's packed inputs (24 KiB) stay
 /// close (L1/L2) while the tiles reuse them. Measured against 128 and 384 (BENCHMARKS.md).
 const DEPTH_BLOCK: usize = 256;
-/// Rows per row block: its packed inputs stay in the L1 cache across the panels, its outputs in
-/// L2 for the block's epilogue (48 was measurably slower).
-const ROW_BLOCK: usize = 24;
+/// Rows per row block (two AVX-512 tiles): its packed inputs stay in the L1 cache across the
+/// panels, its outputs in L2 for the block's epilogue (48 was measurably slower with the AVX2
+/// kernel; 48 and 96 gave nothing with the AVX-512 one).
+const ROW_BLOCK: usize = 28;
 
 /// A weight matrix `[outputs × inputs]` packed in panels of [`PANEL`] outputs, the last padded
 /// with zeros, with its bias (zeros when it has none, always f32) padded the same way. The
@@ -193,7 +197,12 @@ impl Packed {
                 if pack {
                     pack_inputs(&a[first_row * a_stride..], a_stride, block_rows, span, most, &mut packed_inputs);
                 }
-                for panel in 0..outputs.div_ceil(PANEL) {
+                let panels = outputs.div_ceil(PANEL);
+                let mut panel = 0;
+                while panel < panels {
+                    // The kernel's panels at once where they are all whole, else one.
+                    let whole = (outputs - panel * PANEL) / PANEL;
+                    let together = if whole >= kernel.panels() { kernel.panels() } else { 1 };
                     for tile in 0..block_rows.div_ceil(most) {
                         let row = first_row + tile * most;
                         let tile_rows = (block_rows - tile * most).min(most);
@@ -207,8 +216,9 @@ impl Packed {
                         } else {
                             Inputs { data: &a[row * a_stride + span.start..], row_step: a_stride, input_step: 1 }
                         };
-                        self.tile(inputs, row, c, c_stride, panel, tile_rows, span, kernel);
+                        self.tile(inputs, row, c, c_stride, panel..panel + together, tile_rows, span, kernel);
                     }
+                    panel += together;
                 }
             }
             let end = (first_row + block_rows - 1) * c_stride + outputs;
@@ -218,7 +228,7 @@ impl Packed {
     }
 
     /// One tile: `tile_rows` rows from `row` (their inputs of `span` in `inputs`), the outputs of
-    /// `panel`.
+    /// `panels` (several only when they are all whole).
     #[allow(clippy::too_many_arguments)]
     fn tile(
         &self,
@@ -226,17 +236,20 @@ impl Packed {
         row: usize,
         c: &mut [f32],
         c_stride: usize,
-        panel: usize,
+        panels: std::ops::Range<usize>,
         tile_rows: usize,
         span: Depth,
         kernel: Kernel,
     ) {
+        let (panel, count) = (panels.start, panels.len());
         let columns = (self.outputs - panel * PANEL).min(PANEL);
-        let bias = span.first.then(|| &self.bias[panel * PANEL..][..PANEL]);
-        let range = (panel * self.inputs + span.start) * PANEL..(panel * self.inputs + span.start + span.len) * PANEL;
+        let bias = span.first.then(|| &self.bias[panel * PANEL..][..count * PANEL]);
+        let panel_stride = self.inputs * PANEL;
+        let first = (panel * self.inputs + span.start) * PANEL;
+        let range = first..first + (count - 1) * panel_stride + span.len * PANEL;
         let weights =
             if self.half.is_empty() { Weights::Single(&self.data[range]) } else { Weights::Half(&self.half[range]) };
-        let operands = Operands { inputs, weights, depth: span.len, bias };
+        let operands = Operands { inputs, weights, depth: span.len, bias, panels: count, panel_stride };
         if columns == PANEL {
             // A whole panel: the kernel reads and writes the output in place.
             micro_kernel(operands, &mut c[row * c_stride + panel * PANEL..], c_stride, tile_rows, kernel);
@@ -305,14 +318,17 @@ impl Weights<'_> {
     }
 }
 
-/// What a micro-kernel multiplies: `depth` inputs of each of its rows, the panel's
-/// `depth · PANEL` weights, and the bias to start from (`None`: continue from the output).
+/// What a micro-kernel multiplies: `depth` inputs of each of its rows, each of its `panels`
+/// panels' `depth · PANEL` weights (`panel_stride` values apart in `weights`), and the bias to
+/// start from (`None`: continue from the output).
 #[derive(Clone, Copy)]
 struct Operands<'a> {
     inputs: Inputs<'a>,
     weights: Weights<'a>,
     depth: usize,
     bias: Option<&'a [f32]>,
+    panels: usize,
+    panel_stride: usize,
 }
 
 impl Operands<'_> {
@@ -335,8 +351,8 @@ pub(crate) enum Kernel {
     Portable,
     /// 6 rows × 16 outputs in twelve 8-lane registers (AVX2, FMA; F16C for half weights).
     Avx2,
-    /// 12 rows × 16 outputs in twelve 16-lane registers (AVX-512F): the same fused multiply-adds
-    /// in the same order as [`Kernel::Avx2`], so the same bits, at twice the width.
+    /// 14 rows × 32 outputs in 28 16-lane registers (AVX-512F): the same fused multiply-adds in
+    /// the same order as [`Kernel::Avx2`], so the same bits, at twice the width and two panels.
     Avx512,
 }
 
@@ -349,6 +365,16 @@ impl Kernel {
             Kernel::Avx2
         } else {
             Kernel::Portable
+        }
+    }
+
+    /// Panels a micro-tile spans. The AVX-512 kernel takes two: per input, two weight loads and
+    /// 14 broadcasts for 28 multiply-adds. One panel (a load for every multiply-add) held the
+    /// products to 40% of the FMA peak on an Ice Lake core; two reach 60–70% (`product_rates`).
+    fn panels(self) -> usize {
+        match self {
+            Kernel::Avx512 => 2,
+            Kernel::Portable | Kernel::Avx2 => 1,
         }
     }
 
@@ -376,12 +402,18 @@ impl Kernel {
 
 /// One tile of `rows` rows × [`PANEL`] outputs into `out` (rows `out_stride` apart), on `kernel`.
 fn micro_kernel(operands: Operands<'_>, out: &mut [f32], out_stride: usize, rows: usize, kernel: Kernel) {
-    let Operands { inputs, weights, depth, bias } = operands;
+    let Operands { inputs, weights, depth, bias, panels, panel_stride } = operands;
     assert!((1..=kernel.tile_rows()).contains(&rows), "a tile has 1 to {} rows", kernel.tile_rows());
+    assert!((1..=kernel.panels()).contains(&panels), "a tile has 1 to {} panels", kernel.panels());
     let Inputs { data, row_step, input_step } = inputs;
     assert!(depth == 0 || (rows - 1) * row_step + (depth - 1) * input_step < data.len(), "tile inputs out of bounds");
-    assert!(weights.len() >= depth * PANEL && bias.is_none_or(|b| b.len() >= PANEL), "tile weights out of bounds");
-    assert!((rows - 1) * out_stride + PANEL <= out.len(), "tile output out of bounds");
+    let weights_end = (panels - 1) * panel_stride + depth * PANEL;
+    assert!(panels == 1 || panel_stride >= depth * PANEL, "a tile's panels overlap");
+    assert!(
+        weights.len() >= weights_end && bias.is_none_or(|b| b.len() >= panels * PANEL),
+        "tile weights out of bounds"
+    );
+    assert!((rows - 1) * out_stride + panels * PANEL <= out.len(), "tile output out of bounds");
     match kernel {
         // SAFETY: the CPU has AVX-512F and F16C (`Kernel::here` chose it), and the asserts above
         // keep every read and write of the kernel inside the slices.
@@ -421,6 +453,17 @@ macro_rules! by_rows_and_weights {
             (_, true) => $kernel::<1, true>($operands, $out, $stride),
         }
     };
+    // The same for a kernel that also takes its number of panels `$panels` as a constant.
+    ($kernel:ident, $panels:literal, $operands:expr, $out:expr, $stride:expr, $rows:expr, [$($count:literal),+]) => {
+        match ($rows, matches!($operands.weights, Weights::Half(_))) {
+            $(
+                ($count, false) => $kernel::<$count, $panels, false>($operands, $out, $stride),
+                ($count, true) => $kernel::<$count, $panels, true>($operands, $out, $stride),
+            )+
+            (_, false) => $kernel::<1, $panels, false>($operands, $out, $stride),
+            (_, true) => $kernel::<1, $panels, true>($operands, $out, $stride),
+        }
+    };
 }
 
 /// The AVX2 micro-kernel.
@@ -448,7 +491,27 @@ unsafe fn tile_avx2(_: Operands<'_>, _: *mut f32, _: usize, _: usize) {
 unsafe fn tile_avx512(operands: Operands<'_>, out: *mut f32, out_stride: usize, rows: usize) {
     // SAFETY: forwarded from the caller.
     unsafe {
-        by_rows_and_weights!(tile_rows_avx512, operands, out, out_stride, rows, [12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2])
+        if operands.panels == 2 {
+            by_rows_and_weights!(
+                tile_rows_avx512,
+                2,
+                operands,
+                out,
+                out_stride,
+                rows,
+                [14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2]
+            )
+        } else {
+            by_rows_and_weights!(
+                tile_rows_avx512,
+                1,
+                operands,
+                out,
+                out_stride,
+                rows,
+                [14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2]
+            )
+        }
     }
 }
 
@@ -457,11 +520,17 @@ unsafe fn tile_avx512(_: Operands<'_>, _: *mut f32, _: usize, _: usize) {
     unreachable!("the AVX-512 kernel is only chosen on x86-64")
 }
 
-/// R rows of a tile in one 16-lane register each; `HALF` as in [`tile_rows_avx2`].
+/// R rows of a tile in one 16-lane register per panel (P panels); `HALF` as in
+/// [`tile_rows_avx2`]. Each output is still the bias and then one multiply-add per input in
+/// input order, so P changes no bit.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,f16c")]
 #[inline]
-unsafe fn tile_rows_avx512<const R: usize, const HALF: bool>(operands: Operands<'_>, out: *mut f32, out_stride: usize) {
+unsafe fn tile_rows_avx512<const R: usize, const P: usize, const HALF: bool>(
+    operands: Operands<'_>,
+    out: *mut f32,
+    out_stride: usize,
+) {
     use std::arch::x86_64::{
         __m256i, __m512, _mm256_loadu_si256, _mm512_cvtph_ps, _mm512_fmadd_ps, _mm512_loadu_ps, _mm512_set1_ps,
         _mm512_storeu_ps,
@@ -470,23 +539,31 @@ unsafe fn tile_rows_avx512<const R: usize, const HALF: bool>(operands: Operands<
     // SAFETY (whole body): the caller guarantees AVX-512F/F16C, weights of the type `HALF` says,
     // and the extents of the operands and of `out` (R rows of PANEL values, `out_stride` apart).
     unsafe {
-        let start = |r: usize| match operands.bias {
-            Some(bias) => _mm512_loadu_ps(bias.as_ptr()),
-            None => _mm512_loadu_ps(out.add(r * out_stride)),
+        let stride = operands.panel_stride;
+        let start = |r: usize, p: usize| match operands.bias {
+            Some(bias) => _mm512_loadu_ps(bias.as_ptr().add(p * PANEL)),
+            None => _mm512_loadu_ps(out.add(r * out_stride + p * PANEL)),
         };
-        let mut sums: [__m512; R] = std::array::from_fn(start);
+        let mut sums: [[__m512; P]; R] = std::array::from_fn(|r| std::array::from_fn(|p| start(r, p)));
         for k in 0..operands.depth {
-            let w = if HALF {
-                _mm512_cvtph_ps(_mm256_loadu_si256(half.add(k * PANEL).cast::<__m256i>()))
-            } else {
-                _mm512_loadu_ps(single.add(k * PANEL))
-            };
+            let w: [__m512; P] = std::array::from_fn(|p| {
+                if HALF {
+                    _mm512_cvtph_ps(_mm256_loadu_si256(half.add(p * stride + k * PANEL).cast::<__m256i>()))
+                } else {
+                    _mm512_loadu_ps(single.add(p * stride + k * PANEL))
+                }
+            });
             for (r, sum) in sums.iter_mut().enumerate() {
-                *sum = _mm512_fmadd_ps(_mm512_set1_ps(*a.add(r * row_step + k * input_step)), w, *sum);
+                let x = _mm512_set1_ps(*a.add(r * row_step + k * input_step));
+                for (sum, w) in sum.iter_mut().zip(w) {
+                    *sum = _mm512_fmadd_ps(x, w, *sum);
+                }
             }
         }
         for (r, sum) in sums.iter().enumerate() {
-            _mm512_storeu_ps(out.add(r * out_stride), *sum);
+            for (p, sum) in sum.iter().enumerate() {
+                _mm512_storeu_ps(out.add(r * out_stride + p * PANEL), *sum);
+            }
         }
     }
 }
@@ -854,6 +931,31 @@ mod tests {
             // Between 1 GFLOP/s and 64 FLOP a cycle at 6 GHz.
             eprintln!("FMA peak of one core: {:.1} GFLOP/s", peak / 1e9);
             assert!((1e9..4e11).contains(&peak), "{peak:e}");
+        }
+    }
+
+    #[test]
+    #[ignore = "a timing probe, not a test"]
+    fn product_rates() {
+        let peak = fma_peak_per_core(0.2).unwrap_or(f64::NAN);
+        eprintln!("FMA peak of one core: {:.1} GMAC/s", peak / 2e9);
+        for (rows, inputs, outputs) in
+            [(1024, 384, 1536), (1024, 1536, 384), (1024, 384, 1152), (24, 384, 1536), (12, 384, 1536)]
+        {
+            let a = values(rows * inputs, 1);
+            let w = values(outputs * inputs, 2);
+            let packed = Packed::new(View::rows(&w, outputs, inputs, inputs), None);
+            let mut c = vec![0.0; rows * outputs];
+            let repeats = (50_000_000 / (rows * inputs * outputs)).max(1);
+            let mut best = f64::MAX;
+            for _ in 0..10 {
+                let t = std::time::Instant::now();
+                for _ in 0..repeats {
+                    packed.product(&a, rows, inputs, &mut c, outputs, |_, _| {});
+                }
+                best = best.min(t.elapsed().as_secs_f64() / repeats as f64);
+            }
+            eprintln!("{rows}x{inputs}x{outputs}: {:.1} GMAC/s", (rows * inputs * outputs) as f64 / best / 1e9);
         }
     }
 
