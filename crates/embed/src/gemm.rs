@@ -947,15 +947,22 @@ mod tests {
             let packed = Packed::new(View::rows(&w, outputs, inputs, inputs), None);
             let mut c = vec![0.0; rows * outputs];
             let repeats = (50_000_000 / (rows * inputs * outputs)).max(1);
-            let mut best = f64::MAX;
-            for _ in 0..10 {
-                let t = std::time::Instant::now();
-                for _ in 0..repeats {
-                    packed.product(&a, rows, inputs, &mut c, outputs, |_, _| {});
-                }
-                best = best.min(t.elapsed().as_secs_f64() / repeats as f64);
-            }
-            eprintln!("{rows}x{inputs}x{outputs}: {:.1} GMAC/s", (rows * inputs * outputs) as f64 / best / 1e9);
+            let rates: Vec<String> = Kernel::all_here()
+                .into_iter()
+                .filter(|kernel| *kernel != Kernel::Portable)
+                .map(|kernel| {
+                    let mut best = f64::MAX;
+                    for _ in 0..10 {
+                        let t = std::time::Instant::now();
+                        for _ in 0..repeats {
+                            packed.product_with(&a, rows, inputs, &mut c, outputs, kernel, |_, _| {});
+                        }
+                        best = best.min(t.elapsed().as_secs_f64() / repeats as f64);
+                    }
+                    format!("{kernel:?} {:.1}", (rows * inputs * outputs) as f64 / best / 1e9)
+                })
+                .collect();
+            eprintln!("{rows}x{inputs}x{outputs} GMAC/s: {}", rates.join(", "));
         }
     }
 
