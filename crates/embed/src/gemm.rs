@@ -443,6 +443,24 @@ fn micro_kernel(operands: Operands<'_>, out: &mut [f32], out_stride: usize, rows
 /// keep the accumulators in registers, a const weight type keeps the load out of the loop's
 /// branches.
 macro_rules! by_rows_and_weights {
+    // A kernel that also takes its number of panels (one of `$panels`) as a constant.
+    ($kernel:ident, panels [$($panels:literal),+], $operands:expr, $out:expr, $stride:expr, $rows:expr, $counts:tt) => {
+        match $operands.panels {
+            $($panels => by_rows_and_weights!(@panels $panels, $kernel, $operands, $out, $stride, $rows, $counts),)+
+            panels => unreachable!("no kernel spans {panels} panels"),
+        }
+    };
+    (@panels $panels:literal, $kernel:ident, $operands:expr, $out:expr, $stride:expr, $rows:expr, [$($count:literal),+]) => {
+        match ($rows, matches!($operands.weights, Weights::Half(_))) {
+            $(
+                ($count, false) => $kernel::<$count, $panels, false>($operands, $out, $stride),
+                ($count, true) => $kernel::<$count, $panels, true>($operands, $out, $stride),
+            )+
+            (_, false) => $kernel::<1, $panels, false>($operands, $out, $stride),
+            (_, true) => $kernel::<1, $panels, true>($operands, $out, $stride),
+        }
+    };
+    // A kernel of rows and weights only.
     ($kernel:ident, $operands:expr, $out:expr, $stride:expr, $rows:expr, [$($count:literal),+]) => {
         match ($rows, matches!($operands.weights, Weights::Half(_))) {
             $(
@@ -451,17 +469,6 @@ macro_rules! by_rows_and_weights {
             )+
             (_, false) => $kernel::<1, false>($operands, $out, $stride),
             (_, true) => $kernel::<1, true>($operands, $out, $stride),
-        }
-    };
-    // The same for a kernel that also takes its number of panels `$panels` as a constant.
-    ($kernel:ident, $panels:literal, $operands:expr, $out:expr, $stride:expr, $rows:expr, [$($count:literal),+]) => {
-        match ($rows, matches!($operands.weights, Weights::Half(_))) {
-            $(
-                ($count, false) => $kernel::<$count, $panels, false>($operands, $out, $stride),
-                ($count, true) => $kernel::<$count, $panels, true>($operands, $out, $stride),
-            )+
-            (_, false) => $kernel::<1, $panels, false>($operands, $out, $stride),
-            (_, true) => $kernel::<1, $panels, true>($operands, $out, $stride),
         }
     };
 }
@@ -491,27 +498,15 @@ unsafe fn tile_avx2(_: Operands<'_>, _: *mut f32, _: usize, _: usize) {
 unsafe fn tile_avx512(operands: Operands<'_>, out: *mut f32, out_stride: usize, rows: usize) {
     // SAFETY: forwarded from the caller.
     unsafe {
-        if operands.panels == 2 {
-            by_rows_and_weights!(
-                tile_rows_avx512,
-                2,
-                operands,
-                out,
-                out_stride,
-                rows,
-                [14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2]
-            )
-        } else {
-            by_rows_and_weights!(
-                tile_rows_avx512,
-                1,
-                operands,
-                out,
-                out_stride,
-                rows,
-                [14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2]
-            )
-        }
+        by_rows_and_weights!(
+            tile_rows_avx512,
+            panels [2, 1],
+            operands,
+            out,
+            out_stride,
+            rows,
+            [14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2]
+        )
     }
 }
 
