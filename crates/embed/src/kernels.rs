@@ -140,12 +140,18 @@ fn gelu_body(x: &mut [f32]) {
         }
         let erfs = erf_block(scaled);
         for (v, e) in block.iter_mut().zip(erfs) {
-            *v = 0.5 * *v * (1.0 + e);
+            *v = gelu_from_erf(*v, e);
         }
     }
     for v in blocks.into_remainder() {
-        *v = 0.5 * *v * (1.0 + erf(*v * std::f32::consts::FRAC_1_SQRT_2));
+        *v = gelu_from_erf(*v, erf(*v * std::f32::consts::FRAC_1_SQRT_2));
     }
+}
+
+/// GELU of `v` given `erf(v / √2)`: `v · (1 + erf(v / √2)) / 2`.
+#[inline(always)]
+fn gelu_from_erf(v: f32, erf: f32) -> f32 {
+    0.5 * v * (1.0 + erf)
 }
 
 /// The sum of `f` of every value, with eight independent accumulators (value `i` to lane
