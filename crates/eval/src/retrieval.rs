@@ -14,6 +14,18 @@
 //!   `k = ranking.len()` for the whole list), 0 when none.
 
 use std::collections::HashSet;
+use std::sync::OnceLock;
+
+/// Ranks whose discount is computed once ([`discount`]).
+const TABULATED_DISCOUNTS: usize = 1024;
+
+/// nDCG's discount of the 0-based rank `i`, `log₂(i + 2)`: looked up for the first ranks (the
+/// same value, computed once: scoring a query asks for up to a few hundred of them per cut-off).
+fn discount(i: usize) -> f64 {
+    static TABLE: OnceLock<Vec<f64>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| (0..TABULATED_DISCOUNTS).map(|i| ((i + 2) as f64).log2()).collect());
+    table.get(i).copied().unwrap_or_else(|| ((i + 2) as f64).log2())
+}
 
 /// The first `k` distinct ids of a ranking.
 fn top<'a>(ranking: &'a [&'a str], k: usize) -> Vec<&'a str> {
@@ -44,7 +56,7 @@ pub fn precision_at(ranking: &[&str], relevant: &HashSet<&str>, k: usize) -> f64
 
 /// Normalized discounted cumulative gain of the first `k`.
 pub fn ndcg_at(ranking: &[&str], relevant: &HashSet<&str>, k: usize) -> f64 {
-    let ideal: f64 = (0..k.min(relevant.len())).map(|i| 1.0 / ((i + 2) as f64).log2()).sum();
+    let ideal: f64 = (0..k.min(relevant.len())).map(|i| 1.0 / discount(i)).sum();
     if ideal == 0.0 {
         return 0.0;
     }
@@ -52,7 +64,7 @@ pub fn ndcg_at(ranking: &[&str], relevant: &HashSet<&str>, k: usize) -> f64 {
         .iter()
         .enumerate()
         .filter(|(_, id)| relevant.contains(*id))
-        .map(|(i, _)| 1.0 / ((i + 2) as f64).log2())
+        .map(|(i, _)| 1.0 / discount(i))
         .sum();
     dcg / ideal
 }
@@ -130,7 +142,7 @@ impl GradedRanking {
     /// nDCG@k with the grades as gains (trec_eval's `ndcg_cut`): DCG of the first `k` over the
     /// DCG of the judged grades in decreasing order.
     pub fn ndcg_at(&self, k: usize) -> f64 {
-        let discounted = |(i, g): (usize, &f64)| g.max(0.0) / ((i + 2) as f64).log2();
+        let discounted = |(i, g): (usize, &f64)| g.max(0.0) / discount(i);
         let ideal: f64 = self.ideal.iter().take(k).enumerate().map(discounted).sum();
         if ideal == 0.0 {
             return 0.0;
@@ -155,6 +167,13 @@ mod tests {
 
     fn set<'a>(ids: &[&'a str]) -> HashSet<&'a str> {
         ids.iter().copied().collect()
+    }
+
+    #[test]
+    fn tabulated_discounts_are_the_computed_ones() {
+        for i in [0, 1, 9, 99, TABULATED_DISCOUNTS - 1, TABULATED_DISCOUNTS, 5000] {
+            assert_eq!(discount(i).to_bits(), ((i + 2) as f64).log2().to_bits(), "rank {i}");
+        }
     }
 
     #[test]

@@ -231,7 +231,9 @@ fn order_first<D: Ord>(docs: &mut [(f64, D)], depth: usize) -> usize {
     if reach > 0 && reach < docs.len() {
         docs.select_nth_unstable_by(reach - 1, order);
     }
-    docs[..reach].sort_by(order);
+    // The order is total up to identical entries (a document's ids differ, or its line repeats
+    // score and id), so an unstable sort gives the stable one's result without its buffer.
+    docs[..reach].sort_unstable_by(order);
     reach
 }
 
