@@ -12,9 +12,8 @@
 //!
 //! The micro-kernel computes a tile of 6 rows × 16 outputs in twelve 8-lane registers (AVX2) or
 //! of 14 rows × two panels (32 outputs) in 28 16-lane registers (AVX-512) with fused
-//! multiply-adds. The
-//! rows' inputs are packed too, per block of rows and inputs, so that the kernel reads them in one
-//! sequential stream. Every output element is the same
+//! multiply-adds. The rows' inputs are packed too, per block of rows and inputs, so that the
+//! kernel reads them in one sequential stream. Every output element is the same
 //! sequence of operations — the bias, then one fused multiply-add per input in input order —
 //! whatever tile, block or batch it falls in, so a text's vector does not depend on what it is
 //! batched with. CPUs without AVX2, FMA and F16C run the same loops in portable code (same
@@ -63,12 +62,13 @@ const PANEL: usize = 16;
 /// 14 rows × 2 panels of accumulators, 2 registers of weights and one broadcast use 31 of the 32
 /// registers. Against 12 rows, 3–5% faster products (each weight loaded is used 14 times).
 const MAX_TILE_ROWS: usize = 14;
-/// Inputs per block: a panel's block (16 KiB) and a row block's packed inputs (24 KiB) stay
-/// close (L1/L2) while the tiles reuse them. Measured against 128 and 384 (BENCHMARKS.md).
+/// Inputs per block: a pair of panels' block (32 KiB) and a row block's packed inputs (28 KiB)
+/// stay close (L1/L2) while the tiles reuse them. Measured against 128 and 384 (BENCHMARKS.md),
+/// and against 128 and 192 with the two-panel AVX-512 kernel (no difference).
 const DEPTH_BLOCK: usize = 256;
 /// Rows per row block (two AVX-512 tiles): its packed inputs stay in the L1 cache across the
 /// panels, its outputs in L2 for the block's epilogue (48 was measurably slower with the AVX2
-/// kernel; 48 and 96 gave nothing with the AVX-512 one).
+/// kernel; 48, 56 and 96 gave nothing with the AVX-512 one).
 const ROW_BLOCK: usize = 28;
 
 /// A weight matrix `[outputs × inputs]` packed in panels of [`PANEL`] outputs, the last padded
@@ -400,7 +400,8 @@ impl Kernel {
     }
 }
 
-/// One tile of `rows` rows × [`PANEL`] outputs into `out` (rows `out_stride` apart), on `kernel`.
+/// One tile of `rows` rows × the operands' panels of [`PANEL`] outputs into `out` (rows
+/// `out_stride` apart), on `kernel`.
 fn micro_kernel(operands: Operands<'_>, out: &mut [f32], out_stride: usize, rows: usize, kernel: Kernel) {
     let Operands { inputs, weights, depth, bias, panels, panel_stride } = operands;
     assert!((1..=kernel.tile_rows()).contains(&rows), "a tile has 1 to {} rows", kernel.tile_rows());
@@ -438,7 +439,8 @@ fn micro_kernel(operands: Operands<'_>, out: &mut [f32], out_stride: usize, rows
     }
 }
 
-/// Call `$kernel::<R, HALF>` with the tile's number of rows `R` (one of `$counts`, else 1) and
+/// Call `$kernel::<R, HALF>` (or `$kernel::<R, P, HALF>` with the operands' number of panels `P`,
+/// one of `panels [...]`) with the tile's number of rows `R` (one of `$counts`, else 1) and
 /// `HALF` saying whether the weights are half precision: a const number of rows lets the compiler
 /// keep the accumulators in registers, a const weight type keeps the load out of the loop's
 /// branches.

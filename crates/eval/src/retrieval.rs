@@ -23,8 +23,9 @@ const TABULATED_DISCOUNTS: usize = 1024;
 /// same value, computed once: scoring a query asks for up to a few hundred of them per cut-off).
 fn discount(i: usize) -> f64 {
     static TABLE: OnceLock<Vec<f64>> = OnceLock::new();
-    let table = TABLE.get_or_init(|| (0..TABULATED_DISCOUNTS).map(|i| ((i + 2) as f64).log2()).collect());
-    table.get(i).copied().unwrap_or_else(|| ((i + 2) as f64).log2())
+    let computed = |i: usize| ((i + 2) as f64).log2();
+    let table = TABLE.get_or_init(|| (0..TABULATED_DISCOUNTS).map(computed).collect());
+    table.get(i).copied().unwrap_or_else(|| computed(i))
 }
 
 /// The first `k` distinct ids of a ranking.
