@@ -33,6 +33,7 @@
 //!   distinct n-grams of lowercased words that also occur in the expert text.
 
 use crate::tree::Tree;
+use foldhash::fast::FixedState;
 use std::collections::{HashMap, HashSet};
 use std::hash::Hash;
 
@@ -410,10 +411,10 @@ fn words(text: &str) -> Vec<&str> {
 }
 
 fn sentences(text: &str) -> usize {
-    let chars: Vec<char> = text.chars().collect();
     let mut count = 0;
-    for (i, c) in chars.iter().enumerate() {
-        if matches!(c, '.' | '!' | '?') && chars.get(i + 1).is_none_or(|n| n.is_whitespace()) {
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if matches!(c, '.' | '!' | '?') && chars.peek().is_none_or(|n| n.is_whitespace()) {
             count += 1;
         }
     }
@@ -422,19 +423,30 @@ fn sentences(text: &str) -> usize {
 
 /// Syllables of one word (see the module doc for the rule).
 pub fn syllables(word: &str) -> usize {
+    if word.is_ascii() {
+        // The same rule on bytes: an ASCII letter's lowercase is one ASCII letter.
+        let lower = word.bytes().filter(u8::is_ascii_alphabetic).map(|b| char::from(b.to_ascii_lowercase()));
+        return syllables_of_letters(lower);
+    }
     let lower: Vec<char> = word.to_lowercase().chars().filter(|c| c.is_alphabetic()).collect();
-    let vowel = |c: char| "aeiouy".contains(c);
-    let mut groups = 0;
-    let mut previous = false;
-    for &c in &lower {
+    syllables_of_letters(lower.into_iter())
+}
+
+/// Vowel groups of a word's lowercase letters, less a silent final "e", at least one.
+fn syllables_of_letters(letters: impl Iterator<Item = char>) -> usize {
+    let vowel = |c: char| matches!(c, 'a' | 'e' | 'i' | 'o' | 'u' | 'y');
+    let (mut groups, mut n) = (0, 0);
+    let (mut previous, mut last, mut before_last) = (false, '\0', '\0');
+    for c in letters {
         let v = vowel(c);
         if v && !previous {
             groups += 1;
         }
         previous = v;
+        (before_last, last) = (last, c);
+        n += 1;
     }
-    let n = lower.len();
-    if n > 2 && lower[n - 1] == 'e' && !vowel(lower[n - 2]) && lower[n - 2] != 'l' && groups > 1 {
+    if n > 2 && last == 'e' && !vowel(before_last) && before_last != 'l' && groups > 1 {
         groups -= 1;
     }
     groups.max(1)
@@ -447,9 +459,19 @@ pub fn readability(text: &str) -> Option<Readability> {
         return None;
     }
     let (w, s) = (words.len() as f64, sentences(text) as f64);
-    let syllable_total: usize = words.iter().map(|w| syllables(w)).sum();
-    let complex = words.iter().filter(|w| syllables(w) >= 3).count() as f64;
-    let letters = words.iter().flat_map(|w| w.chars()).filter(|c| c.is_alphabetic()).count() as f64;
+    let (mut syllable_total, mut complex, mut letters) = (0usize, 0usize, 0usize);
+    for word in &words {
+        let count = syllables(word);
+        syllable_total += count;
+        complex += usize::from(count >= 3);
+        letters += if word.is_ascii() {
+            word.bytes().filter(u8::is_ascii_alphabetic).count()
+        } else {
+            word.chars().filter(|c| c.is_alphabetic()).count()
+        };
+    }
+    let complex = complex as f64;
+    let letters = letters as f64;
     Some(Readability {
         flesch_kincaid: 0.39 * (w / s) + 11.8 * (syllable_total as f64 / w) - 15.59,
         gunning_fog: 0.4 * ((w / s) + 100.0 * (complex / w)),
@@ -475,12 +497,35 @@ pub fn readability_similarity(expert: &Readability, generated: &Readability) -> 
 }
 
 /// Share of the generated text's distinct n-grams (lowercased words) found in the expert text.
+///
+/// Each distinct lowercased word is numbered once (both texts share the numbering), so an n-gram is
+/// compared and hashed as n numbers rather than n strings.
 pub fn ngram_overlap(expert: &str, generated: &str, n: usize) -> f64 {
-    let tokens = |text: &str| -> Vec<String> { words(text).iter().map(|w| w.to_lowercase()).collect() };
-    let (expert_tokens, generated_tokens) = (tokens(expert), tokens(generated));
     let n = n.max(1);
-    let expert_grams: HashSet<&[String]> = expert_tokens.windows(n).collect();
-    let generated_grams: HashSet<&[String]> = generated_tokens.windows(n).collect();
+    let mut numbers: HashMap<String, u32, FixedState> = HashMap::default();
+    let mut lower = String::new();
+    let mut number_words = |text: &str| -> Vec<u32> {
+        words(text)
+            .iter()
+            .map(|word| {
+                lower.clear();
+                if word.is_ascii() {
+                    lower.extend(word.bytes().map(|b| char::from(b.to_ascii_lowercase())));
+                } else {
+                    lower.push_str(&word.to_lowercase());
+                }
+                if let Some(&number) = numbers.get(lower.as_str()) {
+                    return number;
+                }
+                let number = numbers.len() as u32;
+                numbers.insert(lower.clone(), number);
+                number
+            })
+            .collect()
+    };
+    let (expert_words, generated_words) = (number_words(expert), number_words(generated));
+    let expert_grams: HashSet<&[u32], FixedState> = expert_words.windows(n).collect();
+    let generated_grams: HashSet<&[u32], FixedState> = generated_words.windows(n).collect();
     if generated_grams.is_empty() {
         return 0.0;
     }
@@ -490,6 +535,90 @@ pub fn ngram_overlap(expert: &str, generated: &str, n: usize) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The readability and overlap measures as first written, one allocation per word: the faster
+    /// forms must give the same numbers.
+    mod plain {
+        use std::collections::HashSet;
+
+        pub fn syllables(word: &str) -> usize {
+            let lower: Vec<char> = word.to_lowercase().chars().filter(|c| c.is_alphabetic()).collect();
+            let vowel = |c: char| "aeiouy".contains(c);
+            let mut groups = 0;
+            let mut previous = false;
+            for &c in &lower {
+                let v = vowel(c);
+                if v && !previous {
+                    groups += 1;
+                }
+                previous = v;
+            }
+            let n = lower.len();
+            if n > 2 && lower[n - 1] == 'e' && !vowel(lower[n - 2]) && lower[n - 2] != 'l' && groups > 1 {
+                groups -= 1;
+            }
+            groups.max(1)
+        }
+
+        pub fn sentences(text: &str) -> usize {
+            let chars: Vec<char> = text.chars().collect();
+            let count = (0..chars.len())
+                .filter(|&i| matches!(chars[i], '.' | '!' | '?') && chars.get(i + 1).is_none_or(|n| n.is_whitespace()))
+                .count();
+            if count == 0 && !super::words(text).is_empty() { 1 } else { count }
+        }
+
+        pub fn readability(text: &str) -> Option<[f64; 3]> {
+            let words = super::words(text);
+            if words.is_empty() {
+                return None;
+            }
+            let (w, s) = (words.len() as f64, sentences(text) as f64);
+            let syllable_total: usize = words.iter().map(|w| syllables(w)).sum();
+            let complex = words.iter().filter(|w| syllables(w) >= 3).count() as f64;
+            let letters = words.iter().flat_map(|w| w.chars()).filter(|c| c.is_alphabetic()).count() as f64;
+            Some([
+                0.39 * (w / s) + 11.8 * (syllable_total as f64 / w) - 15.59,
+                0.4 * ((w / s) + 100.0 * (complex / w)),
+                0.0588 * (letters / w * 100.0) - 0.296 * (s / w * 100.0) - 15.8,
+            ])
+        }
+
+        pub fn ngram_overlap(expert: &str, generated: &str, n: usize) -> f64 {
+            let tokens = |text: &str| -> Vec<String> { super::words(text).iter().map(|w| w.to_lowercase()).collect() };
+            let (e, g) = (tokens(expert), tokens(generated));
+            let (e, g): (HashSet<&[String]>, HashSet<&[String]>) = (e.windows(n).collect(), g.windows(n).collect());
+            if g.is_empty() { 0.0 } else { g.iter().filter(|x| e.contains(*x)).count() as f64 / g.len() as f64 }
+        }
+    }
+
+    #[test]
+    fn readability_and_overlap_equal_their_plain_forms() {
+        let texts = [
+            "The Vision Transformer (ViT) splits an image into patches. Does it scale? Yes! See Fig. 3.",
+            "İstanbul's naïve café-owners re-create ÆON; Straße GROSSE Übermensch. ﬁle ﬂow.",
+            "little able table fire the be see me queue rhythm syzygy I a e. e.g. vs.",
+            "",
+            "no terminal punctuation here",
+            "ends with a question?\nand\tanother line. Last.",
+            "repeated words repeated words repeated words repeated words repeated words repeated words",
+        ];
+        for text in texts {
+            assert_eq!(sentences(text), plain::sentences(text), "{text}");
+            for word in words(text) {
+                assert_eq!(syllables(word), plain::syllables(word), "{word}");
+            }
+            for other in texts {
+                for n in [1, 2, 3, 10] {
+                    assert_eq!(ngram_overlap(other, text, n).to_bits(), plain::ngram_overlap(other, text, n).to_bits());
+                }
+            }
+        }
+        for text in texts {
+            let fast = readability(text).map(|r| [r.flesch_kincaid, r.gunning_fog, r.coleman_liau].map(f64::to_bits));
+            assert_eq!(fast, plain::readability(text).map(|r| r.map(f64::to_bits)), "{text}");
+        }
+    }
 
     #[test]
     fn distributional_similarity_by_hand() {

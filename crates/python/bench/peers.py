@@ -205,8 +205,104 @@ def retrieval_files_case(shared, repeat):
     return ("score_retrieval vs pytrec_eval, the same as TREC files", *retrieval_compared(repeat, peer, ours))
 
 
+def clusters_inputs(shared):
+    """Knowledge Navigator's pool on litbench (as `litnav bench clusters` builds it): up to 50 corpus
+    papers each survey cites, papers two surveys cite left out, the survey as the gold cluster; the
+    prediction is a deterministic assignment to as many clusters as surveys."""
+    topics = [json.loads(line) for line in open(shared / "datasets/litbench/topics.jsonl", encoding="utf-8")]
+    corpus = {json.loads(line)["id"] for line in open(shared / "datasets/litbench/corpus.jsonl", encoding="utf-8")}
+    cited = {}
+    for topic in topics:
+        for paper in topic["reference_ids"]:
+            cited.setdefault(paper, set()).add(topic["topic_id"])
+    gold = {}
+    for topic in topics:
+        alone = [p for p in topic["reference_ids"] if p in corpus and len(cited[p]) == 1]
+        gold.update({paper: topic["topic_id"] for paper in alone[:50]})
+    predicted = {paper: f"c{(i * 7) % len(topics) if i % 3 else i % 5}" for i, paper in enumerate(sorted(gold))}
+    return gold, predicted
+
+
+def clusters_case(shared, repeat):
+    """ARI and NMI against scikit-learn's (the Rc/Rv scores have no Python peer; the random
+    baseline is off, as scikit-learn computes none)."""
+    from sklearn.metrics import adjusted_rand_score, normalized_mutual_info_score
+
+    gold, predicted = clusters_inputs(shared)
+    papers = sorted(gold)
+
+    def peer():
+        truth, guess = [gold[p] for p in papers], [predicted[p] for p in papers]
+        return {"ari": adjusted_rand_score(truth, guess), "nmi": normalized_mutual_info_score(truth, guess)}
+
+    ours = lambda: litnav.score_clusters(gold, predicted, random_runs=0)["scores"]  # noqa: E731
+    peer_s, theirs = best_of(repeat, peer)
+    ours_s, mine = best_of(repeat, ours)
+    diff = max(abs(mine[k] - v) for k, v in theirs.items())
+    return f"score_clusters vs scikit-learn ARI + NMI, {len(gold)} papers", peer_s, ours_s, diff
+
+
+SURVEY_METRICS = ["HIRC", "DSI", "FMI", "SCons"]
+
+
+def survey_pairs(shared):
+    """`litnav bench survey`'s pairs: each Bloom-Eval expert survey against itself, and cs_01's LLM
+    survey against its expert one."""
+    root = shared / "datasets/bloom-eval"
+    experts = sorted(p / "human" for p in root.iterdir() if (p / "human/content.json").is_file())
+    return [(e, e) for e in experts] + [(root / "cs_01/human", root / "cs_01/llm")]
+
+
+def survey_case(shared, repeat):
+    """Bloom-Eval's deterministic metrics through its scripts' own functions (imported, not run as
+    programs) against `score_survey(..., compat="bloom-eval")`, every pair."""
+    scripts = shared / "peers/bloom-eval/scripts"
+    for level in ("", "level1", "level3", "level4"):
+        sys.path.insert(0, str(scripts / level))
+    import run_DSI
+    import run_FMI
+    import run_HIRC
+    import run_SCons
+
+    pairs = survey_pairs(shared)
+    article = lambda folder: next((str(folder / n) for n in ("expert_article.json", "llm_article.json") if (folder / n).is_file()), None)  # noqa: E731
+
+    def peer():
+        values = []
+        for expert, generated in pairs:
+            hirc = run_HIRC.calculate_coverage(run_HIRC.load_references_from_file(str(expert / "reference.json")),
+                                               run_HIRC.load_references_from_file(str(generated / "reference.json")))["metrics"]
+            scons = run_SCons.calculate_granularity(run_SCons.parse_to_tree(run_SCons.load_outline(str(expert / "outline.json"))),
+                                                    run_SCons.parse_to_tree(run_SCons.load_outline(str(generated / "outline.json"))))
+            values.append({
+                "HIRC.precision": hirc["precision"], "HIRC.recall": hirc["recall"], "HIRC.f1": hirc["f1_score"],
+                "DSI.expert": run_DSI.get_dsi_score(str(expert / "content.json"))[0],
+                "DSI.generated": run_DSI.get_dsi_score(str(generated / "content.json"))[0],
+                "FMI.expert": run_FMI.get_fmi_score(str(expert / "content.json"), article(expert))[0],
+                "FMI.generated": run_FMI.get_fmi_score(str(generated / "content.json"), article(generated))[0],
+                "SCons.shape": scons["shape_consistency"], "SCons.depth": scons["depth_consistency"],
+                "SCons.breadth": scons["breadth_consistency"],
+            })
+        return values
+
+    def named(report):
+        metric = {m["key"]: m for tier in report["tiers"] for m in tier["metrics"]}
+        return {"HIRC.precision": metric["HIRC"]["precision"], "HIRC.recall": metric["HIRC"]["recall"], "HIRC.f1": metric["HIRC"]["f1"],
+                "DSI.expert": metric["DSI"]["expert"], "DSI.generated": metric["DSI"]["generated"],
+                "FMI.expert": metric["FMI"]["expert"], "FMI.generated": metric["FMI"]["generated"],
+                "SCons.shape": metric["SCons"]["score"], "SCons.depth": metric["SCons"]["evidence"]["depth_consistency"],
+                "SCons.breadth": metric["SCons"]["evidence"]["breadth_consistency"]}
+
+    ours = lambda: [named(litnav.score_survey(e, g, SURVEY_METRICS, compat="bloom-eval")) for e, g in pairs]  # noqa: E731
+    peer_s, theirs = best_of(repeat, peer)
+    ours_s, mine = best_of(repeat, ours)
+    diff = max(abs(m[k] - t[k]) for m, t in zip(mine, theirs) for k in t)
+    return f"score_survey vs Bloom-Eval's scripts (HIRC, DSI, FMI, SCons), {len(pairs)} pairs", peer_s, ours_s, diff
+
+
 CASES = {"taxobench": taxobench_case, "cd": cd_case, "cd-numbered": cd_numbered_case,
-         "retrieval": retrieval_case, "retrieval-files": retrieval_files_case}
+         "retrieval": retrieval_case, "retrieval-files": retrieval_files_case,
+         "clusters": clusters_case, "survey": survey_case}
 
 
 def main():

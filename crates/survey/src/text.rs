@@ -11,7 +11,6 @@ fn regex(pattern: &str) -> Regex {
 static ATX: LazyLock<Regex> = LazyLock::new(|| regex(r"^[ \t]*(#{1,6})[ \t]*(.+?)\s*$"));
 static ANY_ATX: LazyLock<Regex> = LazyLock::new(|| regex(r"(?m)^[ \t]*#{1,6}[ \t]*(.*)"));
 static SETEXT: LazyLock<Regex> = LazyLock::new(|| regex(r"^[ \t]*(=+|-+)[ \t]*$"));
-static HASHES: LazyLock<Regex> = LazyLock::new(|| regex(r"^[ \t]*#{1,6}"));
 static TRAILING_COLON: LazyLock<Regex> = LazyLock::new(|| regex(r"[：:]\s*$"));
 static SPACES: LazyLock<Regex> = LazyLock::new(|| regex(r"\s+"));
 
@@ -47,16 +46,34 @@ pub fn atx_headings(text: &str) -> Vec<String> {
 
 /// An ATX heading line: its level (number of `#`) and text.
 pub fn atx(line: &str) -> Option<(usize, String)> {
+    if !starts_with_hash(line) {
+        return None; // most lines: no need to run the regex
+    }
     ATX.captures(line).map(|c| (c[1].len(), c[2].to_string()))
 }
 
 /// Whether a line underlines the one above it as a setext heading (`===` level 1, `---` level 2).
 pub fn setext_level(line: &str) -> Option<usize> {
+    if !line.trim_start_matches([' ', '\t']).starts_with(['=', '-']) {
+        return None;
+    }
     SETEXT.captures(line).map(|c| if c[1].starts_with('=') { 1 } else { 2 })
 }
 
+/// Whether a line starts, after spaces and tabs, with `#` (`^[ \t]*#`).
+fn starts_with_hash(line: &str) -> bool {
+    line.trim_start_matches([' ', '\t']).starts_with('#')
+}
+
 fn is_plain_title(line: &str) -> bool {
-    !line.trim().is_empty() && !HASHES.is_match(line)
+    !line.trim().is_empty() && !starts_with_hash(line)
+}
+
+/// Whether a heading could read as one of [`REFERENCE_HEADINGS`] once normalized: normalizing
+/// removes at most one character that is not white space (a trailing colon) and lowercasing never
+/// shortens a text, so a heading with more than 13 such characters (the longest name has 12) cannot.
+fn may_name_references(title: &str) -> bool {
+    title.chars().filter(|c| !c.is_whitespace()).nth(13).is_none()
 }
 
 /// The text split into (body without the references section, the references section); the
@@ -64,7 +81,8 @@ fn is_plain_title(line: &str) -> bool {
 /// [`REFERENCE_HEADINGS`], and ends at the next heading.
 pub fn split_references(text: &str) -> (String, Option<String>) {
     let lines: Vec<&str> = text.split('\n').collect();
-    let is_target = |title: &str| REFERENCE_HEADINGS.contains(&normalize_heading(title).as_str());
+    let is_target =
+        |title: &str| may_name_references(title) && REFERENCE_HEADINGS.contains(&normalize_heading(title).as_str());
     let mut found = None;
     for (i, line) in lines.iter().enumerate() {
         if let Some((_, title)) = atx(line) {
@@ -174,6 +192,12 @@ mod tests {
         assert_eq!(normalize_heading("  References:  "), "references");
         assert_eq!(atx("### 1.1 Origins  "), Some((3, "1.1 Origins".into())));
         assert_eq!(setext_level("----"), Some(2));
+        assert_eq!((setext_level(" \t==="), setext_level("=-"), setext_level("a---")), (Some(1), None, None));
+        assert_eq!((atx(" \t# A"), atx("A # B"), atx("#")), (Some((1, "A".into())), None, None));
+        for name in REFERENCE_HEADINGS {
+            assert!(may_name_references(name) && may_name_references(&format!(" {} ： ", name.to_uppercase())));
+        }
+        assert!(may_name_references("a b c d e f g h i j k l m") && !may_name_references("abcdefghijklmn"));
     }
 
     #[test]
