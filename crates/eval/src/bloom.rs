@@ -464,11 +464,7 @@ pub fn readability(text: &str) -> Option<Readability> {
         let count = syllables(word);
         syllable_total += count;
         complex += usize::from(count >= 3);
-        letters += if word.is_ascii() {
-            word.bytes().filter(u8::is_ascii_alphabetic).count()
-        } else {
-            word.chars().filter(|c| c.is_alphabetic()).count()
-        };
+        letters += word.chars().filter(|c| c.is_alphabetic()).count();
     }
     let complex = complex as f64;
     let letters = letters as f64;
@@ -510,7 +506,8 @@ pub fn ngram_overlap(expert: &str, generated: &str, n: usize) -> f64 {
             .map(|word| {
                 lower.clear();
                 if word.is_ascii() {
-                    lower.extend(word.bytes().map(|b| char::from(b.to_ascii_lowercase())));
+                    lower.push_str(word);
+                    lower.make_ascii_lowercase();
                 } else {
                     lower.push_str(&word.to_lowercase());
                 }

@@ -71,9 +71,10 @@ fn is_plain_title(line: &str) -> bool {
 
 /// Whether a heading could read as one of [`REFERENCE_HEADINGS`] once normalized: normalizing
 /// removes at most one character that is not white space (a trailing colon) and lowercasing never
-/// shortens a text, so a heading with more than 13 such characters (the longest name has 12) cannot.
+/// shortens a text, so a heading with more such characters than the longest name plus one cannot.
 fn may_name_references(title: &str) -> bool {
-    title.chars().filter(|c| !c.is_whitespace()).nth(13).is_none()
+    let longest = REFERENCE_HEADINGS.iter().map(|name| name.chars().filter(|c| !c.is_whitespace()).count()).max();
+    title.chars().filter(|c| !c.is_whitespace()).nth(longest.unwrap_or(0) + 1).is_none()
 }
 
 /// The text split into (body without the references section, the references section); the
