@@ -74,7 +74,9 @@ pub fn run(workspace: &Workspace, session: &CorpusSession, per_topic: usize, see
         let map = organize(topic, &topic_vector, &docs, &embed, organizer);
         let seconds = started.elapsed().as_secs_f64();
         let scored = score_clusters(&gold_assignment, &Assignment::from_map(&map), options)?;
-        random.get_or_insert(scored.random);
+        if let Some(baseline) = scored.random {
+            random.get_or_insert(baseline);
+        }
         rows.push(MethodRow {
             method: name,
             clusters: scored.predicted_clusters,

@@ -25,6 +25,7 @@ use pyo3::types::{PyBytes, PyDict, PyFloat, PyList, PyString};
 use std::path::PathBuf;
 use std::sync::Mutex;
 
+mod clusterings;
 mod in_place;
 
 /// Large blocks on huge pages, as in the `litnav` command ([`litnav_core::memory::LargePages`]):
@@ -159,33 +160,35 @@ fn score_tree(
 }
 
 /// Knowledge Navigator's clustering scores (ARI, NMI, Rc@p, Rv@p and the random baseline) of
-/// `predicted` against `gold`, each `(document, cluster)` pairs (a document's first pair is its
-/// primary cluster) or, with `paths`, the two files `eval clusters` reads; JSON as its `--json`.
+/// `predicted` against `gold`, each a mapping of document to cluster(s) or a sequence of
+/// (document, cluster) pairs (`clusterings`) or, with `paths`, the two files `eval clusters`
+/// reads; JSON as its `--json`.
 #[pyfunction]
 #[pyo3(signature = (gold, predicted, coverage_percent, random_runs, seed, paths))]
 fn score_clusters(
     py: Python<'_>,
-    gold: Vec<(String, String)>,
-    predicted: Vec<(String, String)>,
+    gold: &Bound<'_, PyAny>,
+    predicted: &Bound<'_, PyAny>,
     coverage_percent: f64,
     random_runs: usize,
     seed: Option<u64>,
     paths: Option<(PathBuf, PathBuf)>,
 ) -> PyResult<String> {
+    let aligned = match paths {
+        Some(_) => None,
+        None => Some(clusterings::aligned(gold, predicted, random_runs > 0)?),
+    };
     py.detach(|| {
         let seed = match seed {
             Some(seed) => seed,
-            None => Settings::load()?.seed,
+            None if random_runs > 0 => Settings::load()?.seed,
+            None => litnav_core::DEFAULT_SEED,
         };
         let options = clusters::ClusterOptions { coverage: coverage_percent / 100.0, random_runs, seed };
-        let scores = match &paths {
-            Some((gold, predicted)) => clusters::score_cluster_files(gold, predicted, options)?,
-            None => {
-                let pairs = |list: &[(String, String)]| {
-                    clusters::Assignment::from_pairs(list.iter().map(|(d, c)| (d.as_str(), c.as_str())))
-                };
-                clusters::score_clusters(&pairs(&gold), &pairs(&predicted), options)?
-            }
+        let scores = match (&paths, &aligned) {
+            (_, Some(aligned)) => clusters::score_aligned(aligned, options)?,
+            (Some((gold, predicted)), None) => clusters::score_cluster_files(gold, predicted, options)?,
+            (None, None) => return Err(litnav_app::Error::internal("score_clusters: neither paths nor clusterings")),
         };
         to_json(&scores)
     })

@@ -12,7 +12,7 @@
 
 use super::{mean, read_json_lines};
 use crate::error::{Error, Result};
-use litnav_eval::clustering::{adjusted_rand_index, clusters_by_relevance_soft, normalized_mutual_information};
+use litnav_eval::clustering::{ClusterMembers, rand_index_and_mutual_information};
 use litnav_organize::MapNode;
 use serde::Serialize;
 use serde_json::Value;
@@ -91,8 +91,8 @@ pub struct ClusterScores {
     pub coverage: f64,
     /// The clustering's scores.
     pub scores: ClusterNumbers,
-    /// The random baseline's mean scores.
-    pub random: ClusterNumbers,
+    /// The random baseline's mean scores (none when no random run was asked for).
+    pub random: Option<ClusterNumbers>,
     /// Random assignments averaged.
     pub random_runs: usize,
     /// Each gold cluster.
@@ -101,10 +101,58 @@ pub struct ClusterScores {
     pub problems: Vec<String>,
 }
 
+/// A cluster's name as scikit-learn orders labels (`np.unique`): numbers by value when every
+/// cluster of the clustering was given as a number, else text by code point.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Label {
+    /// A cluster given as a number (its value, and its text as given).
+    Number(f64, String),
+    /// A cluster given as text.
+    Text(String),
+}
+
+impl Label {
+    /// Its name as the answers print it.
+    pub fn name(&self) -> &str {
+        match self {
+            Label::Number(_, text) | Label::Text(text) => text,
+        }
+    }
+
+    /// The places of `labels` in scikit-learn's order: by value when all are numbers, else by
+    /// their text.
+    fn order(labels: &[Label]) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..labels.len()).collect();
+        if labels.iter().all(|l| matches!(l, Label::Number(..))) {
+            let value = |l: &Label| if let Label::Number(v, _) = l { *v } else { 0.0 };
+            order.sort_by(|&a, &b| {
+                value(&labels[a]).total_cmp(&value(&labels[b])).then_with(|| labels[a].name().cmp(labels[b].name()))
+            });
+        } else {
+            order.sort_by(|&a, &b| labels[a].name().cmp(labels[b].name()));
+        }
+        order
+    }
+}
+
+/// Put `labels` (distinct) in scikit-learn's order; returns each label's new number by its old one.
+pub fn sort_labels(labels: &mut Vec<Label>) -> Vec<usize> {
+    let order = Label::order(labels);
+    let mut renumber = vec![0; order.len()];
+    for (new, &old) in order.iter().enumerate() {
+        renumber[old] = new;
+    }
+    let sorted: Vec<Label> = order.iter().map(|&old| labels[old].clone()).collect();
+    *labels = sorted;
+    renumber
+}
+
 /// A clustering read from a file: each document's clusters, first membership first.
 #[derive(Debug, Default)]
 pub struct Assignment {
     memberships: BTreeMap<String, Vec<String>>,
+    /// Whether every cluster was given as a number (JSON numbers), which orders them by value.
+    numbers: bool,
 }
 
 impl Assignment {
@@ -114,7 +162,7 @@ impl Assignment {
         if let Ok(map) = serde_json::from_str::<MapNode>(&text) {
             return Ok(Assignment::from_map(&map));
         }
-        let mut assignment = Assignment::default();
+        let mut assignment = Assignment { numbers: true, ..Assignment::default() };
         for (line, record) in read_json_lines(file)? {
             let at = |field: &str, why: &str| format!("{}:{line}: field `{field}`: {why}", file.display());
             let Some(id) = record["id"].as_str() else {
@@ -122,7 +170,10 @@ impl Assignment {
                 continue;
             };
             let cluster = match &record["cluster"] {
-                Value::String(s) => s.clone(),
+                Value::String(s) => {
+                    assignment.numbers = false;
+                    s.clone()
+                }
                 Value::Number(n) => n.to_string(),
                 Value::Null => {
                     problems.push(at("cluster", "missing"));
@@ -153,13 +204,18 @@ impl Assignment {
         Assignment::from_pairs(primary.iter().chain(&secondary).map(|(id, cluster)| (id.as_str(), cluster.as_str())))
     }
 
-    /// An assignment from (document, cluster) pairs, first memberships first.
+    /// An assignment from (document, cluster) pairs, first memberships first; clusters are text.
     pub fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Assignment {
         let mut assignment = Assignment::default();
         for (id, cluster) in pairs {
             assignment.add(id, cluster);
         }
         assignment
+    }
+
+    /// An assignment from (document, cluster) pairs whose clusters are all numbers (their text).
+    pub fn from_numbered_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Assignment {
+        Assignment { numbers: true, ..Assignment::from_pairs(pairs) }
     }
 
     /// List `cluster` among `id`'s clusters (after those it has; once).
@@ -169,6 +225,99 @@ impl Assignment {
             clusters.push(cluster.to_string());
         }
     }
+
+    /// Each of `ids`' clusters as numbers in label order ([`sort_labels`]), and the labels.
+    fn numbered(&self, ids: &[&str]) -> (Memberships, Vec<Label>) {
+        let mut index: HashMap<&str, usize> = HashMap::new();
+        let mut labels = Vec::new();
+        let mut memberships = Memberships::default();
+        for id in ids {
+            memberships.push(self.memberships[*id].iter().map(|cluster| {
+                *index.entry(cluster.as_str()).or_insert_with(|| {
+                    labels.push(match cluster.parse::<f64>() {
+                        Ok(value) if self.numbers => Label::Number(value, cluster.clone()),
+                        _ => Label::Text(cluster.clone()),
+                    });
+                    labels.len() - 1
+                })
+            }));
+        }
+        memberships.renumber(&sort_labels(&mut labels));
+        (memberships, labels)
+    }
+}
+
+/// Each document's clusters in one block, the first primary: numbers into its clustering's
+/// sorted labels.
+#[derive(Debug, Default, Clone)]
+pub struct Memberships {
+    /// Where each document's clusters end in `clusters`.
+    ends: Vec<usize>,
+    clusters: Vec<usize>,
+}
+
+impl Memberships {
+    /// Add a document with `clusters` (a cluster listed twice counts once).
+    pub fn push(&mut self, clusters: impl IntoIterator<Item = usize>) {
+        let start = self.clusters.len();
+        for cluster in clusters {
+            if !self.clusters[start..].contains(&cluster) {
+                self.clusters.push(cluster);
+            }
+        }
+        self.ends.push(self.clusters.len());
+    }
+
+    /// How many documents there are.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Each document's clusters, in document order.
+    pub fn iter(&self) -> impl Iterator<Item = &[usize]> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts.zip(&self.ends).map(|(start, &end)| &self.clusters[start..end])
+    }
+
+    /// Each document's primary cluster.
+    pub fn primary(&self) -> Vec<usize> {
+        self.iter().map(|clusters| clusters[0]).collect()
+    }
+
+    /// Memberships beyond the primary ones.
+    pub fn secondary(&self) -> usize {
+        self.clusters.len() - self.ends.len()
+    }
+
+    /// Give every cluster number `n` the number `renumber[n]`.
+    pub fn renumber(&mut self, renumber: &[usize]) {
+        self.clusters.iter_mut().for_each(|number| *number = renumber[*number]);
+    }
+}
+
+/// Two clusterings over the documents they share: each document's clusters (its first one
+/// primary) as numbers into the sorted labels of its clustering.
+#[derive(Debug, Default)]
+pub struct Aligned {
+    /// Per shared document, its gold clusters.
+    pub gold: Memberships,
+    /// Per shared document, its predicted clusters.
+    pub predicted: Memberships,
+    /// The gold clusters' labels, in order.
+    pub gold_labels: Vec<Label>,
+    /// How many predicted clusters there are.
+    pub predicted_clusters: usize,
+    /// Documents only the gold clustering has.
+    pub only_in_gold: usize,
+    /// Documents only the predicted clustering has.
+    pub only_in_predicted: usize,
+    /// Whether the documents are in id order (the random baseline deals them in that order).
+    pub in_id_order: bool,
 }
 
 /// Score the clustering in `predicted` against the gold clusters in `gold` (files).
@@ -183,25 +332,50 @@ pub fn score_cluster_files(gold: &Path, predicted: &Path, options: ClusterOption
 
 /// Score `predicted` against `gold`.
 pub fn score_clusters(gold: &Assignment, predicted: &Assignment, options: ClusterOptions) -> Result<ClusterScores> {
+    score_aligned(&Aligned::of(gold, predicted), options)
+}
+
+impl Aligned {
+    /// The documents `gold` and `predicted` share, in id order.
+    pub fn of(gold: &Assignment, predicted: &Assignment) -> Aligned {
+        let ids: Vec<&str> =
+            gold.memberships.keys().filter(|id| predicted.memberships.contains_key(*id)).map(String::as_str).collect();
+        let (gold_clusters, gold_labels) = gold.numbered(&ids);
+        let (predicted_clusters, predicted_labels) = predicted.numbered(&ids);
+        Aligned {
+            gold: gold_clusters,
+            predicted: predicted_clusters,
+            gold_labels,
+            predicted_clusters: predicted_labels.len(),
+            only_in_gold: gold.memberships.len() - ids.len(),
+            only_in_predicted: predicted.memberships.len() - ids.len(),
+            in_id_order: true,
+        }
+    }
+}
+
+/// Score two aligned clusterings. The random baseline deals documents in id order, so it needs
+/// `in_id_order` unless no random run is asked for.
+pub fn score_aligned(aligned: &Aligned, options: ClusterOptions) -> Result<ClusterScores> {
     if !(options.coverage > 0.0 && options.coverage <= 1.0) {
         return Err(Error::input(format!("coverage must be in (0, 1], not {}", options.coverage)));
     }
-    let ids: Vec<&str> =
-        gold.memberships.keys().filter(|id| predicted.memberships.contains_key(*id)).map(String::as_str).collect();
-    if ids.is_empty() {
+    if aligned.gold.is_empty() {
         return Err(Error::input("the two clusterings share no document"));
     }
-    let (gold_labels, gold_names) = numbered(gold, &ids);
-    let (predicted_labels, predicted_names) = numbered(predicted, &ids);
-    let (measured, per_cluster) = measure(&gold_labels, &predicted_labels, &gold_names, options.coverage);
-    let random = random_baseline(&gold_labels, &predicted_labels, &gold_names, options);
+    if options.random_runs > 0 && !aligned.in_id_order {
+        return Err(Error::internal("the random baseline needs the documents in id order"));
+    }
+    let (measured, per_cluster) = measure(&aligned.gold, &aligned.predicted, &aligned.gold_labels, options.coverage);
+    let random = (options.random_runs > 0)
+        .then(|| random_baseline(&aligned.gold, &aligned.predicted, &aligned.gold_labels, options));
     Ok(ClusterScores {
-        documents: ids.len(),
-        gold_clusters: gold_names.len(),
-        predicted_clusters: predicted_names.len(),
-        secondary_memberships: predicted_labels.iter().map(|l| l.len() - 1).sum(),
-        only_in_gold: gold.memberships.len() - ids.len(),
-        only_in_predicted: predicted.memberships.len() - ids.len(),
+        documents: aligned.gold.len(),
+        gold_clusters: aligned.gold_labels.len(),
+        predicted_clusters: aligned.predicted_clusters,
+        secondary_memberships: aligned.predicted.secondary(),
+        only_in_gold: aligned.only_in_gold,
+        only_in_predicted: aligned.only_in_predicted,
         coverage: options.coverage,
         scores: measured,
         random,
@@ -211,48 +385,33 @@ pub fn score_clusters(gold: &Assignment, predicted: &Assignment, options: Cluste
     })
 }
 
-/// The clusters of each of `ids` as numbers, and the cluster names in number order.
-fn numbered<'a>(assignment: &'a Assignment, ids: &[&str]) -> (Vec<Vec<usize>>, Vec<&'a str>) {
-    let mut index: HashMap<&str, usize> = HashMap::new();
-    let mut names = Vec::new();
-    let labels = ids
-        .iter()
-        .map(|id| {
-            assignment.memberships[*id]
-                .iter()
-                .map(|c| {
-                    *index.entry(c.as_str()).or_insert_with(|| {
-                        names.push(c.as_str());
-                        names.len() - 1
-                    })
-                })
-                .collect()
-        })
-        .collect();
-    (labels, names)
-}
-
 /// The four numbers and each gold cluster's Rc/Rv.
 fn measure(
-    gold: &[Vec<usize>],
-    predicted: &[Vec<usize>],
-    gold_names: &[&str],
+    gold: &Memberships,
+    predicted: &Memberships,
+    gold_labels: &[Label],
     coverage: f64,
 ) -> (ClusterNumbers, Vec<GoldCluster>) {
-    let first = |ls: &[Vec<usize>]| -> Vec<usize> { ls.iter().map(|l| l[0]).collect() };
-    let (gold_first, predicted_first) = (first(gold), first(predicted));
-    let per_cluster: Vec<GoldCluster> = gold_names
+    let members = ClusterMembers::new(predicted.iter());
+    let gold_members = ClusterMembers::new(gold.iter());
+    let mut relevant = vec![false; gold.len()];
+    let per_cluster: Vec<GoldCluster> = gold_labels
         .iter()
         .enumerate()
         .filter_map(|(label, name)| {
-            let relevant: Vec<bool> = gold.iter().map(|l| l.contains(&label)).collect();
-            let (rc, rv) = clusters_by_relevance_soft(predicted, &relevant, coverage)?;
-            Some(GoldCluster { cluster: name.to_string(), documents: relevant.iter().filter(|&&r| r).count(), rc, rv })
+            let documents = gold_members.documents_of(label);
+            documents.iter().for_each(|&d| relevant[d] = true);
+            let measured = members.by_relevance(&relevant, coverage);
+            documents.iter().for_each(|&d| relevant[d] = false);
+            let (rc, rv) = measured?;
+            Some(GoldCluster { cluster: name.name().to_string(), documents: documents.len(), rc, rv })
         })
         .collect();
+    // The labels are numbered in sorted order, so their numbers sort as scikit-learn's labels.
+    let (ari, nmi) = rand_index_and_mutual_information(&gold.primary(), &predicted.primary());
     let numbers = ClusterNumbers {
-        ari: adjusted_rand_index(&gold_first, &predicted_first),
-        nmi: normalized_mutual_information(&gold_first, &predicted_first),
+        ari,
+        nmi,
         rc: mean(per_cluster.iter().map(|c| c.rc as f64)).unwrap_or(0.0),
         rv: mean(per_cluster.iter().map(|c| c.rv)).unwrap_or(0.0),
     };
@@ -262,18 +421,20 @@ fn measure(
 /// The seed's "random cluster assignment": the predicted clusters' sizes kept, documents dealt to
 /// them in a seeded random order (first memberships only), averaged over the runs.
 fn random_baseline(
-    gold: &[Vec<usize>],
-    predicted: &[Vec<usize>],
-    gold_names: &[&str],
+    gold: &Memberships,
+    predicted: &Memberships,
+    gold_labels: &[Label],
     options: ClusterOptions,
 ) -> ClusterNumbers {
     let mut sums = ClusterNumbers { ari: 0.0, nmi: 0.0, rc: 0.0, rv: 0.0 };
-    let runs = options.random_runs.max(1);
+    let runs = options.random_runs;
     for run in 0..runs {
-        let mut dealt: Vec<Vec<usize>> = predicted.iter().map(|l| vec![l[0]]).collect();
+        let mut primary = predicted.primary();
         let mut rng = litnav_core::rng::SplitMix64(options.seed.wrapping_add(run as u64));
-        litnav_core::rng::shuffle(&mut dealt, &mut rng);
-        let (n, _) = measure(gold, &dealt, gold_names, options.coverage);
+        litnav_core::rng::shuffle(&mut primary, &mut rng);
+        let mut dealt = Memberships::default();
+        primary.into_iter().for_each(|cluster| dealt.push([cluster]));
+        let (n, _) = measure(gold, &dealt, gold_labels, options.coverage);
         sums = ClusterNumbers { ari: sums.ari + n.ari, nmi: sums.nmi + n.nmi, rc: sums.rc + n.rc, rv: sums.rv + n.rv };
     }
     let r = runs as f64;
@@ -296,14 +457,18 @@ impl std::fmt::Display for ClusterScores {
             )?;
         }
         writeln!(f, "                  ARI ↑    NMI ↑   Rc@{p} ↓  Rv@{p} ↓")?;
-        for (name, n) in [("clustering", &self.scores), ("random", &self.random)] {
+        for (name, n) in
+            std::iter::once(("clustering", &self.scores)).chain(self.random.as_ref().map(|r| ("random", r)))
+        {
             writeln!(f, "  {name:<12} {:>8.4} {:>8.4} {:>8.2} {:>7.1}%", n.ari, n.nmi, n.rc, 100.0 * n.rv)?;
         }
-        writeln!(
-            f,
-            "  (random: the same cluster sizes, documents dealt at random, mean of {} runs)",
-            self.random_runs
-        )?;
+        if self.random.is_some() {
+            writeln!(
+                f,
+                "  (random: the same cluster sizes, documents dealt at random, mean of {} runs)",
+                self.random_runs
+            )?;
+        }
         for problem in &self.problems {
             writeln!(f, "  skipped: {problem}")?;
         }
@@ -325,6 +490,7 @@ mod tests {
         assert!((n.nmi - 1.0).abs() < 1e-12);
         // Dealt at random into three clusters of 20, covering 16 of a gold cluster's 20 takes
         // (nearly) every cluster.
-        assert!(scores.random.ari.abs() < 0.1 && scores.random.rc > 2.0, "{:?}", scores.random);
+        let random = scores.random.expect("random runs were asked for");
+        assert!(random.ari.abs() < 0.1 && random.rc > 2.0, "{random:?}");
     }
 }

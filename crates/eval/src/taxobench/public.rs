@@ -15,7 +15,7 @@
 //! - **Fewer than two reference papers** score 0 on every leaf metric.
 
 use super::{align, harmonic_mean, ratio, title_similarity};
-use crate::clustering::{adjusted_rand_index, homogeneity_completeness_v_exact, numpy_sum};
+use crate::clustering::{adjusted_rand_index, homogeneity_completeness_v, numpy_sum};
 use crate::hierarchy::chain_cost;
 use crate::tree::{LabelSimilarity, Tree, normalize_title};
 use std::collections::HashMap;
@@ -171,11 +171,11 @@ fn leaf(reference: &Tree, predicted: &Tree, threshold: f64) -> Leaf {
         };
         return zero;
     }
-    let (homogeneity, completeness, v_measure) = homogeneity_completeness_v_exact(&truth, &guess);
+    let (homogeneity, completeness, v_measure) = homogeneity_completeness_v(&truth, &guess);
     let (ari_cap, v_measure_cap) = if truth_cap.len() < 2 {
         (0.0, 0.0)
     } else {
-        (adjusted_rand_index(&truth_cap, &guess_cap), homogeneity_completeness_v_exact(&truth_cap, &guess_cap).2)
+        (adjusted_rand_index(&truth_cap, &guess_cap), homogeneity_completeness_v(&truth_cap, &guess_cap).2)
     };
     Leaf {
         ari: adjusted_rand_index(&truth, &guess),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _litnav
 from ._errors import InputError, LitnavError, _call, json_text, number, whole
@@ -114,23 +114,6 @@ def check_tree(tree: Any) -> Dict[str, Any]:
     return json.loads(answer)["checks"]  # always present without a reference
 
 
-def _memberships(name: str, clustering: Any) -> List[Tuple[str, str]]:
-    """(document, cluster) pairs of a mapping (a cluster or a list of them per document) or of a
-    sequence of pairs; numbers become their text."""
-    items = clustering.items() if isinstance(clustering, Mapping) else clustering
-    pairs: List[Tuple[str, str]] = []
-    for position, item in enumerate(items):
-        try:
-            document, clusters = item
-        except (TypeError, ValueError):
-            raise InputError(f"{name}[{position}]: expected a (document, cluster) pair, not {item!r}") from None
-        for cluster in clusters if isinstance(clusters, (list, tuple)) else [clusters]:
-            if isinstance(cluster, bool) or not isinstance(cluster, (str, int)):
-                raise InputError(f"{name}[{position}]: a cluster is a string or a whole number, not {cluster!r}")
-            pairs.append((str(document), str(cluster)))
-    return pairs
-
-
 def score_clusters(
     gold: Any,
     predicted: Any,
@@ -144,7 +127,10 @@ def score_clusters(
     assignments of the same sizes (seeded by ``seed``, default the settings' seed), as ``litnav eval
     clusters --json``. Each clustering is a mapping of document to cluster (or to a list of
     clusters, the first primary), a sequence of (document, cluster) pairs, or a file path (JSON
-    lines with ``id`` and ``cluster``, or a litnav map): both paths, or neither."""
+    lines with ``id`` and ``cluster``, or a litnav map): both paths, or neither. Documents are
+    strings; clusters strings or whole numbers (NumPy's too), ordered by value when all are
+    numbers, as scikit-learn orders labels. ``random_runs=0`` skips the baseline (``random`` is
+    then ``None``)."""
     if not 0 < number("coverage", coverage) <= 100:
         raise InputError(f"coverage: a percentage in (0, 100], not {coverage!r}")
     whole("random_runs", random_runs)
@@ -152,12 +138,11 @@ def score_clusters(
     are_paths = [isinstance(c, (str, os.PathLike)) for c in (gold, predicted)]
     if all(are_paths):
         paths = (os.fspath(gold), os.fspath(predicted))
-        answer = _call(_litnav.score_clusters, [], [], float(coverage), random_runs, seed, paths)
+        answer = _call(_litnav.score_clusters, None, None, float(coverage), random_runs, seed, paths)
     elif any(are_paths):
         raise InputError("gold and predicted: give two paths or two clusterings, not one of each")
     else:
-        pairs = (_memberships("gold", gold), _memberships("predicted", predicted))
-        answer = _call(_litnav.score_clusters, *pairs, float(coverage), random_runs, seed, None)
+        answer = _call(_litnav.score_clusters, gold, predicted, float(coverage), random_runs, seed, None)
     return json.loads(answer)
 
 

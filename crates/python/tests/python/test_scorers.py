@@ -194,8 +194,9 @@ def test_clusters_equal_scikit_learn_and_the_cli(datasets, cli, tmp_path):
     predicted = {paper: str(i % 7) for i, paper in enumerate(papers)}
     scored = litnav.score_clusters(gold, predicted)
     truth, guess = [gold[p] for p in papers], [predicted[p] for p in papers]
-    assert abs(scored["scores"]["ari"] - adjusted_rand_score(truth, guess)) <= 1e-12
-    assert abs(scored["scores"]["nmi"] - normalized_mutual_info_score(truth, guess)) <= 1e-12
+    # To the last bit: scikit-learn's order of operations.
+    assert scored["scores"]["ari"] == adjusted_rand_score(truth, guess)
+    assert scored["scores"]["nmi"] == normalized_mutual_info_score(truth, guess)
     for name, clustering in (("gold", gold), ("predicted", predicted)):
         with open(tmp_path / f"{name}.jsonl", "w", encoding="utf-8") as handle:
             for paper, cluster in clustering.items():
@@ -205,10 +206,46 @@ def test_clusters_equal_scikit_learn_and_the_cli(datasets, cli, tmp_path):
     from_paths = litnav.score_clusters(tmp_path / "gold.jsonl", tmp_path / "predicted.jsonl")
     assert from_paths == printed
     assert {k: v for k, v in scored.items() if k != "problems"} == {k: v for k, v in printed.items() if k != "problems"}
-    with pytest.raises(litnav.InputError, match=r"predicted\[1\]"):
+    with pytest.raises(litnav.InputError, match=r"predicted\[1\]: expected a \(document, cluster\) pair"):
         litnav.score_clusters(gold, [("a", "1"), ("b",)])
+    with pytest.raises(litnav.InputError, match=r"gold\['b'\]: a cluster is a string or a whole number, not 1.5"):
+        litnav.score_clusters({"a": 1, "b": 1.5}, {"a": 1})
+    with pytest.raises(litnav.InputError, match=r"gold\['a'\]: an empty list of clusters"):
+        litnav.score_clusters({"a": []}, {"a": 1})
+    with pytest.raises(litnav.InputError, match=r"predicted\['a'\]: a cluster is a string or a whole number, not True"):
+        litnav.score_clusters({"a": 1}, {"a": True})
     with pytest.raises(litnav.InputError, match="share no document"):
         litnav.score_clusters({"a": 1}, {"b": 1})
+
+
+def test_clusters_of_numbers_equal_scikit_learn_in_every_form():
+    """Whole-number clusters are ordered by value, as numpy orders them (with 40 clusters "10"
+    sorts before "9" as text, which changes the order of the sums); NumPy integers, pairs and lists
+    of clusters give the same answer as plain dicts; random_runs=0 leaves the baseline out."""
+    import numpy as np
+    from sklearn.metrics import adjusted_rand_score, normalized_mutual_info_score
+
+    documents = [f"d{i:04d}" for i in range(2000)]
+    truth = [(i * 7919 + 6) % 37 for i in range(2000)]
+    guess = [((i * 104729 * 6) % 41 + (i % 3)) % 40 for i in range(2000)]
+    gold, predicted = dict(zip(documents, truth)), dict(zip(documents, guess))
+    scored = litnav.score_clusters(gold, predicted, random_runs=0)
+    assert scored["scores"]["ari"] == adjusted_rand_score(truth, guess)
+    assert scored["scores"]["nmi"] == normalized_mutual_info_score(truth, guess)
+    # These labels were chosen so that text order gives another last bit (…533 instead of …53).
+    as_text = normalized_mutual_info_score([str(t) for t in truth], [str(g) for g in guess])
+    assert as_text != scored["scores"]["nmi"]
+    texts = litnav.score_clusters({d: str(c) for d, c in gold.items()}, {d: str(c) for d, c in predicted.items()}, random_runs=0)
+    assert texts["scores"]["nmi"] == as_text
+    assert scored["random"] is None
+    as_numpy = {d: np.int64(c) for d, c in predicted.items()}
+    as_pairs = list(zip(documents, guess))
+    as_lists = {d: [c] for d, c in predicted.items()}
+    for other in (as_numpy, as_pairs, as_lists):
+        assert litnav.score_clusters(gold, other, random_runs=0) == scored
+    # The baseline deals documents in id order whatever order the dict has.
+    shuffled = dict(sorted(predicted.items(), key=lambda item: item[0][::-1]))
+    assert litnav.score_clusters(gold, shuffled) == litnav.score_clusters(gold, predicted)
 
 
 @pytest.mark.parametrize("compat", ["seed", "bloom-eval"])
