@@ -186,13 +186,24 @@ impl LcsPattern {
 
     /// thefuzz's ratio of the pattern and `b` (see [`fuzz_ratio`]).
     pub fn ratio(&self, b: &[char]) -> u32 {
-        let total = self.len + b.len();
-        if total == 0 {
-            return 100;
-        }
-        let indel = total - 2 * self.lcs(b);
-        ((1.0 - indel as f64 / total as f64) * 100.0).round_ties_even() as u32
+        ratio_of(self.len, b.len(), self.lcs(b))
     }
+
+    /// The highest ratio the pattern can reach with any sequence of `other_len` characters (all
+    /// of the shorter one in common), found without reading it.
+    pub fn ratio_bound(&self, other_len: usize) -> u32 {
+        ratio_of(self.len, other_len, self.len.min(other_len))
+    }
+}
+
+/// thefuzz's ratio of sequences of `a` and `b` characters with `lcs` in common.
+fn ratio_of(a: usize, b: usize, lcs: usize) -> u32 {
+    let total = a + b;
+    if total == 0 {
+        return 100;
+    }
+    let indel = total - 2 * lcs;
+    ((1.0 - indel as f64 / total as f64) * 100.0).round_ties_even() as u32
 }
 
 /// Length of the longest common subsequence of two character sequences.
@@ -245,9 +256,18 @@ pub fn high_impact_reference_coverage(generated: &[&str], expert: &[(&str, u64)]
         let title: Vec<char> = title.to_lowercase().chars().collect();
         let mut best: Option<(usize, u32)> = None;
         for (slot, (_, candidate)) in unmatched.iter().enumerate() {
+            // Only a first strict maximum of at least TITLE_SIMILARITY is used: a candidate whose
+            // length alone keeps it below either cannot change the outcome, and none beats 100.
+            let least = best.map_or(TITLE_SIMILARITY, |(_, s)| s.max(TITLE_SIMILARITY - 1) + 1);
+            if candidate.ratio_bound(title.len()) < least {
+                continue;
+            }
             let similarity = candidate.ratio(&title);
             if similarity > best.map_or(0, |(_, s)| s) {
                 best = Some((slot, similarity));
+                if similarity == 100 {
+                    break;
+                }
             }
         }
         if let Some((slot, similarity)) = best.filter(|(_, s)| *s >= TITLE_SIMILARITY) {

@@ -293,7 +293,7 @@ def survey_case(shared, repeat):
                 "SCons.shape": metric["SCons"]["score"], "SCons.depth": metric["SCons"]["evidence"]["depth_consistency"],
                 "SCons.breadth": metric["SCons"]["evidence"]["breadth_consistency"]}
 
-    ours = lambda: [named(litnav.score_survey(e, g, SURVEY_METRICS, compat="bloom-eval")) for e, g in pairs]  # noqa: E731
+    ours = lambda: [named(litnav.score_survey(e, g, SURVEY_METRICS, compat="bloom-eval", extras=False)) for e, g in pairs]  # noqa: E731
     peer_s, theirs = best_of(repeat, peer)
     ours_s, mine = best_of(repeat, ours)
     diff = max(abs(m[k] - t[k]) for m, t in zip(mine, theirs) for k in t)

@@ -199,7 +199,8 @@ fn score_clusters(
 /// Bloom-Eval's layout or Markdown files), offline: the metrics that need an LLM report why they
 /// did not run. `metrics` are abbreviations (none: all 16); JSON as `eval survey --json`.
 #[pyfunction]
-#[pyo3(signature = (expert, generated, metrics, compat, topic, corpus))]
+#[pyo3(signature = (expert, generated, metrics, compat, topic, corpus, extras))]
+#[allow(clippy::too_many_arguments)] // The package's keyword arguments, one each.
 fn score_survey(
     py: Python<'_>,
     expert: PathBuf,
@@ -208,6 +209,7 @@ fn score_survey(
     compat: String,
     topic: Option<String>,
     corpus: Option<PathBuf>,
+    extras: bool,
 ) -> PyResult<String> {
     let progress = Interruptible::default();
     let answer = py.detach(|| {
@@ -217,6 +219,7 @@ fn score_survey(
             metrics: survey::Metric::from_keys(&metrics)?,
             compat: compat.compat(),
             topic,
+            extras,
             ..survey::SurveyOptions::default()
         };
         let report =
@@ -673,6 +676,7 @@ fn defaults(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     table.set_item("tsd_threshold", tree::DEFAULT_TSD_THRESHOLD)?;
     table.set_item("coverage_percent", clusters::DEFAULT_COVERAGE_PERCENT)?;
     table.set_item("random_runs", clusters::DEFAULT_RANDOM_RUNS)?;
+    table.set_item("survey_extras", survey::SurveyOptions::default().extras)?;
     table.set_item("map_papers", maps::DEFAULT_MAP_PAPERS)?;
     table.set_item("expansion_papers", maps::DEFAULT_EXPANSION_PAPERS)?;
     table.set_item("expansion_relevance_floor", maps::EXPANSION_RELEVANCE_FLOOR)?;

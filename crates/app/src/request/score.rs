@@ -40,6 +40,7 @@ impl SurveyParams {
             max_passages: self.max_passages,
             max_citations: self.max_citations,
             topic: self.topic.clone(),
+            extras: !self.no_extras,
             ..crate::survey::SurveyOptions::default()
         })
     }
@@ -130,6 +131,10 @@ pub struct SurveyParams {
     /// At most this many (sentence, cited paper) pairs checked for Citation Faithfulness.
     #[cfg_attr(feature = "clap", arg(long))]
     pub max_citations: Option<usize>,
+    /// Leave out the extras (readability similarity, 10-gram overlap, output tokens), which every
+    /// evaluation computes otherwise.
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub no_extras: bool,
     /// Write every LLM step (answers, repairs, cache hits) as JSON here.
     #[cfg_attr(feature = "clap", arg(long, value_name = "FILE"))]
     pub trace: Option<PathBuf>,

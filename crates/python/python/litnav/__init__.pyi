@@ -51,6 +51,7 @@ def score_survey(
     compat: str = "seed",
     topic: Optional[str] = None,
     corpus: Union[str, os.PathLike[str], None] = None,
+    extras: bool = ...,
 ) -> Dict[str, Any]: ...
 def score_retrieval(
     qrels: Union[str, os.PathLike[str], Mapping[str, Mapping[str, float]]],

@@ -154,13 +154,17 @@ def score_survey(
     compat: str = "seed",
     topic: Optional[str] = None,
     corpus: Union[str, "os.PathLike[str]", None] = None,
+    extras: bool = _DEFAULTS["survey_extras"],
 ) -> Dict[str, Any]:
     """Bloom-Eval's metrics of the ``generated`` survey against the ``expert`` one (directories in
     Bloom-Eval's layout, or Markdown files), as ``litnav eval survey --json``: the deterministic
-    ones (HIRC, TBal, FMI, DSI, STS, SCons, with the extras) run offline; those that need an LLM
-    report why they did not run. ``metrics`` are abbreviations (default: all 16); ``compat`` is
-    ``"seed"`` or ``"bloom-eval"`` (the scripts' readings); ``corpus`` resolves both bibliographies
-    to its papers."""
+    ones (HIRC, TBal, FMI, DSI, STS, SCons) run offline; those that need an LLM report why they
+    did not run. ``metrics`` are abbreviations (default: all 16); ``compat`` is ``"seed"`` or
+    ``"bloom-eval"`` (the scripts' readings); ``corpus`` resolves both bibliographies to its
+    papers; ``extras=False`` leaves out readability similarity, 10-gram overlap and output tokens
+    (``extras`` is then ``None``), as ``--no-extras`` does."""
+    if not isinstance(extras, bool):
+        raise InputError(f"extras: expected True or False, not {extras!r}")
     for name, path in (("expert", expert), ("generated", generated)):
         if not isinstance(path, (str, os.PathLike)):
             raise InputError(f"{name}: expected a path, not {type(path).__name__}")
@@ -175,6 +179,7 @@ def score_survey(
         compat,
         topic,
         None if corpus is None else os.fspath(corpus),
+        extras,
     )
     return json.loads(answer)
 
