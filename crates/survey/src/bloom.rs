@@ -17,6 +17,7 @@ use crate::markers::{self, CitationId};
 use crate::text::{self, normalize_whitespace};
 use crate::{Error, Heading, Layout, Problems, Reference, Result, Survey};
 use serde_json::Value;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 /// Parse a JSON file, naming the file, line and column of a syntax error.
@@ -65,10 +66,9 @@ pub fn read(dir: &Path) -> Result<Survey> {
             .push(format!("{}: missing; the survey has no bibliography metadata", reference_path.display()));
         Vec::new()
     };
-    let article = article_path(dir);
+    let article = find_article(dir);
     let (body, printed) = match &article {
-        Some(path) => {
-            let value = read_json(path)?;
+        Some((_, value)) => {
             let body = value["context"]
                 .as_object()
                 .map(|sections| sections.values().map(value_text).collect::<Vec<_>>().join("\n"))
@@ -85,12 +85,16 @@ pub fn read(dir: &Path) -> Result<Survey> {
     };
     let (body_without_references, references_section) = text::split_references(&body);
     let cited = markers::cited_ids(&body_without_references);
+    // What each printed entry defines: together the bibliography's definitions, and each entry's
+    // numbers say which bibliography entry it prints.
+    let defined_by_entry: Vec<BTreeSet<CitationId>> =
+        printed.iter().flatten().map(|line| markers::defined_ids(std::slice::from_ref(line))).collect();
     let (defined, defined_from) = match &printed {
-        Some(list) => (
-            markers::defined_ids(list),
+        Some(_) => (
+            defined_by_entry.iter().flatten().cloned().collect(),
             format!(
                 "the article's reference list ({})",
-                article.as_ref().map(|p| p.display().to_string()).unwrap_or_default()
+                article.as_ref().map(|(p, _)| p.display().to_string()).unwrap_or_default()
             ),
         ),
         None => (
@@ -98,7 +102,7 @@ pub fn read(dir: &Path) -> Result<Survey> {
             "the references section".to_string(),
         ),
     };
-    attach_printed_entries(&mut bibliography, printed.as_deref().unwrap_or(&[]));
+    attach_printed_entries(&mut bibliography, printed.as_deref().unwrap_or(&[]), &defined_by_entry);
     let sections = crate::structure(&content, &bibliography, &mut problems);
     let title = outline
         .iter()
@@ -129,12 +133,13 @@ fn value_text(value: &Value) -> String {
     }
 }
 
-/// The article file of a survey directory, as Bloom-Eval's scripts find it.
-fn article_path(dir: &Path) -> Option<PathBuf> {
-    let is_article = |path: &Path| {
-        read_json(path).is_ok_and(|v| {
-            v.get("context").is_some_and(Value::is_object) && v.get("reference").is_some_and(Value::is_array)
-        })
+/// The article file of a survey directory, as Bloom-Eval's scripts find it, and its JSON.
+fn find_article(dir: &Path) -> Option<(PathBuf, Value)> {
+    let article = |path: PathBuf| {
+        let value = read_json(&path).ok()?;
+        let is_article =
+            value.get("context").is_some_and(Value::is_object) && value.get("reference").is_some_and(Value::is_array);
+        is_article.then_some((path, value))
     };
     let preferred = if dir.file_name().is_some_and(|n| n == "llm") {
         ["llm_article.json", "expert_article.json"]
@@ -143,8 +148,10 @@ fn article_path(dir: &Path) -> Option<PathBuf> {
     };
     for name in preferred {
         let path = dir.join(name);
-        if path.is_file() && is_article(&path) {
-            return Some(path);
+        if path.is_file()
+            && let Some(found) = article(path)
+        {
+            return Some(found);
         }
     }
     let mut others: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -156,7 +163,7 @@ fn article_path(dir: &Path) -> Option<PathBuf> {
         })
         .collect();
     others.sort();
-    others.into_iter().find(|p| is_article(p))
+    others.into_iter().find_map(article)
 }
 
 /// `outline.json`: `[level, heading]` pairs.
@@ -238,15 +245,25 @@ pub fn read_references(path: &Path) -> Result<Vec<Reference>> {
     Ok(out)
 }
 
-/// Keep each entry's printed form (the article's `reference` list), matched by number.
-fn attach_printed_entries(bibliography: &mut [Reference], printed: &[String]) {
-    for line in printed {
-        let numbers = markers::defined_ids(std::slice::from_ref(line));
-        for id in numbers {
+/// Keep each entry's printed form (the article's `reference` list, with what each one defines),
+/// matched by number to the first bibliography entry of that number.
+fn attach_printed_entries(
+    bibliography: &mut [Reference],
+    printed: &[String],
+    defined_by_entry: &[BTreeSet<CitationId>],
+) {
+    let mut by_number: HashMap<u32, usize> = HashMap::new();
+    for (i, entry) in bibliography.iter().enumerate() {
+        if let Some(n) = entry.number {
+            by_number.entry(n).or_insert(i);
+        }
+    }
+    for (line, defined) in printed.iter().zip(defined_by_entry) {
+        for id in defined {
             if let CitationId::Number(n) = id
-                && let Some(entry) = bibliography.iter_mut().find(|r| r.number == Some(n))
+                && let Some(&i) = by_number.get(n)
             {
-                entry.raw = Some(line.clone());
+                bibliography[i].raw = Some(line.clone());
             }
         }
     }

@@ -381,3 +381,16 @@ pub(crate) fn outline_from_text(content: &str) -> Vec<Heading> {
     }
     out
 }
+
+/// Every text of at most `most` pieces (each piece any number of times, in any order), the empty
+/// one first: inputs for comparing a rewritten reader with the one it replaced.
+#[cfg(test)]
+pub(crate) fn concatenations(pieces: &[&str], most: usize) -> Vec<String> {
+    let mut texts = vec![String::new()];
+    let mut longest = vec![String::new()];
+    for _ in 0..most {
+        longest = longest.iter().flat_map(|t| pieces.iter().map(move |p| format!("{t}{p}"))).collect();
+        texts.extend(longest.iter().cloned());
+    }
+    texts
+}

@@ -64,8 +64,6 @@ static NARRATIVE: LazyLock<Regex> = LazyLock::new(|| {
 });
 static ET_AL: LazyLock<Regex> = LazyLock::new(|| regex(r"(?i)\bet\s*al\.?"));
 static OTHERS: LazyLock<Regex> = LazyLock::new(|| regex(r"(?i)\bothers\b"));
-static AUTHOR_SEPARATOR: LazyLock<Regex> = LazyLock::new(|| regex(r"\s*(?:,|;|&| and )\s*"));
-static NAME_TOKEN: LazyLock<Regex> = LazyLock::new(|| regex(r"[A-Za-zÀ-ÖØ-öø-ÿ@'-]+"));
 static PLAIN_YEAR: LazyLock<Regex> = LazyLock::new(|| regex(r"(?:19|20)\d{2}"));
 static BRACKET_NUMBER: LazyLock<Regex> = LazyLock::new(|| regex(r"^\s*\[(\d+)\]"));
 static DOTTED_NUMBER: LazyLock<Regex> = LazyLock::new(|| regex(r"^\s*(\d+)\s*[.)]"));
@@ -93,6 +91,13 @@ pub fn lookup_key(text: &str) -> String {
 
 /// The four-digit year in a text (OCR's `O`, `o`, `I`, `l` read as digits), or empty.
 pub fn normalize_year(text: &str) -> String {
+    if text.is_ascii() {
+        // `\d` matches only ASCII digits here: the year is the first window `PLAIN_YEAR` matches.
+        let cleaned: Vec<u8> = text.bytes().map(ocr_digit).collect();
+        let year =
+            cleaned.windows(4).find(|w| matches!(&w[..2], b"19" | b"20") && w[2..].iter().all(u8::is_ascii_digit));
+        return year.map(|w| w.iter().copied().map(char::from).collect()).unwrap_or_default();
+    }
     let cleaned: String = text
         .chars()
         .map(|c| match c {
@@ -104,14 +109,36 @@ pub fn normalize_year(text: &str) -> String {
     PLAIN_YEAR.find(&cleaned).map(|m| m.as_str().to_string()).unwrap_or_default()
 }
 
+/// A character OCR may have put for a digit, read as that digit.
+fn ocr_digit(b: u8) -> u8 {
+    match b {
+        b'O' | b'o' => b'0',
+        b'I' | b'l' => b'1',
+        other => other,
+    }
+}
+
+/// Whether [`YEAR`] matches somewhere in a text: every author–year marker holds one, and most
+/// citation groups and sentences hold none, so their regexes need not run.
+fn holds_year(text: &str) -> bool {
+    let year_digit = |b: &u8| b.is_ascii_digit() || matches!(b, b'O' | b'I' | b'l');
+    text.as_bytes().windows(4).any(|w| matches!(&w[..2], b"19" | b"20" | b"2O") && w[2..].iter().all(year_digit))
+}
+
 /// The first author's family-name key of an author text.
 pub fn first_author_key(author_text: &str) -> String {
-    let text = ET_AL.replace_all(author_text, "");
-    let text = OTHERS.replace_all(&text, "");
-    let first = AUTHOR_SEPARATOR.split(text.trim()).next().unwrap_or("");
-    let tokens: Vec<&str> = NAME_TOKEN
-        .find_iter(first)
-        .map(|m| m.as_str())
+    // Neither regex can match without these letters (no character outside ASCII case-folds to
+    // them), and most author texts hold neither.
+    let holds = |letters: &[u8]| author_text.as_bytes().windows(letters.len()).any(|w| w.eq_ignore_ascii_case(letters));
+    let text = if holds(b"al") { ET_AL.replace_all(author_text, "") } else { author_text.into() };
+    let text = if holds(b"other") { OTHERS.replace_all(&text, "") } else { text };
+    family_name_key(first_author(text.trim()).split(|c| !is_name_character(c)))
+}
+
+/// The key of the family name among the name tokens of one author: the last token, unless it
+/// looks like initials (`Smith J`), then the first; connectives and empty tokens skipped.
+fn family_name_key<'a>(tokens: impl Iterator<Item = &'a str>) -> String {
+    let tokens: Vec<&str> = tokens
         .filter(|t| {
             let key = lookup_key(t);
             !key.is_empty() && key != "and" && key != "others"
@@ -128,6 +155,19 @@ pub fn first_author_key(author_text: &str) -> String {
             lookup_key(if initials { first } else { last })
         }
     }
+}
+
+/// An author text up to its first separator (`,`, `;`, `&` or ` and `), where the regex
+/// `\s*(?:,|;|&| and )\s*` would first split it (up to blanks, which no name holds).
+fn first_author(text: &str) -> &str {
+    let separator = text.find([',', ';', '&']).unwrap_or(text.len());
+    let and = text[..separator].find(" and ").unwrap_or(separator);
+    &text[..and]
+}
+
+/// A character of a name token, `[A-Za-zÀ-ÖØ-öø-ÿ@'-]`.
+fn is_name_character(c: char) -> bool {
+    c.is_ascii_alphabetic() || matches!(c, 'À'..='Ö' | 'Ø'..='ö' | 'ø'..='ÿ' | '@' | '\'' | '-')
 }
 
 /// The author–year identifier of an author text and a year text, when both yield one.
@@ -167,7 +207,7 @@ pub fn expand_numeric_group(group: &str) -> Vec<u32> {
 }
 
 fn author_year_in_group(group: &str, out: &mut BTreeSet<CitationId>) {
-    for part in group.split(';') {
+    for part in group.split(';').filter(|part| holds_year(part)) {
         if let Some(m) = AUTHOR_YEAR.captures(part.trim())
             && let Some(id) = author_year(&m["author"], &m["year"])
         {
@@ -183,15 +223,23 @@ pub fn cited_ids(text: &str) -> BTreeSet<CitationId> {
     if !text.contains(['[', '(']) {
         return cited;
     }
+    let years = holds_year(text);
     for group in enclosed(text, '[', ']') {
         cited.extend(expand_numeric_group(group).into_iter().map(CitationId::Number));
-        author_year_in_group(group, &mut cited);
+        if years {
+            author_year_in_group(group, &mut cited);
+        }
     }
     for group in enclosed(text, '(', ')') {
         if NUMERIC_GROUP.is_match(group.trim()) {
             cited.extend(expand_numeric_group(group).into_iter().map(CitationId::Number));
         }
-        author_year_in_group(group, &mut cited);
+        if years {
+            author_year_in_group(group, &mut cited);
+        }
+    }
+    if !years {
+        return cited;
     }
     for m in narrative_citations(text) {
         if let Some(id) = author_year(&m["author"], &m["year"]) {
@@ -335,11 +383,65 @@ mod tests {
         assert_eq!(lookup_key("Müller"), "muller");
     }
 
+    /// `first_author_key` as first written: the separators, the name tokens found by regexes.
+    fn first_author_key_by_regex(author_text: &str) -> String {
+        static SEPARATOR: LazyLock<Regex> = LazyLock::new(|| regex(r"\s*(?:,|;|&| and )\s*"));
+        static NAME_TOKEN: LazyLock<Regex> = LazyLock::new(|| regex(r"[A-Za-zÀ-ÖØ-öø-ÿ@'-]+"));
+        let text = ET_AL.replace_all(author_text, "");
+        let text = OTHERS.replace_all(&text, "");
+        let first = SEPARATOR.split(text.trim()).next().unwrap_or("").to_string();
+        family_name_key(NAME_TOKEN.find_iter(&first).map(|m| m.as_str()))
+    }
+
+    #[test]
+    fn first_author_keys_equal_the_regex_reading() {
+        let pieces = [
+            "Smith",
+            "van der Maaten",
+            "J.",
+            "Lee",
+            " et al.",
+            " ET AL",
+            "etal",
+            " and ",
+            "  and ",
+            "\u{3000}and ",
+            ",",
+            ";",
+            " & ",
+            "others",
+            "Others",
+            "otherſ",
+            "O'Neil",
+            "Müller",
+            "Ünal",
+            "×",
+            "AB",
+            "-",
+            "@x",
+            " ",
+            "2020",
+            "Ævar",
+        ];
+        for text in crate::concatenations(&pieces, 3) {
+            assert_eq!(first_author_key(&text), first_author_key_by_regex(&text), "{text:?}");
+        }
+    }
+
     /// `cited_ids` as first written, every marker form a regex (the narrative one with `\b`).
     fn cited_ids_by_regex(text: &str) -> BTreeSet<CitationId> {
         let brackets = regex(r"\[([^\]]+)\]");
         let parentheses = regex(r"\(([^)]+)\)");
         let narrative = regex(&format!(r"\b{}", NARRATIVE.as_str()));
+        let author_year_in_group = |group: &str, out: &mut BTreeSet<CitationId>| {
+            for part in group.split(';') {
+                if let Some(m) = AUTHOR_YEAR.captures(part.trim())
+                    && let Some(id) = author_year(&m["author"], &m["year"])
+                {
+                    out.insert(id);
+                }
+            }
+        };
         let mut cited = BTreeSet::new();
         for group in brackets.captures_iter(text) {
             cited.extend(expand_numeric_group(&group[1]).into_iter().map(CitationId::Number));
@@ -375,6 +477,8 @@ mod tests {
             "(()",
             "[]]",
             "Smith (2020)",
+            "(Smith, 2O2l; Lee 19I9a) [Kim, 2l0l] Ng (2Ol9) Tan (1899) [Wu 20] (Li, 192) Zhou (2O)",
+            "no year here (only words; and [brackets, 3])",
         ];
         for text in texts {
             assert_eq!(cited_ids(text), cited_ids_by_regex(text), "{text}");
@@ -408,6 +512,9 @@ mod tests {
         assert_eq!(first_author_key("Smith J"), "smith", "initials after a name are skipped");
         assert_eq!(first_author_key("John Smith"), "smith");
         assert_eq!(normalize_year("2O21"), "2021");
+        for (text, year) in [("c. l998", "1998"), ("1899 or 2O0", ""), ("x2019y", "2019"), ("٢٠١٩ 2020", "2020")] {
+            assert_eq!(normalize_year(text), year, "{text}");
+        }
         let cited = cited_ids("As (Smith et al., 2020; Lee 2019) and Vaswani et al. (2017) showed.");
         // A parenthesized year is also a numeric group to Bloom-Eval's scripts.
         let expected = [CitationId::Number(2017), ay("lee", "2019"), ay("smith", "2020"), ay("vaswani", "2017")];

@@ -21,16 +21,54 @@ pub const REFERENCE_HEADINGS: [&str; 6] =
 /// Newlines unified, no-break and thin spaces made spaces, zero-width characters and byte-order
 /// marks removed, trailing blanks of each line cut.
 pub fn normalize_whitespace(text: &str) -> String {
-    let text = text.replace("\r\n", "\n").replace('\r', "\n");
-    let text: String = text
-        .chars()
-        .filter_map(|c| match c {
-            '\u{00A0}' | '\u{202F}' | '\u{2009}' | '\u{200A}' => Some(' '),
-            '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}' => None,
-            other => Some(other),
-        })
-        .collect();
-    text.split('\n').map(|line| line.trim_end_matches([' ', '\t'])).collect::<Vec<_>>().join("\n")
+    let mut out = String::with_capacity(text.len());
+    let mut pieces = text.split('\n').peekable();
+    let mut first = true;
+    while let Some(piece) = pieces.next() {
+        // A `\r` before a `\n` is part of that line end; any other `\r` ends a line of its own.
+        let piece = if pieces.peek().is_some() { piece.strip_suffix('\r').unwrap_or(piece) } else { piece };
+        for line in piece.split('\r') {
+            if !first {
+                out.push('\n');
+            }
+            first = false;
+            push_normalized_line(&mut out, line);
+        }
+    }
+    out
+}
+
+/// One line of [`normalize_whitespace`]: copied in runs between the characters it replaces or
+/// drops, then its trailing blanks cut.
+fn push_normalized_line(out: &mut String, line: &str) {
+    let start = out.len();
+    let special = |c: char| {
+        matches!(
+            c,
+            '\u{00A0}'
+                | '\u{202F}'
+                | '\u{2009}'
+                | '\u{200A}'
+                | '\u{200B}'
+                | '\u{200C}'
+                | '\u{200D}'
+                | '\u{2060}'
+                | '\u{FEFF}'
+        )
+    };
+    let mut copied = 0;
+    if !line.is_ascii() {
+        for (at, c) in line.match_indices(special) {
+            out.push_str(&line[copied..at]);
+            if matches!(c, "\u{00A0}" | "\u{202F}" | "\u{2009}" | "\u{200A}") {
+                out.push(' ');
+            }
+            copied = at + c.len();
+        }
+    }
+    out.push_str(&line[copied..]);
+    let kept = out[start..].trim_end_matches([' ', '\t']).len();
+    out.truncate(start + kept);
 }
 
 /// A heading's comparable form: trimmed, a trailing colon removed, spaces collapsed, lowercase.
@@ -121,47 +159,51 @@ const ABBREVIATIONS: [&str; 16] =
 /// by a closing quote or bracket, then white space, when the next character is not a lowercase
 /// letter and the period does not end a common abbreviation ("et al.", "e.g.", "Fig.").
 pub fn sentences(paragraph: &str) -> Vec<String> {
-    let chars: Vec<char> = paragraph.chars().collect();
+    let text = paragraph;
     let mut out = Vec::new();
     let mut start = 0;
     let mut i = 0;
-    while i < chars.len() {
-        if matches!(chars[i], '.' | '!' | '?' | '。' | '！' | '？') {
-            let mut end = i + 1;
-            while end < chars.len() && matches!(chars[end], '"' | '\'' | '”' | '’' | ')' | ']') {
-                end += 1;
+    while let Some(found) = text[i..].find(['.', '!', '?', '。', '！', '？']) {
+        i += found;
+        let mark = text[i..].chars().next().unwrap_or_else(|| unreachable!("a mark was found at i"));
+        let after = i + mark.len_utf8();
+        let end = after
+            + text[after..].find(|c| !matches!(c, '"' | '\'' | '”' | '’' | ')' | ']')).unwrap_or(text.len() - after);
+        let next = end + text[end..].find(|c: char| !c.is_whitespace()).unwrap_or(text.len() - end);
+        let abbreviation = mark == '.' && is_abbreviation(word_before(&text[start..i]));
+        if next > end && !abbreviation && !text[next..].chars().next().is_some_and(char::is_lowercase) {
+            let sentence = text[start..end].trim();
+            if !sentence.is_empty() {
+                out.push(sentence.to_string());
             }
-            let mut next = end;
-            while next < chars.len() && chars[next].is_whitespace() {
-                next += 1;
-            }
-            let word: String = chars[start..i]
-                .iter()
-                .rev()
-                .take_while(|c| !c.is_whitespace() && **c != '(')
-                .collect::<Vec<_>>()
-                .into_iter()
-                .rev()
-                .collect::<String>()
-                .to_lowercase();
-            let abbreviation = chars[i] == '.' && ABBREVIATIONS.contains(&word.as_str());
-            if next > end && !abbreviation && (next == chars.len() || !chars[next].is_lowercase()) {
-                let sentence: String = chars[start..end].iter().collect();
-                if !sentence.trim().is_empty() {
-                    out.push(sentence.trim().to_string());
-                }
-                start = next;
-                i = next;
-                continue;
-            }
+            start = next;
+            i = next;
+        } else {
+            i = after;
         }
-        i += 1;
     }
-    let rest: String = chars[start.min(chars.len())..].iter().collect();
-    if !rest.trim().is_empty() {
-        out.push(rest.trim().to_string());
+    let rest = text[start..].trim();
+    if !rest.is_empty() {
+        out.push(rest.to_string());
     }
     out
+}
+
+/// The word a sentence mark follows: the text after the last white space or `(`.
+fn word_before(text: &str) -> &str {
+    match text.char_indices().rev().find(|&(_, c)| c.is_whitespace() || c == '(') {
+        Some((at, c)) => &text[at + c.len_utf8()..],
+        None => text,
+    }
+}
+
+/// Whether a word, lowercased, is one of [`ABBREVIATIONS`].
+fn is_abbreviation(word: &str) -> bool {
+    if word.is_ascii() {
+        return ABBREVIATIONS.iter().any(|a| a.eq_ignore_ascii_case(word));
+    }
+    // Outside ASCII a character may lowercase to an ASCII one (the Kelvin sign to `k`).
+    ABBREVIATIONS.contains(&word.to_lowercase().as_str())
 }
 
 /// Every string of a JSON value, depth first, keys in file order; an object with a `context`
@@ -210,6 +252,100 @@ mod tests {
         let setext = "Body\n\nBibliography\n============\n[1] X";
         assert_eq!(split_references(setext).1.as_deref(), Some("[1] X"));
         assert_eq!(split_references("no refs").1, None);
+    }
+
+    /// `normalize_whitespace` as first written: whole-text replacements, then the lines trimmed.
+    fn normalize_whitespace_by_passes(text: &str) -> String {
+        let text = text.replace("\r\n", "\n").replace('\r', "\n");
+        let text: String = text
+            .chars()
+            .filter_map(|c| match c {
+                '\u{00A0}' | '\u{202F}' | '\u{2009}' | '\u{200A}' => Some(' '),
+                '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}' => None,
+                other => Some(other),
+            })
+            .collect();
+        text.split('\n').map(|line| line.trim_end_matches([' ', '\t'])).collect::<Vec<_>>().join("\n")
+    }
+
+    /// `sentences` as first written, over a vector of characters.
+    fn sentences_by_chars(paragraph: &str) -> Vec<String> {
+        let chars: Vec<char> = paragraph.chars().collect();
+        let (mut out, mut start, mut i) = (Vec::new(), 0, 0);
+        while i < chars.len() {
+            if matches!(chars[i], '.' | '!' | '?' | '。' | '！' | '？') {
+                let mut end = i + 1;
+                while end < chars.len() && matches!(chars[end], '"' | '\'' | '”' | '’' | ')' | ']') {
+                    end += 1;
+                }
+                let mut next = end;
+                while next < chars.len() && chars[next].is_whitespace() {
+                    next += 1;
+                }
+                let word: Vec<char> =
+                    chars[start..i].iter().rev().take_while(|c| !c.is_whitespace() && **c != '(').copied().collect();
+                let word = word.into_iter().rev().collect::<String>().to_lowercase();
+                let abbreviation = chars[i] == '.' && ABBREVIATIONS.contains(&word.as_str());
+                if next > end && !abbreviation && (next == chars.len() || !chars[next].is_lowercase()) {
+                    let sentence: String = chars[start..end].iter().collect();
+                    if !sentence.trim().is_empty() {
+                        out.push(sentence.trim().to_string());
+                    }
+                    (start, i) = (next, next);
+                    continue;
+                }
+            }
+            i += 1;
+        }
+        let rest: String = chars[start..].iter().collect();
+        if !rest.trim().is_empty() {
+            out.push(rest.trim().to_string());
+        }
+        out
+    }
+
+    /// Texts built from the pieces the two functions treat specially, every order up to a length.
+    fn tricky_texts() -> Vec<String> {
+        let pieces = [
+            "a",
+            "B",
+            ".",
+            "!",
+            "？",
+            "。",
+            " ",
+            "\t",
+            "\n",
+            "\r",
+            "\r\n",
+            "\u{00A0}",
+            "\u{200B}",
+            "\u{FEFF}",
+            "(",
+            ")",
+            "\"",
+            "’",
+            "]",
+            "e.g",
+            "Fig",
+            "\u{212A}",
+            "ü",
+            "\u{3000}",
+            "Vaswani et al",
+            "i.e",
+        ];
+        crate::concatenations(&pieces, 3)
+    }
+
+    #[test]
+    fn the_one_pass_readings_equal_the_first_ones() {
+        for text in tricky_texts() {
+            assert_eq!(normalize_whitespace(&text), normalize_whitespace_by_passes(&text), "{text:?}");
+            assert_eq!(sentences(&text), sentences_by_chars(&text), "{text:?}");
+        }
+        let prose = "See Fig. 2 (e.g. [3]).  Then\u{00A0}\u{200B}it ends!\u{FEFF} \r\nNext\rline.\t \n\u{212A}. Done";
+        assert_eq!(normalize_whitespace(prose), normalize_whitespace_by_passes(prose));
+        assert_eq!(sentences(prose), sentences_by_chars(prose));
     }
 
     #[test]

@@ -467,13 +467,14 @@ pub fn evaluate_files(
     progress: &dyn Progress,
 ) -> Result<SurveyReport> {
     let session = corpus.map(|dir| workspace.open(Some(dir), progress)).transpose()?;
-    // The two surveys are read side by side: reading is most of a deterministic evaluation.
-    let (expert, generated) = std::thread::scope(|scope| {
-        let expert = scope.spawn(|| read_survey(expert, session.as_ref()));
-        let generated = read_survey(generated, session.as_ref());
-        (expert.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), generated)
-    });
-    evaluate(workspace, &expert?, &generated?, options, llm, progress)
+    // The two surveys are read side by side, and freed side by side: reading (and freeing its
+    // many small strings) is most of a deterministic evaluation.
+    let (expert, generated) =
+        rayon::join(|| read_survey(expert, session.as_ref()), || read_survey(generated, session.as_ref()));
+    let (expert, generated) = (expert?, generated?);
+    let report = evaluate(workspace, &expert, &generated, options, llm, progress);
+    rayon::join(|| drop(expert), || drop(generated));
+    report
 }
 
 /// Resolve bibliography entries to corpus papers: by exact normalized title, then by TaxoBench's
