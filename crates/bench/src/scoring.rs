@@ -84,7 +84,7 @@ pub fn bench(
         let paired = pair_files(data, predictions)?;
         let options = Options { reading: Reading::Public, ..Options::default() };
         let trees: Vec<&Tree> = paired.pairs.iter().flat_map(|p| [&p.gold, &p.predicted]).collect();
-        let sim = Memoized::new(litnav_eval::taxobench::public::label_similarity, &trees);
+        let sim = Memoized::new(litnav_eval::taxobench::title_similarity, &trees);
         Ok(score_with(&paired.pairs, options, &sim, Kind::Public))
     })?;
     let mut report = BenchReport {

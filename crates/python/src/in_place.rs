@@ -24,6 +24,9 @@ use std::ptr::{addr_of_mut, null_mut};
 
 /// One query's run graded in trec_eval's order to `depth` against its judgments `judged` (a
 /// query missing from the run has `docs` `None`). `query` names the query in errors.
+///
+/// The run's documents are offered to [`trec::Leading`] as they are walked, so only those that
+/// can reach `depth` are kept, sorted and looked up in the judgments.
 pub fn graded_query(
     judged: &Bound<'_, PyDict>,
     docs: Option<&Bound<'_, PyDict>>,
@@ -32,24 +35,75 @@ pub fn graded_query(
 ) -> PyResult<GradedRanking> {
     let mut grades = Vec::with_capacity(judged.len());
     for_each_number(judged, "qrels", query, |_, grade| grades.push(grade))?;
-    let mut scored = Vec::with_capacity(docs.map_or(0, |d| d.len()));
+    let mut leading = trec::Leading::new(depth);
     if let Some(docs) = docs {
-        for_each_number(docs, "run", query, |doc, score| scored.push((score, doc)))?;
+        for_each_number(docs, "run", query, |doc, score| leading.offer(score, doc))?;
     }
-    // SAFETY: `judged`'s keys were all checked to be exact `str` above, so looking one up runs
-    // no Python code; its values were checked to be exact numbers.
-    let grade = |doc: &Key| -> PyResult<f64> {
-        let value = unsafe { ffi::PyDict_GetItemWithError(judged.as_ptr(), doc.0) };
-        if value.is_null() {
-            // Most documents are not judged: the common miss costs no exception fetch.
-            let failed = !unsafe { ffi::PyErr_Occurred() }.is_null();
-            return if failed { Err(PyErr::fetch(judged.py())) } else { Ok(0.0) };
-        }
-        unsafe { exact_number(value) }.ok_or_else(|| PyTypeError::new_err("qrels: a grade changed while read"))
-    };
-    trec::grade_scored(&mut scored, depth, grades, grade)
+    let mut leading = leading.first();
+    trec::grade_leading(
+        &mut leading,
+        grades,
+        |doc| grade_of(judged, doc),
+        || match docs {
+            Some(docs) => first_relevant(judged, docs, query),
+            None => Ok(None),
+        },
+    )
 }
 
+/// The grade `judged` gives `doc` (0 when it is not judged).
+fn grade_of(judged: &Bound<'_, PyDict>, doc: &Key) -> PyResult<f64> {
+    Ok(number_at(judged, doc)?.unwrap_or(0.0))
+}
+
+/// The number `dict` holds for `doc`, `None` when it holds none. `dict` is a checked table:
+/// its keys exact `str` and its values exact numbers (`for_each_number`).
+fn number_at(dict: &Bound<'_, PyDict>, doc: &Key) -> PyResult<Option<f64>> {
+    // SAFETY: `dict`'s keys and `doc` are exact `str` (checked when they were walked), so the
+    // lookup runs no Python code.
+    let value = unsafe { ffi::PyDict_GetItemWithError(dict.as_ptr(), doc.0) };
+    if value.is_null() {
+        // Most documents are not judged: the common miss costs no exception fetch.
+        let failed = !unsafe { ffi::PyErr_Occurred() }.is_null();
+        return if failed { Err(PyErr::fetch(dict.py())) } else { Ok(None) };
+    }
+    // SAFETY: a live value of a checked table.
+    let number = unsafe { exact_number(value) };
+    number.map(Some).ok_or_else(|| PyTypeError::new_err("a number changed while read"))
+}
+
+/// The rank (from 0) in trec_eval's order of the best relevant document of the run `docs`, or
+/// `None` when it holds none: found from the judgments' side — each relevant judged document
+/// looked up in the run — and ranked by counting the run's documents ahead of it. Asked only
+/// when no document reaching the deepest cut-off is relevant.
+fn first_relevant(judged: &Bound<'_, PyDict>, docs: &Bound<'_, PyDict>, query: &str) -> PyResult<Option<usize>> {
+    let mut best: Option<(f64, Key)> = None;
+    let mut failure = None;
+    for_each_number(judged, "qrels", query, |doc, grade| {
+        if grade <= 0.0 || failure.is_some() {
+            return;
+        }
+        match number_at(docs, &doc) {
+            Err(error) => failure = Some(error),
+            Ok(None) => {}
+            Ok(Some(score)) => {
+                let candidate = (score, doc);
+                if best.as_ref().is_none_or(|b| trec::by_trec_order(&candidate, b).is_lt()) {
+                    best = Some(candidate);
+                }
+            }
+        }
+    })?;
+    if let Some(error) = failure {
+        return Err(error);
+    }
+    let Some(best) = best else { return Ok(None) };
+    let mut ahead = 0;
+    for_each_number(docs, "run", query, |doc, score| {
+        ahead += usize::from(trec::by_trec_order(&(score, doc), &best).is_lt())
+    })?;
+    Ok(Some(ahead))
+}
 /// Check a run's query that has no judgments as a judged one is checked.
 pub fn check_documents(docs: &Bound<'_, PyDict>, query: &str) -> PyResult<()> {
     for_each_number(docs, "run", query, |_, _| ())
@@ -106,6 +160,18 @@ fn for_each_number(dict: &Bound<'_, PyDict>, table: &str, query: &str, mut each:
     Ok(())
 }
 
+/// CPython's `PyFloatObject`: the object header, then the number. Not in the limited API, but
+/// laid out so in every CPython an abi3 module loads into (3.9 on; free-threaded builds, whose
+/// header differs, do not load abi3 modules), and read here only for an exact `float`.
+#[repr(C)]
+struct FloatObject {
+    header: ffi::PyObject,
+    value: f64,
+}
+
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(std::mem::offset_of!(FloatObject, value) == 16, "CPython's float holds its number at 16");
+
 /// The value of an exact `float` or `int` (`None` for any other type, or with the exception set
 /// when an `int` is too large for a float).
 ///
@@ -114,7 +180,8 @@ fn for_each_number(dict: &Bound<'_, PyDict>, table: &str, query: &str, mut each:
 unsafe fn exact_number(value: *mut ffi::PyObject) -> Option<f64> {
     let kind = unsafe { ffi::Py_TYPE(value) };
     if kind == addr_of_mut!(ffi::PyFloat_Type) {
-        Some(unsafe { ffi::PyFloat_AsDouble(value) })
+        // SAFETY: an exact `float` is a `FloatObject`.
+        Some(unsafe { (*value.cast::<FloatObject>()).value })
     } else if kind == addr_of_mut!(ffi::PyLong_Type) {
         let number = unsafe { ffi::PyLong_AsDouble(value) };
         (number != -1.0 || unsafe { ffi::PyErr_Occurred() }.is_null()).then_some(number)

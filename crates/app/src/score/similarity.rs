@@ -3,7 +3,8 @@
 
 use litnav_embed::Encoder;
 use litnav_eval::taxobench::Reading;
-use litnav_eval::tree::{LabelSimilarity, Tree, normalize_title};
+use litnav_eval::taxobench::Title;
+use litnav_eval::tree::{LabelSimilarity, Tree};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Mutex;
@@ -46,36 +47,45 @@ impl LabelSimilarity for Embedded {
 
 /// Label similarity without a model: difflib ratio of normalized labels. Not TaxoBench's
 /// definition; outputs computed with it are labelled as such.
-pub fn textual(a: &str, b: &str) -> f64 {
-    litnav_eval::difflib::ratio(&normalize_title(a), &normalize_title(b))
+pub fn textual(a: &Title, b: &Title) -> f64 {
+    litnav_eval::difflib::sequence_ratio(a.sequence(), b.sequence())
 }
 
 /// A string similarity computed at most once per ordered pair of labels: the hierarchy metrics
 /// ask for the same pairs many times (US-TED twice over every node pair, soft cardinalities,
-/// Sem-Path's chains), and a ratio costs far more than a lookup.
+/// Sem-Path's chains), and a ratio costs far more than a lookup. Each distinct label is
+/// normalized and read for difflib once, when the table is made.
 pub struct Memoized {
-    rule: fn(&str, &str) -> f64,
-    index: HashMap<String, u32>,
-    known: Mutex<HashMap<(u32, u32), f64>>,
+    rule: fn(&Title, &Title) -> f64,
+    index: FoldMap<String, u32>,
+    titles: Vec<Title>,
+    known: Mutex<FoldMap<(u32, u32), f64>>,
 }
+
+type FoldMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
 impl Memoized {
     /// `rule` over the labels of `trees`.
-    pub fn new(rule: fn(&str, &str) -> f64, trees: &[&Tree]) -> Memoized {
-        let mut index = HashMap::new();
+    pub fn new(rule: fn(&Title, &Title) -> f64, trees: &[&Tree]) -> Memoized {
+        let mut index = FoldMap::default();
+        let mut titles = Vec::new();
         for label in trees.iter().flat_map(|t| t.labels()) {
-            let next = index.len() as u32;
-            index.entry(label.to_string()).or_insert(next);
+            index.entry(label.to_string()).or_insert_with(|| {
+                titles.push(Title::new(label));
+                titles.len() as u32 - 1
+            });
         }
-        Memoized { rule, index, known: Mutex::new(HashMap::new()) }
+        Memoized { rule, index, titles, known: Mutex::new(FoldMap::default()) }
     }
 }
 
 impl LabelSimilarity for Memoized {
     fn similarity(&self, a: &str, b: &str) -> f64 {
-        let (Some(&i), Some(&j)) = (self.index.get(a), self.index.get(b)) else { return (self.rule)(a, b) };
+        let (Some(&i), Some(&j)) = (self.index.get(a), self.index.get(b)) else {
+            return (self.rule)(&Title::new(a), &Title::new(b));
+        };
         let mut known = self.known.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        *known.entry((i, j)).or_insert_with(|| (self.rule)(a, b))
+        *known.entry((i, j)).or_insert_with(|| (self.rule)(&self.titles[i as usize], &self.titles[j as usize]))
     }
 }
 
@@ -118,7 +128,7 @@ impl Kind {
     ) -> crate::Result<Box<dyn LabelSimilarity>> {
         Ok(match self {
             Kind::String => Box::new(Memoized::new(textual, trees)),
-            Kind::Public => Box::new(Memoized::new(litnav_eval::taxobench::public::label_similarity, trees)),
+            Kind::Public => Box::new(Memoized::new(litnav_eval::taxobench::title_similarity, trees)),
             Kind::Embedding => {
                 let cache = workspace.settings().vector_cache("labels");
                 Box::new(Embedded::new(workspace.encoder(progress)?, trees, &cache))

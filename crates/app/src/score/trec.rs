@@ -222,49 +222,147 @@ pub fn rank(scored: HashMap<String, Vec<(f64, String)>>) -> Run {
         .collect()
 }
 
-/// Put the first `depth` of `docs` in trec_eval's order at the front of `docs`, sorted, by a
-/// selection rather than a sort of them all; returns how many that is (`depth`, or all of them
+/// [`trec_order`] of two scored documents.
+pub fn by_trec_order<D: Ord>(a: &(f64, D), b: &(f64, D)) -> Ordering {
+    trec_order((a.0, &a.1), (b.0, &b.1))
+}
+
+/// Put the first `depth` of `docs` in trec_eval's order at the front of `docs` (in no particular
+/// order), by a selection rather than a sort; returns how many that is (`depth`, or all of them
 /// when fewer).
-fn order_first<D: Ord>(docs: &mut [(f64, D)], depth: usize) -> usize {
-    let order = |a: &(f64, D), b: &(f64, D)| trec_order((a.0, &a.1), (b.0, &b.1));
+fn select_first<D: Ord>(docs: &mut [(f64, D)], depth: usize) -> usize {
     let reach = depth.min(docs.len());
     if reach > 0 && reach < docs.len() {
-        docs.select_nth_unstable_by(reach - 1, order);
+        docs.select_nth_unstable_by(reach - 1, by_trec_order);
     }
-    // The order is total up to identical entries (a document's ids differ, or its line repeats
-    // score and id), so an unstable sort gives the stable one's result without its buffer.
-    docs[..reach].sort_unstable_by(order);
     reach
+}
+
+/// The first `depth` documents of a query in trec_eval's order, gathered while its scored
+/// documents are read one by one: whenever twice `depth` are held, the best `depth` are kept,
+/// and from then on a document scoring below the worst of them is refused by one comparison. A
+/// run of n documents thus costs n comparisons and a few selections among 2·`depth`, instead of
+/// holding all n and selecting among them.
+pub struct Leading<D> {
+    depth: usize,
+    held: Vec<(f64, D)>,
+    /// The score of the worst document kept at the last cut: `depth` documents rank ahead of
+    /// anything scoring less, whatever its id.
+    floor: f64,
+}
+
+impl<D: Ord> Leading<D> {
+    /// Gather the first `depth` documents.
+    pub fn new(depth: usize) -> Leading<D> {
+        Leading { depth, held: Vec::with_capacity(2 * depth), floor: f64::NEG_INFINITY }
+    }
+
+    /// Offer one document and its score (not NaN).
+    #[inline]
+    pub fn offer(&mut self, score: f64, doc: D) {
+        if self.depth == 0 || score < self.floor {
+            return;
+        }
+        self.held.push((score, doc));
+        if self.held.len() >= 2 * self.depth {
+            self.cut();
+        }
+    }
+
+    /// Keep the best `depth` held and raise the floor to the worst of them. They are chosen by
+    /// score alone, a plain comparison; documents tied with the worst kept score stay too (ids
+    /// settle them at the end), unless they are many, when ids settle them now.
+    fn cut(&mut self) {
+        let depth = self.depth;
+        self.held.select_nth_unstable_by(depth - 1, |a, b| b.0.total_cmp(&a.0));
+        self.floor = self.held[depth - 1].0;
+        let mut kept = depth;
+        for i in depth..self.held.len() {
+            if self.held[i].0.total_cmp(&self.floor).is_eq() {
+                self.held.swap(kept, i);
+                kept += 1;
+            }
+        }
+        if kept > depth + depth / 2 {
+            self.held[..kept].select_nth_unstable_by(depth - 1, by_trec_order);
+            kept = depth;
+        }
+        self.held.truncate(kept);
+    }
+
+    /// The first `depth` documents offered (all of them when fewer), in no particular order.
+    pub fn first(mut self) -> Vec<(f64, D)> {
+        let reach = select_first(&mut self.held, self.depth);
+        self.held.truncate(reach);
+        self.held
+    }
 }
 
 /// One query's distinct scored documents graded in trec_eval's order to `depth` (the deepest
 /// cut-off), against the query's judged grades; `grade` gives a document's grade (0 when
-/// unjudged). Only the first `depth` documents are sorted and graded; the others are graded
+/// unjudged). Only the first `depth` documents are selected and graded; the others are graded
 /// only when none of those is relevant, to find the first relevant one by counting. A long run
 /// thus costs a selection and `depth` grades, not a sort and a grade per document.
 pub fn grade_scored<D: Ord, E>(
     docs: &mut [(f64, D)],
     depth: usize,
     judged: impl IntoIterator<Item = f64>,
-    mut grade: impl FnMut(&D) -> std::result::Result<f64, E>,
+    grade: impl Fn(&D) -> std::result::Result<f64, E>,
 ) -> std::result::Result<GradedRanking, E> {
-    let order = |a: &(f64, D), b: &(f64, D)| trec_order((a.0, &a.1), (b.0, &b.1));
-    let depth = order_first(docs, depth);
+    let depth = select_first(docs, depth);
     let (first, rest) = docs.split_at_mut(depth);
-    let top = first.iter().map(|d| grade(&d.1)).collect::<std::result::Result<Vec<f64>, E>>()?;
+    grade_leading(first, judged, &grade, || {
+        let mut best: Option<&(f64, D)> = None;
+        for doc in rest.iter() {
+            if grade(&doc.1)? > 0.0 && best.is_none_or(|b| by_trec_order(doc, b).is_lt()) {
+                best = Some(doc);
+            }
+        }
+        Ok(best.map(|best| depth + rest.iter().filter(|d| by_trec_order(d, best).is_lt()).count()))
+    })
+}
+
+/// One query's graded ranking from its first documents in trec_eval's order (`leading`, in any
+/// order; see [`Leading`]) and its judged grades; `grade` gives a document's grade (0 when
+/// unjudged). `beyond` gives the rank (from 0) of the first relevant document after `leading`, or
+/// `None` when the run holds none; it is asked only when no leading document is relevant.
+pub fn grade_leading<D: Ord, E>(
+    leading: &mut [(f64, D)],
+    judged: impl IntoIterator<Item = f64>,
+    grade: impl Fn(&D) -> std::result::Result<f64, E>,
+    beyond: impl FnOnce() -> std::result::Result<Option<usize>, E>,
+) -> std::result::Result<GradedRanking, E> {
+    let grades = leading.iter().map(|d| grade(&d.1)).collect::<std::result::Result<Vec<f64>, E>>()?;
+    let top = in_rank_order(leading, &grades);
     let first_relevant = match top.iter().position(|g| *g > 0.0) {
         Some(rank) => Some(rank),
-        None => {
-            let mut best: Option<&(f64, D)> = None;
-            for doc in rest.iter() {
-                if grade(&doc.1)? > 0.0 && best.is_none_or(|b| order(doc, b).is_lt()) {
-                    best = Some(doc);
-                }
-            }
-            best.map(|best| depth + rest.iter().filter(|d| order(d, best).is_lt()).count())
-        }
+        None => beyond()?,
     };
     Ok(GradedRanking::new(top, first_relevant, judged))
+}
+
+/// The `grades` of `leading` (the first documents in trec_eval's order, in any order) in rank
+/// order. Ungraded documents need no rank, as their grade is 0 wherever they stand, so when few
+/// are graded each is ranked by counting the documents ahead of it (a relevant handful among a
+/// hundred costs a few hundred comparisons); otherwise the documents are sorted.
+fn in_rank_order<D: Ord>(leading: &mut [(f64, D)], grades: &[f64]) -> Vec<f64> {
+    let graded: Vec<usize> = (0..leading.len()).filter(|&i| grades[i] != 0.0).collect();
+    let mut top = vec![0.0; leading.len()];
+    if graded.len() <= leading.len().max(1).ilog2() as usize {
+        for i in graded {
+            let rank = leading.iter().filter(|d| by_trec_order(d, &leading[i]).is_lt()).count();
+            top[rank] = grades[i];
+        }
+    } else {
+        let mut order: Vec<usize> = (0..leading.len()).collect();
+        // The order is total up to identical entries (a document's ids differ, or its line
+        // repeats score and id), so an unstable sort gives the stable one's result.
+        order.sort_unstable_by(|&a, &b| by_trec_order(&leading[a], &leading[b]));
+        for (rank, i) in order.into_iter().enumerate() {
+            top[rank] = grades[i];
+        }
+    }
+    top
 }
 
 /// One query's documents as a run file lists them, graded as [`grade_scored`] grades distinct
@@ -274,24 +372,23 @@ pub fn grade_scored<D: Ord, E>(
 /// relevant nothing beyond them matters: the common run costs `depth` checks for repeats, not a
 /// hash of every line. Otherwise the whole list is made distinct first.
 fn grade_listed<'a>(docs: &mut ScoredText<'a>, depth: usize, judged: &IdMap<'a, f64>) -> GradedRanking {
-    let grade = |doc: &&str| judged.get(doc).copied().unwrap_or(0.0);
-    let reach = order_first(docs, depth);
-    let first = &docs[..reach];
+    let grade = |doc: &&str| Ok::<_, Infallible>(judged.get(doc).copied().unwrap_or(0.0));
+    let reach = select_first(docs, depth);
+    let first = &mut docs[..reach];
     let mut seen: HashSet<&str, foldhash::fast::RandomState> =
         HashSet::with_capacity_and_hasher(first.len(), Default::default());
-    if first.iter().all(|(_, doc)| seen.insert(doc)) {
-        let top: Vec<f64> = first.iter().map(|(_, doc)| grade(doc)).collect();
-        if let Some(rank) = top.iter().position(|g| *g > 0.0) {
-            return GradedRanking::new(top, Some(rank), judged.values().copied());
-        }
+    let distinct = first.iter().all(|(_, doc)| seen.insert(doc));
+    if distinct && first.iter().any(|(_, doc)| judged.get(doc).is_some_and(|g| *g > 0.0)) {
+        // A relevant document leads, so nothing beyond these is asked for.
+        let Ok(graded) = grade_leading(first, judged.values().copied(), grade, || Ok(None));
+        return graded;
     }
     let mut best: IdMap<'_, f64> = IdMap::with_capacity_and_hasher(docs.len(), Default::default());
     for &(score, doc) in docs.iter() {
         best.entry(doc).and_modify(|kept| *kept = kept.max(score)).or_insert(score);
     }
     let mut distinct: ScoredText<'_> = best.into_iter().map(|(doc, score)| (score, doc)).collect();
-    let Ok(graded) =
-        grade_scored(&mut distinct, depth, judged.values().copied(), |doc| Ok::<_, Infallible>(grade(doc)));
+    let Ok(graded) = grade_scored(&mut distinct, depth, judged.values().copied(), grade);
     graded
 }
 
@@ -545,6 +642,29 @@ mod tests {
                 let grade = |d: &String| Ok::<f64, ()>(grades.get(d.as_str()).copied().unwrap_or(0.0));
                 let graded = grade_scored(&mut scored, depth, judged.values().copied(), grade).unwrap();
                 assert_eq!(graded, GradedRanking::of(&ranking, &grades, depth), "seed {seed}, depth {depth}");
+            }
+        }
+    }
+
+    #[test]
+    fn leading_documents_gathered_one_by_one_are_the_first_of_the_whole_ranking() {
+        for seed in 0..40 {
+            let (docs, _) = case(seed, 1 + seed as usize * 7);
+            let mut all: Vec<(f64, String)> = docs.iter().map(|(s, d, _)| (*s, d.clone())).collect();
+            all.sort_by(by_trec_order);
+            for depth in [0, 1, 2, 5, 10, 100, 1000] {
+                for reversed in [false, true] {
+                    let mut leading = Leading::new(depth);
+                    let offered: Vec<&(f64, String, f64)> =
+                        if reversed { docs.iter().rev().collect() } else { docs.iter().collect() };
+                    for (score, doc, _) in offered {
+                        leading.offer(*score, doc.clone());
+                    }
+                    let expected = &all[..depth.min(all.len())];
+                    let mut first = leading.first();
+                    first.sort_by(by_trec_order);
+                    assert_eq!(first, expected, "seed {seed}, depth {depth}, reversed {reversed}");
+                }
             }
         }
     }

@@ -30,41 +30,68 @@ use crate::difflib;
 use crate::tree::{Tree, normalize_title};
 use serde::Serialize;
 
+/// A title (or label) normalized as TaxoBench compares them, and read once for difflib.
+#[derive(Debug, Clone)]
+pub struct Title {
+    text: String,
+    sequence: difflib::Sequence,
+}
+
+impl Title {
+    /// Normalize `raw` ([`normalize_title`]) and read it for comparisons.
+    pub fn new(raw: &str) -> Title {
+        let text = normalize_title(raw);
+        let sequence = difflib::Sequence::new(&text);
+        Title { text, sequence }
+    }
+
+    /// The normalized text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The normalized text as difflib reads it.
+    pub fn sequence(&self) -> &difflib::Sequence {
+        &self.sequence
+    }
+}
+
 /// Similarity of two normalized titles (0 when either is empty: a title of punctuation alone
 /// matches nothing).
-pub fn title_similarity(reference: &str, predicted: &str) -> f64 {
+pub fn title_similarity(reference: &Title, predicted: &Title) -> f64 {
     title_similarity_at_least(reference, predicted, 0.0).unwrap_or(0.0)
 }
 
 /// [`title_similarity`] when it is at least `floor` (see [`difflib::ratio_at_least`]).
-fn title_similarity_at_least(reference: &str, predicted: &str, floor: f64) -> Option<f64> {
-    if reference.is_empty() || predicted.is_empty() {
+fn title_similarity_at_least(reference: &Title, predicted: &Title, floor: f64) -> Option<f64> {
+    let (a, b) = (&reference.text, &predicted.text);
+    if a.is_empty() || b.is_empty() {
         (0.0 >= floor).then_some(0.0)
-    } else if reference == predicted || reference.contains(predicted) || predicted.contains(reference) {
+    } else if a == b || a.contains(b.as_str()) || b.contains(a.as_str()) {
         (1.0 >= floor).then_some(1.0)
     } else {
-        difflib::ratio_at_least(reference, predicted, floor)
+        difflib::ratio_at_least(&reference.sequence, &predicted.sequence, floor)
     }
 }
 
 /// For each reference title, the index of its aligned predicted title.
 pub fn align(reference: &[String], predicted: &[String], threshold: f64) -> Vec<Option<usize>> {
-    let predicted_norm: Vec<String> = predicted.iter().map(|t| normalize_title(t)).collect();
+    let predicted: Vec<Title> = predicted.iter().map(|t| Title::new(t)).collect();
     let mut taken = vec![false; predicted.len()];
     reference
         .iter()
         .map(|title| {
-            let norm = normalize_title(title);
+            let title = Title::new(title);
             // Only candidates reaching the threshold can be kept, and any of them beats every
             // candidate below it, so the search may skip pairs that cannot reach the threshold —
             // or the best score so far (strictly: the first best wins ties).
             let mut best: Option<(usize, f64)> = None;
-            for (j, candidate) in predicted_norm.iter().enumerate() {
+            for (j, candidate) in predicted.iter().enumerate() {
                 if taken[j] {
                     continue;
                 }
                 let floor = best.map_or(threshold, |(_, s)| s.max(threshold));
-                let Some(score) = title_similarity_at_least(&norm, candidate, floor) else { continue };
+                let Some(score) = title_similarity_at_least(&title, candidate, floor) else { continue };
                 if best.is_none_or(|(_, s)| score > s) {
                     best = Some((j, score));
                 }

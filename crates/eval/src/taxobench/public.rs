@@ -14,10 +14,10 @@
 //!   leaves it out of the mean).
 //! - **Fewer than two reference papers** score 0 on every leaf metric.
 
-use super::{align, harmonic_mean, ratio, title_similarity};
+use super::{Title, align, harmonic_mean, ratio, title_similarity};
 use crate::clustering::{adjusted_rand_index, homogeneity_completeness_v, numpy_sum};
 use crate::hierarchy::chain_cost;
-use crate::tree::{LabelSimilarity, Tree, normalize_title};
+use crate::tree::{LabelSimilarity, Tree};
 use std::collections::HashMap;
 
 /// The public scorer's numbers for one instance, under its key names (`leaf_*`, `sem_path_*`,
@@ -60,9 +60,10 @@ pub struct PublicScores {
     pub retrieval_n_retrieved: usize,
 }
 
-/// Label similarity of the public Sem-Path: the title similarity of the normalized labels.
+/// Label similarity of the public Sem-Path: the title similarity of the normalized labels
+/// ([`title_similarity`] of two [`Title`]s, for labels compared many times).
 pub fn label_similarity(a: &str, b: &str) -> f64 {
-    title_similarity(&normalize_title(a), &normalize_title(b))
+    title_similarity(&Title::new(a), &Title::new(b))
 }
 
 /// Score one instance as the public scorer does; `retrieved`, when given and not empty, replaces

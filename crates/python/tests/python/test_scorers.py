@@ -100,6 +100,14 @@ def test_retrieval_equals_pytrec_eval(datasets, tmp_path):
     # A deterministic run with ties: every topic ranks a stride of the corpus with repeated scores.
     run = {t["topic_id"]: {papers[(i * 7 + j * 13) % len(papers)]: float((j * 31) % 50) for j in range(400)}
            for i, t in enumerate(topics)}
+    # At a cut-off of 1 most topics hold no relevant document there: the first relevant one is
+    # found beyond it (looked up from the judgments' side, ranked by counting, ties by id).
+    first = litnav.score_retrieval(qrels, run, k=[1], per_query=True)
+    at_one = pytrec_eval.RelevanceEvaluator(qrels, {"P.1", "recip_rank"}).evaluate(run)
+    assert sum(m["P_1"] == 0.0 for m in at_one.values()) > len(at_one) // 2
+    for row in first["per_query"]:
+        assert row["scores"]["mrr"] == at_one[row["query"]]["recip_rank"], row["query"]
+        assert row["scores"]["precision@1"] == at_one[row["query"]]["P_1"], row["query"]
     for query, docs in zip(qrels, run.values()):
         for doc in list(qrels[query])[:20]:
             docs[doc] = 60.0
