@@ -222,7 +222,8 @@ pub fn rank(scored: HashMap<String, Vec<(f64, String)>>) -> Run {
         .collect()
 }
 
-/// [`trec_order`] of two scored documents.
+/// Two scored documents in the order trec_eval ranks them: by score, decreasing, ties by
+/// document id in decreasing order.
 pub fn by_trec_order<D: Ord>(a: &(f64, D), b: &(f64, D)) -> Ordering {
     trec_order((a.0, &a.1), (b.0, &b.1))
 }
