@@ -4,7 +4,7 @@
 use libfuzzer_sys::fuzz_target;
 use litnav_app::score::similarity::{Memoized, textual};
 use litnav_app::score::taxobench::{pair_files, score_pairs};
-use litnav_eval::taxobench::{Options, Reading, public};
+use litnav_eval::taxobench::{Options, Reading, Title, title_similarity};
 
 fuzz_target!(|data: &[u8]| {
     let [gold, predicted] = litnav_fuzz::split(data, 2)[..] else { return };
@@ -13,7 +13,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(paired) = pair_files(&gold, &predicted) else { return };
     let trees: Vec<_> = paired.pairs.iter().flat_map(|p| [&p.gold, &p.predicted]).collect();
     for (reading, rule) in
-        [(Reading::Seed, textual as fn(&str, &str) -> f64), (Reading::Public, public::label_similarity)]
+        [(Reading::Seed, textual as fn(&Title, &Title) -> f64), (Reading::Public, title_similarity)]
     {
         let similarity = Memoized::new(rule, &trees);
         let options = Options { reading, ..Options::default() };
