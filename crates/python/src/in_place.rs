@@ -26,7 +26,7 @@ use std::ptr::{addr_of_mut, null_mut};
 /// query missing from the run has `docs` `None`). `query` names the query in errors.
 ///
 /// The run's documents are offered to [`trec::Leading`] as they are walked, so only those that
-/// can reach `depth` are kept, sorted and looked up in the judgments.
+/// can reach `depth` are kept, looked up in the judgments and ranked.
 pub fn graded_query(
     judged: &Bound<'_, PyDict>,
     docs: Option<&Bound<'_, PyDict>>,
