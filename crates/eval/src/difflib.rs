@@ -139,10 +139,21 @@ fn matching_characters(a: &Sequence, b: &Sequence) -> usize {
         }
     });
     let mut matcher = Matcher { a: &a.chars, b: &b.chars, group_of: &a.group_of, starts, rows: Rows::new(b.len()) };
+    matched_in_blocks(a.len(), b.len(), |alo, ahi, blo, bhi| matcher.longest_match(alo, ahi, blo, bhi))
+}
+
+/// `get_matching_blocks`' recursion, counting characters: the longest block of `a[0..a_len]`
+/// and `b[0..b_len]` (`longest_match(alo, ahi, blo, bhi)` gives its start in each and its
+/// length), then the same on both sides of it.
+fn matched_in_blocks(
+    a_len: usize,
+    b_len: usize,
+    mut longest_match: impl FnMut(usize, usize, usize, usize) -> (usize, usize, usize),
+) -> usize {
     let mut matched = 0;
-    let mut queue = vec![(0, a.len(), 0, b.len())];
+    let mut queue = vec![(0, a_len, 0, b_len)];
     while let Some((alo, ahi, blo, bhi)) = queue.pop() {
-        let (i, j, k) = matcher.longest_match(alo, ahi, blo, bhi);
+        let (i, j, k) = longest_match(alo, ahi, blo, bhi);
         if k > 0 {
             matched += k;
             if alo < i && blo < j {
@@ -242,8 +253,8 @@ mod tests {
     use super::*;
     use std::collections::HashMap;
 
-    /// The matcher as it was written before sequences were read once (a map of position lists
-    /// built per call, rows allocated per block): the rewrite must count the same characters.
+    /// The block finder as it was written before sequences were read once (a map of position
+    /// lists built per call, a map per row): the rewrite must count the same characters.
     fn matching_characters_by_map(a: &str, b: &str) -> usize {
         let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
         let mut b2j: HashMap<char, Vec<usize>> = HashMap::new();
@@ -254,9 +265,7 @@ mod tests {
             let limit = b.len() / 100 + 1;
             b2j.retain(|_, positions| positions.len() <= limit);
         }
-        let mut matched = 0;
-        let mut queue = vec![(0, a.len(), 0, b.len())];
-        while let Some((alo, ahi, blo, bhi)) = queue.pop() {
+        matched_in_blocks(a.len(), b.len(), |alo, ahi, blo, bhi| {
             let (mut i, mut j, mut k) = (alo, blo, 0);
             let mut j2len: HashMap<usize, usize> = HashMap::new();
             for (x, c) in a.iter().enumerate().take(ahi).skip(alo) {
@@ -282,17 +291,8 @@ mod tests {
             while i + k < ahi && j + k < bhi && a[i + k] == b[j + k] {
                 k += 1;
             }
-            if k > 0 {
-                matched += k;
-                if alo < i && blo < j {
-                    queue.push((alo, i, blo, j));
-                }
-                if i + k < ahi && j + k < bhi {
-                    queue.push((i + k, ahi, j + k, bhi));
-                }
-            }
-        }
-        matched
+            (i, j, k)
+        })
     }
 
     /// Strings that exercise ties, repeats, non-ASCII characters and the popular-character rule.

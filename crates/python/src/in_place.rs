@@ -39,9 +39,9 @@ pub fn graded_query(
     if let Some(docs) = docs {
         for_each_number(docs, "run", query, |doc, score| leading.offer(score, doc))?;
     }
-    let mut leading = leading.first();
+    let leading = leading.first();
     trec::grade_leading(
-        &mut leading,
+        &leading,
         grades,
         |doc| grade_of(judged, doc),
         || match docs {
@@ -104,6 +104,7 @@ fn first_relevant(judged: &Bound<'_, PyDict>, docs: &Bound<'_, PyDict>, query: &
     })?;
     Ok(Some(ahead))
 }
+
 /// Check a run's query that has no judgments as a judged one is checked.
 pub fn check_documents(docs: &Bound<'_, PyDict>, query: &str) -> PyResult<()> {
     for_each_number(docs, "run", query, |_, _| ())

@@ -328,13 +328,24 @@ pub fn grade_scored<D: Ord, E>(
 /// unjudged). `beyond` gives the rank (from 0) of the first relevant document after `leading`, or
 /// `None` when the run holds none; it is asked only when no leading document is relevant.
 pub fn grade_leading<D: Ord, E>(
-    leading: &mut [(f64, D)],
+    leading: &[(f64, D)],
     judged: impl IntoIterator<Item = f64>,
     grade: impl Fn(&D) -> std::result::Result<f64, E>,
     beyond: impl FnOnce() -> std::result::Result<Option<usize>, E>,
 ) -> std::result::Result<GradedRanking, E> {
     let grades = leading.iter().map(|d| grade(&d.1)).collect::<std::result::Result<Vec<f64>, E>>()?;
-    let top = in_rank_order(leading, &grades);
+    graded_leading(leading, &grades, judged, beyond)
+}
+
+/// [`grade_leading`] with the leading documents' grades already looked up (`grades`, in the
+/// order of `leading`).
+fn graded_leading<D: Ord, E>(
+    leading: &[(f64, D)],
+    grades: &[f64],
+    judged: impl IntoIterator<Item = f64>,
+    beyond: impl FnOnce() -> std::result::Result<Option<usize>, E>,
+) -> std::result::Result<GradedRanking, E> {
+    let top = in_rank_order(leading, grades);
     let first_relevant = match top.iter().position(|g| *g > 0.0) {
         Some(rank) => Some(rank),
         None => beyond()?,
@@ -346,7 +357,7 @@ pub fn grade_leading<D: Ord, E>(
 /// order. Ungraded documents need no rank, as their grade is 0 wherever they stand, so when few
 /// are graded each is ranked by counting the documents ahead of it (a relevant handful among a
 /// hundred costs a few hundred comparisons); otherwise the documents are sorted.
-fn in_rank_order<D: Ord>(leading: &mut [(f64, D)], grades: &[f64]) -> Vec<f64> {
+fn in_rank_order<D: Ord>(leading: &[(f64, D)], grades: &[f64]) -> Vec<f64> {
     let graded: Vec<usize> = (0..leading.len()).filter(|&i| grades[i] != 0.0).collect();
     let mut top = vec![0.0; leading.len()];
     if graded.len() <= leading.len().max(1).ilog2() as usize {
@@ -373,23 +384,26 @@ fn in_rank_order<D: Ord>(leading: &mut [(f64, D)], grades: &[f64]) -> Vec<f64> {
 /// relevant nothing beyond them matters: the common run costs `depth` checks for repeats, not a
 /// hash of every line. Otherwise the whole list is made distinct first.
 fn grade_listed<'a>(docs: &mut ScoredText<'a>, depth: usize, judged: &IdMap<'a, f64>) -> GradedRanking {
-    let grade = |doc: &&str| Ok::<_, Infallible>(judged.get(doc).copied().unwrap_or(0.0));
+    let grade = |doc: &&str| judged.get(doc).copied().unwrap_or(0.0);
     let reach = select_first(docs, depth);
-    let first = &mut docs[..reach];
+    let first = &docs[..reach];
     let mut seen: HashSet<&str, foldhash::fast::RandomState> =
         HashSet::with_capacity_and_hasher(first.len(), Default::default());
-    let distinct = first.iter().all(|(_, doc)| seen.insert(doc));
-    if distinct && first.iter().any(|(_, doc)| judged.get(doc).is_some_and(|g| *g > 0.0)) {
-        // A relevant document leads, so nothing beyond these is asked for.
-        let Ok(graded) = grade_leading(first, judged.values().copied(), grade, || Ok(None));
-        return graded;
+    if first.iter().all(|(_, doc)| seen.insert(doc)) {
+        let grades: Vec<f64> = first.iter().map(|(_, doc)| grade(doc)).collect();
+        if grades.iter().any(|g| *g > 0.0) {
+            // A relevant document leads, so nothing beyond these is asked for.
+            let Ok(graded) = graded_leading(first, &grades, judged.values().copied(), || Ok::<_, Infallible>(None));
+            return graded;
+        }
     }
     let mut best: IdMap<'_, f64> = IdMap::with_capacity_and_hasher(docs.len(), Default::default());
     for &(score, doc) in docs.iter() {
         best.entry(doc).and_modify(|kept| *kept = kept.max(score)).or_insert(score);
     }
     let mut distinct: ScoredText<'_> = best.into_iter().map(|(doc, score)| (score, doc)).collect();
-    let Ok(graded) = grade_scored(&mut distinct, depth, judged.values().copied(), grade);
+    let Ok(graded) =
+        grade_scored(&mut distinct, depth, judged.values().copied(), |doc| Ok::<_, Infallible>(grade(doc)));
     graded
 }
 

@@ -45,11 +45,6 @@ impl Title {
         Title { text, sequence }
     }
 
-    /// The normalized text.
-    pub fn text(&self) -> &str {
-        &self.text
-    }
-
     /// The normalized text as difflib reads it.
     pub fn sequence(&self) -> &difflib::Sequence {
         &self.sequence
