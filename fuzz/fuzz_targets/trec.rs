@@ -2,16 +2,26 @@
 //! finite.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use litnav_app::score::trec::{read_qrels, read_run, score};
+use litnav_app::score::trec::{ScoreTable, read_qrels, read_run, score};
 
 fuzz_target!(|data: &[u8]| {
     let [qrels, run] = litnav_fuzz::split(data, 2)[..] else { return };
-    let qrels = litnav_fuzz::file("qrels.txt", qrels);
-    let run = litnav_fuzz::file("run.txt", run);
-    let (Ok(qrels), Ok(run)) = (read_qrels(&qrels), read_run(&run)) else { return };
+    let (qrels_path, run_path) = (litnav_fuzz::file("qrels.txt", qrels), litnav_fuzz::file("run.txt", run));
+    // The files' own scorer (ids borrowed from the text, lines read by block masks) and the
+    // owned reading agree on whether the files score.
+    let table = ScoreTable::of_files(&qrels_path, &run_path, &[1, 10, 100]);
+    let (Ok(qrels), Ok(run)) = (read_qrels(&qrels_path), read_run(&run_path)) else {
+        assert!(table.is_err(), "the files score, but do not read");
+        return;
+    };
     if let Ok(report) = score(&qrels, &run, &[1, 10, 100], true) {
         let json = serde_json::to_value(&report).expect("a report serializes");
         assert_numbers_finite(&json);
+        let from_files = table.expect("the files read").report(false).mean;
+        for (metric, value) in &from_files {
+            let (a, b) = (value.as_f64().expect("a number"), json["mean"][metric].as_f64().expect("a number"));
+            assert!((a - b).abs() <= 1e-9, "{metric}: {a} from the files, {b} read");
+        }
     }
 });
 

@@ -23,11 +23,16 @@ use std::path::{Path, PathBuf};
 /// Parse a JSON file, naming the file, line and column of a syntax error.
 pub(crate) fn read_json(path: &Path) -> Result<Value> {
     let text = crate::read_text(path)?;
-    serde_json::from_str(&text)
-        .map_err(|e| Error::Input(format!("{}:{}:{}: not valid JSON: {e}", path.display(), e.line(), e.column())))
+    serde_json::from_str(&text).map_err(|e| json_error(path, &e))
 }
 
-fn field_error(path: &Path, field: &str, expected: &str) -> Error {
+/// A JSON file's syntax error, naming the file, line and column.
+pub(crate) fn json_error(path: &Path, error: &serde_json::Error) -> Error {
+    Error::Input(format!("{}:{}:{}: not valid JSON: {error}", path.display(), error.line(), error.column()))
+}
+
+/// A field of a JSON file that is not what it should be.
+pub(crate) fn field_error(path: &Path, field: &str, expected: &str) -> Error {
     Error::Input(format!("{}: field `{field}`: expected {expected}", path.display()))
 }
 
@@ -126,7 +131,7 @@ pub fn read(dir: &Path) -> Result<Survey> {
 }
 
 /// A JSON value as text: strings as they are, anything else as JSON.
-fn value_text(value: &Value) -> String {
+pub(crate) fn value_text(value: &Value) -> String {
     match value {
         Value::String(s) => s.clone(),
         other => other.to_string(),
@@ -189,60 +194,7 @@ pub fn read_outline(path: &Path) -> Result<Vec<Heading>> {
 
 /// `reference.json`: bibliography entries in the order of their numbers.
 pub fn read_references(path: &Path) -> Result<Vec<Reference>> {
-    let value = read_json(path)?;
-    let object = value.as_object().ok_or_else(|| field_error(path, "(root)", "an object of reference_N entries"))?;
-    let mut entries: Vec<(u32, String, &Value)> = Vec::new();
-    if let Some(count) = object.get("reference_num").and_then(Value::as_u64) {
-        for i in 1..=count as u32 {
-            let entry = &value[format!("paper_{i}_info")][format!("reference_{i}")];
-            if entry.is_object() {
-                entries.push((i, format!("reference_{i}"), entry));
-            }
-        }
-    } else {
-        for (key, entry) in object {
-            let Some(number) = key.strip_prefix("reference_").and_then(|n| n.parse::<u32>().ok()) else { continue };
-            if !entry.is_object() {
-                return Err(field_error(path, key, "an object"));
-            }
-            entries.push((number, key.clone(), entry));
-        }
-        entries.sort_by_key(|(n, _, _)| *n);
-    }
-    let mut out = Vec::new();
-    for (number, key, entry) in entries {
-        let text = |field: &str| entry.get(field).and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty());
-        let Some(title) = text("title").or_else(|| text("searched_title")) else { continue };
-        let authors: Vec<String> = match entry.get("authors") {
-            Some(Value::Array(list)) => list.iter().map(value_text).collect(),
-            Some(Value::String(s)) if !s.trim().is_empty() => vec![s.clone()],
-            _ => Vec::new(),
-        };
-        let year = text("date").map(markers::normalize_year).filter(|y| !y.is_empty());
-        let citation_count = match entry.get("citation_count") {
-            Some(Value::Number(n)) => n.as_u64(),
-            Some(Value::String(s)) if !s.is_empty() && s.chars().all(|c| c.is_ascii_digit()) => s.parse().ok(),
-            _ => None,
-        };
-        let author_year = match (authors.first(), &year) {
-            (Some(author), Some(year)) => markers::author_year(author, year),
-            _ => None,
-        };
-        out.push(Reference {
-            key,
-            number: Some(number),
-            author_year,
-            title: title.to_string(),
-            authors,
-            year,
-            venue: text("publication").map(str::to_string),
-            citation_count,
-            abstract_text: text("abs").filter(|a| !a.eq_ignore_ascii_case("n/a")).map(str::to_string),
-            raw: None,
-            paper_id: None,
-        });
-    }
-    Ok(out)
+    crate::references::read(path)
 }
 
 /// Keep each entry's printed form (the article's `reference` list, with what each one defines),

@@ -22,6 +22,7 @@
 pub mod bloom;
 pub mod markdown;
 pub mod markers;
+mod references;
 pub mod text;
 
 pub use markers::CitationId;
