@@ -15,7 +15,7 @@
 
 use crate::markers::{self, CitationId};
 use crate::text::{self, normalize_whitespace};
-use crate::{Error, Heading, Layout, Problems, Reference, Result, Survey};
+use crate::{Error, Heading, Layout, Problems, Reference, Result, Survey, field_error, value_text};
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -23,17 +23,7 @@ use std::path::{Path, PathBuf};
 /// Parse a JSON file, naming the file, line and column of a syntax error.
 pub(crate) fn read_json(path: &Path) -> Result<Value> {
     let text = crate::read_text(path)?;
-    serde_json::from_str(&text).map_err(|e| json_error(path, &e))
-}
-
-/// A JSON file's syntax error, naming the file, line and column.
-pub(crate) fn json_error(path: &Path, error: &serde_json::Error) -> Error {
-    Error::Input(format!("{}:{}:{}: not valid JSON: {error}", path.display(), error.line(), error.column()))
-}
-
-/// A field of a JSON file that is not what it should be.
-pub(crate) fn field_error(path: &Path, field: &str, expected: &str) -> Error {
-    Error::Input(format!("{}: field `{field}`: expected {expected}", path.display()))
+    serde_json::from_str(&text).map_err(|e| crate::json_error(path, &e))
 }
 
 /// Read the survey in a Bloom-Eval directory.
@@ -128,14 +118,6 @@ pub fn read(dir: &Path) -> Result<Survey> {
         defined_from,
         problems,
     })
-}
-
-/// A JSON value as text: strings as they are, anything else as JSON.
-pub(crate) fn value_text(value: &Value) -> String {
-    match value {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
 }
 
 /// The article file of a survey directory, as Bloom-Eval's scripts find it, and its JSON.

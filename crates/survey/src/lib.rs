@@ -65,6 +65,24 @@ pub(crate) fn read_text(path: &Path) -> Result<String> {
     })
 }
 
+/// A JSON file's syntax error, naming the file, line and column.
+pub(crate) fn json_error(path: &Path, error: &serde_json::Error) -> Error {
+    Error::Input(format!("{}:{}:{}: not valid JSON: {error}", path.display(), error.line(), error.column()))
+}
+
+/// A field of a JSON file that is not what it should be.
+pub(crate) fn field_error(path: &Path, field: &str, expected: &str) -> Error {
+    Error::Input(format!("{}: field `{field}`: expected {expected}", path.display()))
+}
+
+/// A JSON value as text: strings as they are, anything else as JSON.
+pub(crate) fn value_text(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
 /// How a survey was stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

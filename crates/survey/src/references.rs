@@ -20,9 +20,9 @@ use std::path::Path;
 /// `reference.json`: bibliography entries in the order of their numbers.
 pub fn read(path: &Path) -> Result<Vec<Reference>> {
     let text = crate::read_text(path)?;
-    let Kept(listing) = serde_json::from_str(&text).map_err(|e| crate::bloom::json_error(path, &e))?;
+    let Kept(listing) = serde_json::from_str(&text).map_err(|e| crate::json_error(path, &e))?;
     let Some(Listing { count, listed, papers }) = listing else {
-        return Err(crate::bloom::field_error(path, "(root)", "an object of reference_N entries"));
+        return Err(crate::field_error(path, "(root)", "an object of reference_N entries"));
     };
     let entries: Vec<(u32, String, Fields<'_>)> = match count {
         Some(count) => {
@@ -46,7 +46,7 @@ pub fn read(path: &Path) -> Result<Vec<Reference>> {
         None => {
             let mut entries = Vec::with_capacity(listed.len());
             for (number, key, entry) in listed {
-                let Some(fields) = entry else { return Err(crate::bloom::field_error(path, &key, "an object")) };
+                let Some(fields) = entry else { return Err(crate::field_error(path, &key, "an object")) };
                 entries.push((number, key.into_owned(), fields));
             }
             entries.sort_by_key(|(n, _, _)| *n);
@@ -135,7 +135,7 @@ impl<'a> Fields<'a> {
         let text = |field: Option<Cow<'a, str>>| field.map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
         let title = text(self.title).or_else(|| text(self.searched_title))?;
         let authors: Vec<String> = match self.authors {
-            Some(Value::Array(list)) => list.iter().map(crate::bloom::value_text).collect(),
+            Some(Value::Array(list)) => list.iter().map(crate::value_text).collect(),
             Some(Value::String(s)) if !s.trim().is_empty() => vec![s],
             _ => Vec::new(),
         };
