@@ -192,7 +192,54 @@ impl LcsPattern {
     /// The highest ratio the pattern can reach with any sequence of `other_len` characters (all
     /// of the shorter one in common), found without reading it.
     pub fn ratio_bound(&self, other_len: usize) -> u32 {
-        ratio_of(self.len, other_len, self.len.min(other_len))
+        self.ratio_at_most(other_len, usize::MAX)
+    }
+
+    /// The highest ratio the pattern can reach with a sequence of `other_len` characters that has
+    /// at most `common` characters in common with it (see [`CharCounts::common`]).
+    pub fn ratio_at_most(&self, other_len: usize, common: usize) -> u32 {
+        ratio_of(self.len, other_len, common.min(self.len).min(other_len))
+    }
+}
+
+/// How many times each character occurs in a sequence. Two sequences have at most the sum over
+/// characters of the smaller count in common (a common subsequence uses each occurrence once), a
+/// bound found in a few vector instructions where the subsequence itself reads every character of
+/// one sequence against the other's masks: two titles that share too few letters to reach
+/// [`TITLE_SIMILARITY`] are passed over on it.
+pub struct CharCounts {
+    ascii: [u32; 128],
+    /// The characters beyond ASCII, sorted.
+    other: Vec<char>,
+}
+
+impl CharCounts {
+    /// The counts of `chars`.
+    pub fn of(chars: &[char]) -> CharCounts {
+        let mut counts = CharCounts { ascii: [0; 128], other: Vec::new() };
+        for &c in chars {
+            match counts.ascii.get_mut(c as usize) {
+                Some(count) => *count += 1,
+                None => counts.other.push(c),
+            }
+        }
+        counts.other.sort_unstable();
+        counts
+    }
+
+    /// The sum over characters of the smaller of the two counts: at least the length of the two
+    /// sequences' longest common subsequence.
+    pub fn common(&self, other: &CharCounts) -> usize {
+        let ascii: u32 = self.ascii.iter().zip(&other.ascii).map(|(a, b)| *a.min(b)).sum();
+        let (mut common, mut i, mut j) = (ascii as usize, 0, 0);
+        while i < self.other.len() && j < other.other.len() {
+            match self.other[i].cmp(&other.other[j]) {
+                std::cmp::Ordering::Less => i += 1,
+                std::cmp::Ordering::Greater => j += 1,
+                std::cmp::Ordering::Equal => (common, i, j) = (common + 1, i + 1, j + 1),
+            }
+        }
+        common
     }
 }
 
@@ -243,23 +290,30 @@ pub const TITLE_SIMILARITY: u32 = 90;
 /// High-Impact Reference Coverage of generated reference titles against expert references
 /// `(title, citation count)` (see the module doc).
 pub fn high_impact_reference_coverage(generated: &[&str], expert: &[(&str, u64)]) -> Hirc {
-    let high: Vec<(usize, LcsPattern)> = expert
+    let high: Vec<(usize, LcsPattern, CharCounts)> = expert
         .iter()
         .enumerate()
         .filter(|(_, (_, c))| *c > HIGH_IMPACT_CITATIONS)
-        .map(|(i, (t, _))| (i, LcsPattern::new(&t.to_lowercase().chars().collect::<Vec<_>>())))
+        .map(|(i, (t, _))| {
+            let chars: Vec<char> = t.to_lowercase().chars().collect();
+            (i, LcsPattern::new(&chars), CharCounts::of(&chars))
+        })
         .collect();
     let high_count = high.len();
     let mut unmatched = high;
     let mut matches = Vec::new();
     for (g, title) in generated.iter().enumerate() {
         let title: Vec<char> = title.to_lowercase().chars().collect();
+        let counts = CharCounts::of(&title);
         let mut best: Option<(usize, u32)> = None;
-        for (slot, (_, candidate)) in unmatched.iter().enumerate() {
+        for (slot, (_, candidate, candidate_counts)) in unmatched.iter().enumerate() {
             // Only a first strict maximum of at least TITLE_SIMILARITY is used: a candidate whose
-            // length alone keeps it below either cannot change the outcome, and none beats 100.
+            // length, or whose characters, alone keep it below either cannot change the
+            // outcome, and none beats 100.
             let least = best.map_or(TITLE_SIMILARITY, |(_, s)| s.max(TITLE_SIMILARITY - 1) + 1);
-            if candidate.ratio_bound(title.len()) < least {
+            if candidate.ratio_bound(title.len()) < least
+                || candidate.ratio_at_most(title.len(), counts.common(candidate_counts)) < least
+            {
                 continue;
             }
             let similarity = candidate.ratio(&title);
@@ -271,7 +325,7 @@ pub fn high_impact_reference_coverage(generated: &[&str], expert: &[(&str, u64)]
             }
         }
         if let Some((slot, similarity)) = best.filter(|(_, s)| *s >= TITLE_SIMILARITY) {
-            let (expert_index, _) = unmatched.remove(slot);
+            let (expert_index, _, _) = unmatched.remove(slot);
             matches.push((g, expert_index, similarity));
         }
     }
@@ -684,6 +738,61 @@ mod tests {
         // 200·1/4 = 50 exactly; 200·2/7 = 57.14 → 57.
         assert_eq!(fuzz_ratio("ab", "ac"), 50);
         assert_eq!(fuzz_ratio("abcd", "acx"), 57);
+    }
+
+    #[test]
+    fn character_counts_bound_the_common_subsequence_and_leave_hirc_as_the_plain_greedy_match() {
+        // Random titles over a small alphabet with non-ASCII letters, so that many pairs come
+        // near the threshold.
+        let mut seed = 3u64;
+        let mut title = |length: usize| -> String {
+            (0..length)
+                .map(|_| {
+                    seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                    ['a', 'b', 'c', 'é', 'ß', ' ', 'd'][(seed >> 33) as usize % 7]
+                })
+                .collect()
+        };
+        let titles: Vec<String> = (0..120).map(|i| title(20 + i % 13)).collect();
+        for pair in titles.windows(2) {
+            let (a, b): (Vec<char>, Vec<char>) = (pair[0].chars().collect(), pair[1].chars().collect());
+            let common = CharCounts::of(&a).common(&CharCounts::of(&b));
+            assert!(lcs_length(&a, &b) <= common, "{pair:?}");
+            let counted = |s: &[char], c: char| s.iter().filter(|&&x| x == c).count();
+            let letters: std::collections::BTreeSet<char> = a.iter().copied().collect();
+            assert_eq!(common, letters.iter().map(|&c| counted(&a, c).min(counted(&b, c))).sum::<usize>());
+        }
+        // Each generated title near an expert one (a few letters changed), against the greedy
+        // match computed with every ratio.
+        let expert: Vec<(&str, u64)> = titles.iter().map(|t| (t.as_str(), 100)).collect();
+        let generated: Vec<String> = titles
+            .iter()
+            .rev()
+            .enumerate()
+            .map(|(i, t)| if i % 3 == 0 { t.replacen('a', "d", 2) } else { title(25) })
+            .collect();
+        let generated: Vec<&str> = generated.iter().map(String::as_str).collect();
+        let mut unmatched: Vec<usize> = (0..expert.len()).collect();
+        let mut plain = Vec::new();
+        for (g, title) in generated.iter().enumerate() {
+            let scored = unmatched
+                .iter()
+                .enumerate()
+                .map(|(slot, &e)| (slot, fuzz_ratio(&title.to_lowercase(), &expert[e].0.to_lowercase())));
+            // The first of the highest ratios, when it reaches the threshold.
+            let best = scored.fold(
+                None,
+                |best: Option<(usize, u32)>, (slot, r)| {
+                    if best.is_none_or(|b| r > b.1) { Some((slot, r)) } else { best }
+                },
+            );
+            if let Some((slot, r)) = best.filter(|b| b.1 >= TITLE_SIMILARITY) {
+                plain.push((g, unmatched.remove(slot), r));
+            }
+        }
+        let hirc = high_impact_reference_coverage(&generated, &expert);
+        assert!(plain.len() > 10, "{} matches", plain.len());
+        assert_eq!(hirc.matches, plain);
     }
 
     #[test]
