@@ -13,7 +13,7 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 use std::borrow::Cow;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::path::Path;
 
@@ -69,14 +69,19 @@ struct Listing<'a> {
 impl<'de> FromMap<'de> for Listing<'de> {
     fn from_map<M: MapAccess<'de>>(mut map: M) -> std::result::Result<Self, M::Error> {
         let mut listing = Listing::default();
+        // Where each `reference_N` key was first listed.
+        let mut places: HashMap<Cow<'de, str>, usize> = HashMap::new();
         while let Some(key) = map.next_key::<Cow<'de, str>>()? {
             if key == "reference_num" {
                 listing.count = map.next_value::<Value>()?.as_u64();
             } else if let Some(number) = key.strip_prefix("reference_").and_then(|n| n.parse::<u32>().ok()) {
                 let Kept(fields) = map.next_value()?;
-                match listing.listed.iter_mut().find(|(_, seen, _)| *seen == key) {
-                    Some(slot) => slot.2 = fields,
-                    None => listing.listed.push((number, key, fields)),
+                match places.get(&key) {
+                    Some(&place) => listing.listed[place].2 = fields,
+                    None => {
+                        places.insert(key.clone(), listing.listed.len());
+                        listing.listed.push((number, key, fields));
+                    }
                 }
             } else if key.starts_with("paper_") && key.ends_with("_info") {
                 listing.papers.push((key.into_owned(), map.next_value()?));

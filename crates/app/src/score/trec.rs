@@ -150,28 +150,15 @@ type IdMap<'a, V> = HashMap<&'a str, V, foldhash::fast::RandomState>;
 
 /// Judgments borrowed from a qrels file's text (a judgment given twice: the last one counts).
 fn parse_qrels<'a>(text: &'a str, path: &Path) -> Result<BTreeMap<&'a str, IdMap<'a, f64>>> {
-    // Qrels list a query's judgments together: a line joins the previous line's query without
-    // a lookup in the tree.
-    let mut groups: Vec<(&str, IdMap<'_, f64>)> = Vec::new();
+    let mut qrels: BTreeMap<&str, IdMap<'_, f64>> = BTreeMap::new();
     for_each_line(text, |fields| {
         let [query, _, document, grade] = fields else {
             return Err(format!("a qrels line has 4 fields (query iteration document grade), found {}", fields.len()));
         };
-        let grade = number(grade, "grade")?;
-        match groups.last_mut() {
-            Some((name, judged)) if name == query => _ = judged.insert(document, grade),
-            _ => groups.push((query, IdMap::from_iter([(*document, grade)]))),
-        }
+        qrels.entry(query).or_default().insert(document, number(grade, "grade")?);
         Ok(())
     })
     .map_err(|e| at_line(path, e))?;
-    let mut qrels: BTreeMap<&str, IdMap<'_, f64>> = BTreeMap::new();
-    for (query, judged) in groups {
-        match qrels.entry(query) {
-            std::collections::btree_map::Entry::Occupied(mut kept) => kept.get_mut().extend(judged),
-            std::collections::btree_map::Entry::Vacant(slot) => _ = slot.insert(judged),
-        }
-    }
     Ok(qrels)
 }
 
