@@ -239,6 +239,124 @@ pub fn clusters_by_relevance_soft<M: AsRef<[usize]>>(
     ClusterMembers::new(memberships.iter().map(AsRef::as_ref)).by_relevance(relevant, p)
 }
 
+/// [`ClusterMembers::by_relevance`] of every topic at once: `topics` lists each document's
+/// topics (numbers below `topic_count`), `clusters` its clusters. Entry `t` of the answer is
+/// topic `t`'s `(Rc@p, Rv@p)`, `None` when no document has it.
+///
+/// When every document sits in exactly one cluster, the clusters share no document, so what the
+/// clusters taken for a topic hold is the sum of their sizes and of their overlaps with it: one
+/// pass over the documents counts each topic's overlap with each cluster, where measuring each
+/// topic on its own would walk every cluster's documents once per topic. With soft memberships
+/// each topic is measured on its own ([`ClusterMembers::by_relevance`]), as distinct documents
+/// must be counted.
+pub fn coverage_by_topic<'a, T, C>(topics: T, clusters: C, topic_count: usize, p: f64) -> Vec<TopicCoverage>
+where
+    T: IntoIterator<Item = &'a [usize]> + Clone,
+    C: IntoIterator<Item = &'a [usize]> + Clone,
+{
+    match Overlaps::of_hard(topics.clone(), clusters.clone(), topic_count) {
+        Some(overlaps) => (0..topic_count)
+            .map(|topic| TopicCoverage {
+                documents: overlaps.topic_sizes[topic],
+                clusters_and_share: overlaps.by_relevance(topic, p),
+            })
+            .collect(),
+        None => {
+            let members = ClusterMembers::new(clusters);
+            let topic_members = ClusterMembers::new(topics);
+            let mut relevant = vec![false; members.documents];
+            (0..topic_count)
+                .map(|topic| {
+                    let documents = topic_members.documents_of(topic);
+                    documents.iter().for_each(|&d| relevant[d] = true);
+                    let clusters_and_share = members.by_relevance(&relevant, p);
+                    documents.iter().for_each(|&d| relevant[d] = false);
+                    TopicCoverage { documents: documents.len(), clusters_and_share }
+                })
+                .collect()
+        }
+    }
+}
+
+/// One topic's documents and, when it has any, its `(Rc@p, Rv@p)`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TopicCoverage {
+    /// How many documents have the topic.
+    pub documents: usize,
+    /// Rc@p and Rv@p ([`ClusterMembers::by_relevance`]); `None` when no document has the topic.
+    pub clusters_and_share: Option<(usize, f64)>,
+}
+
+/// How many documents each topic shares with each cluster of a hard clustering (one cluster per
+/// document), with the clusters' and topics' sizes.
+struct Overlaps {
+    /// Row `topic`, column `cluster`.
+    shared: Vec<usize>,
+    cluster_sizes: Vec<usize>,
+    topic_sizes: Vec<usize>,
+    documents: usize,
+}
+
+impl Overlaps {
+    /// The counts, or `None` when some document is in no cluster or in more than one.
+    fn of_hard<'a>(
+        topics: impl IntoIterator<Item = &'a [usize]>,
+        clusters: impl IntoIterator<Item = &'a [usize]> + Clone,
+        topic_count: usize,
+    ) -> Option<Overlaps> {
+        let mut cluster_count = 0;
+        for of_document in clusters.clone() {
+            let &[cluster] = of_document else { return None };
+            cluster_count = cluster_count.max(cluster + 1);
+        }
+        let mut overlaps = Overlaps {
+            shared: vec![0; topic_count * cluster_count],
+            cluster_sizes: vec![0; cluster_count],
+            topic_sizes: vec![0; topic_count],
+            documents: 0,
+        };
+        for (of_document, cluster) in topics.into_iter().zip(clusters) {
+            let cluster = cluster[0];
+            overlaps.cluster_sizes[cluster] += 1;
+            overlaps.documents += 1;
+            for (at, &topic) in of_document.iter().enumerate() {
+                if of_document[..at].contains(&topic) {
+                    continue; // listed twice, counted once (as `ClusterMembers` counts it)
+                }
+                overlaps.topic_sizes[topic] += 1;
+                overlaps.shared[topic * cluster_count + cluster] += 1;
+            }
+        }
+        Some(overlaps)
+    }
+
+    /// [`ClusterMembers::by_relevance`] for `topic`: the clusters in the same order, their
+    /// documents counted by size (no document is in two of them).
+    fn by_relevance(&self, topic: usize, p: f64) -> Option<(usize, f64)> {
+        let total_relevant = self.topic_sizes[topic];
+        if total_relevant == 0 || self.documents == 0 {
+            return None;
+        }
+        let row = &self.shared[topic * self.cluster_sizes.len()..][..self.cluster_sizes.len()];
+        let mut clusters: Vec<(usize, usize, usize)> = (self.cluster_sizes.iter().zip(row).enumerate())
+            .filter(|(_, (size, _))| **size > 0)
+            .map(|(cluster, (&size, &shared))| (shared, size, cluster))
+            .collect();
+        clusters.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+        let needed = (p * total_relevant as f64).ceil() as usize;
+        let (mut covered, mut documents, mut taken) = (0, 0, 0);
+        for (shared, size, _) in clusters {
+            if covered >= needed {
+                break;
+            }
+            covered += shared;
+            documents += size;
+            taken += 1;
+        }
+        Some((taken, documents as f64 / self.documents as f64))
+    }
+}
+
 /// Each cluster's documents (soft memberships), gathered once to measure many topics with
 /// [`ClusterMembers::by_relevance`].
 pub struct ClusterMembers {
@@ -339,6 +457,40 @@ mod tests {
         assert!((normalized_mutual_information(&labels, &renamed) - 1.0).abs() < 1e-12);
         assert_eq!(adjusted_rand_index(&[1, 1, 1], &[2, 2, 2]), 1.0, "one cluster each");
         assert_eq!(adjusted_rand_index(&[1, 2, 3], &[4, 5, 6]), 1.0, "all singletons each");
+    }
+
+    #[test]
+    fn coverage_by_topic_counts_as_each_topic_measured_alone() {
+        // Hard clusterings take the counting path, soft ones the per-topic path; both must equal
+        // `ClusterMembers::by_relevance` topic by topic, ties between clusters included.
+        let mut rng = litnav_core::rng::SplitMix64(11);
+        let mut below = |n: usize| rng.below(n);
+        for case in 0..300 {
+            let (documents, topic_count, cluster_count) = (1 + below(60), 1 + below(6), 1 + below(8));
+            let topics: Vec<Vec<usize>> =
+                (0..documents).map(|_| (0..1 + below(2)).map(|_| below(topic_count)).collect()).collect();
+            let soft = case % 3 == 0;
+            let clusters: Vec<Vec<usize>> = (0..documents)
+                .map(|_| (0..if soft { 1 + below(3) } else { 1 }).map(|_| below(cluster_count)).collect())
+                .collect();
+            let members = ClusterMembers::new(clusters.iter().map(Vec::as_slice));
+            let topic_members = ClusterMembers::new(topics.iter().map(Vec::as_slice));
+            for p in [0.3, 0.8, 1.0, 1.7] {
+                let found = coverage_by_topic(
+                    topics.iter().map(Vec::as_slice),
+                    clusters.iter().map(Vec::as_slice),
+                    topic_count,
+                    p,
+                );
+                for (topic, coverage) in found.into_iter().enumerate() {
+                    let relevant: Vec<bool> = topics.iter().map(|t| t.contains(&topic)).collect();
+                    let alone = members.by_relevance(&relevant, p);
+                    let expected =
+                        TopicCoverage { documents: topic_members.documents_of(topic).len(), clusters_and_share: alone };
+                    assert_eq!(coverage, expected, "case {case}, topic {topic}, p {p}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -1,8 +1,9 @@
 """litnav's Python bindings beside the field's own Python packages, in one process, on the same inputs.
 
 Run with the Python tier's environment and a built package, e.g. after `pip install ./crates/python`:
-    python crates/python/bench/peers.py [--shared ../shared] [--repeat 5]
-Prints, per binding: the peer's seconds, litnav's, the speed-up and the largest difference.
+    python crates/python/bench/peers.py [--shared ../shared] [--repeat 5] [--sample-seconds 0.2]
+Prints, per binding: the peer's seconds a call, litnav's, the speed-up and the largest
+difference. With --sample-seconds each side's calls are timed in loops, as timeit times them.
 """
 
 import argparse
@@ -15,12 +16,27 @@ import time
 import litnav
 
 
+SAMPLE_SECONDS = 0.0  # set by --sample-seconds
+
+
 def best_of(repeat, function):
-    times, value = [], None
+    """The fastest of `repeat` samples, in seconds a call, and the last value. A sample is one
+    call, or with --sample-seconds S as many calls back to back as fill S seconds (counted once
+    per function, as timeit's autorange does): on a busy 2-core machine a single call under a
+    millisecond is timed as much by when the scheduler wakes its threads as by its own work."""
+    calls, value = 1, None
+    if SAMPLE_SECONDS > 0:
+        start = time.perf_counter()
+        while time.perf_counter() - start < SAMPLE_SECONDS:
+            value = function()
+            calls += 1
+        calls = max(1, calls - 1)
+    times = []
     for _ in range(repeat):
         start = time.perf_counter()
-        value = function()
-        times.append(time.perf_counter() - start)
+        for _ in range(calls):
+            value = function()
+        times.append((time.perf_counter() - start) / calls)
     return min(times), value
 
 
@@ -314,7 +330,11 @@ def main():
     parser.add_argument("--references", type=int, default=10, help="references per paper of the synthetic graph")
     parser.add_argument("--only", choices=sorted(CASES), action="append",
                         help="run only this case (repeatable; default: every case)")
+    parser.add_argument("--sample-seconds", type=float, default=0.0, metavar="S",
+                        help="time calls in loops that fill S seconds, a call's time their mean (default: one call a sample)")
     args = parser.parse_args()
+    global SAMPLE_SECONDS
+    SAMPLE_SECONDS = args.sample_seconds
     shared = args.shared.resolve()
     print(f"{'binding':<70} {'peer s':>9} {'litnav s':>9} {'speed-up':>9} {'largest difference':>19}", flush=True)
     cases = [lambda c=case: c(shared, args.repeat) for name, case in CASES.items() if name in (args.only or CASES)]
@@ -322,7 +342,7 @@ def main():
         cases.append(lambda: cd_large_case(args.large, args.references))
     for case in cases:
         name, peer_s, ours_s, diff = case()
-        print(f"{name:<70} {peer_s:>9.4f} {ours_s:>9.4f} {peer_s / ours_s:>8.1f}x {diff:>19.3g}", flush=True)
+        print(f"{name:<70} {peer_s:>9.4g} {ours_s:>9.4g} {peer_s / ours_s:>8.1f}x {diff:>19.3g}", flush=True)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@
 
 use super::{mean, read_json_lines};
 use crate::error::{Error, Result};
-use litnav_eval::clustering::{ClusterMembers, rand_index_and_mutual_information};
+use litnav_eval::clustering::{TopicCoverage, coverage_by_topic, rand_index_and_mutual_information};
 use litnav_organize::MapNode;
 use serde::Serialize;
 use serde_json::Value;
@@ -279,7 +279,7 @@ impl Memberships {
     }
 
     /// Each document's clusters, in document order.
-    pub fn iter(&self) -> impl Iterator<Item = &[usize]> {
+    pub fn iter(&self) -> impl Iterator<Item = &[usize]> + Clone {
         let starts = std::iter::once(0).chain(self.ends.iter().copied());
         starts.zip(&self.ends).map(|(start, &end)| &self.clusters[start..end])
     }
@@ -392,19 +392,11 @@ fn measure(
     gold_labels: &[Label],
     coverage: f64,
 ) -> (ClusterNumbers, Vec<GoldCluster>) {
-    let members = ClusterMembers::new(predicted.iter());
-    let gold_members = ClusterMembers::new(gold.iter());
-    let mut relevant = vec![false; gold.len()];
-    let per_cluster: Vec<GoldCluster> = gold_labels
-        .iter()
-        .enumerate()
-        .filter_map(|(label, name)| {
-            let documents = gold_members.documents_of(label);
-            documents.iter().for_each(|&d| relevant[d] = true);
-            let measured = members.by_relevance(&relevant, coverage);
-            documents.iter().for_each(|&d| relevant[d] = false);
-            let (rc, rv) = measured?;
-            Some(GoldCluster { cluster: name.name().to_string(), documents: documents.len(), rc, rv })
+    let measured = coverage_by_topic(gold.iter(), predicted.iter(), gold_labels.len(), coverage);
+    let per_cluster: Vec<GoldCluster> = (gold_labels.iter().zip(measured))
+        .filter_map(|(name, TopicCoverage { documents, clusters_and_share })| {
+            let (rc, rv) = clusters_and_share?;
+            Some(GoldCluster { cluster: name.name().to_string(), documents, rc, rv })
         })
         .collect();
     // The labels are numbered in sorted order, so their numbers sort as scikit-learn's labels.

@@ -31,6 +31,7 @@ use crate::session::CorpusSession;
 use crate::workspace::Workspace;
 use litnav_eval::bloom::Compat;
 use litnav_survey::{Layout, Problems, Survey};
+use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -495,13 +496,26 @@ pub fn evaluate(
 ) -> Result<SurveyReport> {
     let topic = options.topic.clone().unwrap_or_else(|| expert.title.clone());
     let mut context = llm_metrics::Context::new(workspace, expert, generated, options, llm, &topic, progress);
-    let mut results = Vec::new();
-    for metric in Metric::ALL.into_iter().filter(|m| options.metrics.contains(m)) {
-        let score = if metric.needs_llm() {
-            context.run(metric)
-        } else {
-            progress.stage(&format!("{} ({})", metric.name(), metric.key()));
-            deterministic::run(metric, workspace, expert, generated, options, progress)?
+    let wanted: Vec<Metric> = Metric::ALL.into_iter().filter(|m| options.metrics.contains(m)).collect();
+    // The deterministic metrics first, side by side on every core (HIRC's title matching takes
+    // longest; the others need not wait for it); a failure is reported as before, by the first
+    // failing metric in the listed order. Then the LLM metrics, one at a time.
+    let deterministic_metrics = || -> Vec<Option<Result<MetricScore>>> {
+        let run = |&metric: &Metric| {
+            (!metric.needs_llm()).then(|| {
+                progress.stage(&format!("{} ({})", metric.name(), metric.key()));
+                deterministic::run(metric, workspace, expert, generated, options, progress)
+            })
+        };
+        wanted.par_iter().map(run).collect()
+    };
+    let (computed, extras) =
+        rayon::join(deterministic_metrics, || options.extras.then(|| deterministic::extras(expert, generated)));
+    let mut results = Vec::with_capacity(wanted.len());
+    for (metric, computed) in wanted.into_iter().zip(computed) {
+        let score = match computed {
+            Some(score) => score?,
+            None => context.run(metric),
         };
         results.push((metric, score));
     }
@@ -516,7 +530,6 @@ pub fn evaluate(
             TierScore { tier, mean, computed: scores.len(), metrics_total: metrics.len(), metrics }
         })
         .collect();
-    let extras = options.extras.then(|| deterministic::extras(expert, generated));
     let (trace, llm_usage) = context.finish();
     Ok(SurveyReport {
         topic,
