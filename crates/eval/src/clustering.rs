@@ -342,8 +342,8 @@ impl Overlaps {
             .filter(|(_, (size, _))| **size > 0)
             .map(|(cluster, (&size, &shared))| (shared, size, cluster))
             .collect();
-        clusters.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
-        let needed = (p * total_relevant as f64).ceil() as usize;
+        clusters.sort_unstable_by_key(|&(shared, size, cluster)| taking_order(shared, size, cluster));
+        let needed = relevant_needed(p, total_relevant);
         let (mut covered, mut documents, mut taken) = (0, 0, 0);
         for (shared, size, _) in clusters {
             if covered >= needed {
@@ -355,6 +355,18 @@ impl Overlaps {
         }
         Some((taken, documents as f64 / self.documents as f64))
     }
+}
+
+/// The order a topic's clusters are taken in ([`clusters_by_relevance`]): most of the topic's
+/// documents first, then the smaller cluster, then the lower label (labels differ, so the order
+/// is total).
+fn taking_order(relevant: usize, size: usize, label: usize) -> (std::cmp::Reverse<usize>, usize, usize) {
+    (std::cmp::Reverse(relevant), size, label)
+}
+
+/// How many of a topic's `total` documents the clusters taken must hold to cover `p` of them.
+fn relevant_needed(p: f64, total: usize) -> usize {
+    (p * total as f64).ceil() as usize
 }
 
 /// Each cluster's documents (soft memberships), gathered once to measure many topics with
@@ -399,8 +411,8 @@ impl ClusterMembers {
             .filter(|(_, docs)| !docs.is_empty())
             .map(|(c, docs)| (c, docs.iter().filter(|&&d| relevant[d]).count(), docs.as_slice()))
             .collect();
-        clusters.sort_by(|a, b| b.1.cmp(&a.1).then(a.2.len().cmp(&b.2.len())).then(a.0.cmp(&b.0)));
-        let needed = (p * total_relevant as f64).ceil() as usize;
+        clusters.sort_unstable_by_key(|&(cluster, relevant, docs)| taking_order(relevant, docs.len(), cluster));
+        let needed = relevant_needed(p, total_relevant);
         let mut seen = vec![false; self.documents];
         let (mut covered, mut documents, mut taken) = (0, 0, 0);
         for (_, _, docs) in clusters {
