@@ -18,6 +18,7 @@
 //! - [`analytics`]: citation analytics on DataFusion or Ballista (the `analytics` feature), and
 //!   [`analytics_results`]: their result files used in a session.
 //! - [`edges`]: the CD index of an edge list with years (what Python hands over).
+//! - [`parallel`]: work a person waits on, shared by the calling thread and helper threads.
 //! - [`Error`]: every failure with its [`litnav_core::ErrorKind`].
 
 pub mod analytics;
@@ -35,6 +36,7 @@ pub mod info;
 pub mod ingest;
 pub mod judge;
 pub mod maps;
+pub mod parallel;
 pub mod progress;
 pub mod relations;
 pub mod request;

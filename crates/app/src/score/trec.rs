@@ -3,13 +3,12 @@
 //! nDCG at cut-offs and MRR.
 
 use crate::error::{Error, Result};
+use crate::parallel;
 use litnav_core::bytes::BlockMasks;
 /// A query's graded ranking, as `grade_scored` makes it and `ScoreTable::of` reads it.
 pub use litnav_eval::retrieval::GradedRanking;
-use rayon::prelude::*;
 use serde::Serialize;
 use std::cmp::Ordering;
-use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::convert::Infallible;
 use std::path::Path;
@@ -148,26 +147,95 @@ fn short_decimal(text: &str) -> Option<f64> {
 /// run hashes a document id for each of its lines, and SipHash was a quarter of reading one.
 type IdMap<'a, V> = HashMap<&'a str, V, foldhash::fast::RandomState>;
 
+/// Judgments borrowed from a qrels file's text, per query.
+type Judged<'a> = BTreeMap<&'a str, IdMap<'a, f64>>;
+
 /// Judgments borrowed from a qrels file's text (a judgment given twice: the last one counts).
-fn parse_qrels<'a>(text: &'a str, path: &Path) -> Result<BTreeMap<&'a str, IdMap<'a, f64>>> {
-    let mut qrels: BTreeMap<&str, IdMap<'_, f64>> = BTreeMap::new();
+/// They are gathered as listed ([`last_group`]) and each query's map is built once at its size,
+/// rather than found and grown line by line.
+fn parse_qrels(text: &str) -> std::result::Result<Judged<'_>, LineError> {
+    let mut groups: Vec<(&str, Vec<(&str, f64)>)> = Vec::new();
     for_each_line(text, |fields| {
         let [query, _, document, grade] = fields else {
             return Err(format!("a qrels line has 4 fields (query iteration document grade), found {}", fields.len()));
         };
-        qrels.entry(query).or_default().insert(document, number(grade, "grade")?);
+        let grade = number(grade, "grade")?;
+        last_group(&mut groups, query, Vec::new).push((document, grade));
         Ok(())
-    })
-    .map_err(|e| at_line(path, e))?;
+    })?;
+    let mut qrels: Judged<'_> = BTreeMap::new();
+    for (query, judgments) in groups {
+        let judged = qrels.entry(query).or_default();
+        judged.reserve(judgments.len());
+        judged.extend(judgments);
+    }
     Ok(qrels)
+}
+
+/// The group of `key` when it is the last of `groups`, or a new one made by `start`: a TREC
+/// file lists a query's lines together, so a line joins the previous line's group without a
+/// lookup (a query listed again further on starts another group).
+fn last_group<K: PartialEq, G>(groups: &mut Vec<(K, G)>, key: K, start: impl FnOnce() -> G) -> &mut G {
+    if groups.last().is_none_or(|(last, _)| *last != key) {
+        groups.push((key, start()));
+    }
+    let last = groups.len() - 1;
+    &mut groups[last].1
 }
 
 /// One query's scored documents borrowed from a run file's text, as listed (a document may be
 /// listed more than once).
 type ScoredText<'a> = Vec<(f64, &'a str)>;
 
+/// The query, the document and the score of a run line.
+fn run_line<'a>(fields: &[&'a str]) -> std::result::Result<(&'a str, &'a str, f64), String> {
+    let [query, _, document, _, score, ..] = fields else {
+        return Err(format!("a run line has 6 fields (query Q0 document rank score tag), found {}", fields.len()));
+    };
+    Ok((query, document, number(score, "score")?))
+}
+
+/// A run's text as its queries' documents, in the order listed.
+fn scored_lines(text: &str) -> std::result::Result<Vec<(&str, ScoredText<'_>)>, LineError> {
+    let mut groups: Vec<(&str, ScoredText<'_>)> = Vec::new();
+    for_each_line(text, |fields| {
+        let (query, document, score) = run_line(fields)?;
+        last_group(&mut groups, query, Vec::new).push((score, document));
+        Ok(())
+    })?;
+    Ok(groups)
+}
+
+/// One query's lines that follow each other in a run file: the text they span, and the first
+/// `depth` of them in trec_eval's order, gathered as they were read ([`Leading`]). That is all
+/// a query's grading needs, unless its first documents repeat one or none is relevant; then its
+/// lines are read again ([`grade_query`]).
+#[derive(Debug)]
+struct QueryLines<'a> {
+    /// The text the lines are in, and where in it they are.
+    text: &'a str,
+    span: std::ops::Range<usize>,
+    leading: Leading<&'a str>,
+}
+
+/// One piece of a run file as the lines of its queries ([`QueryLines`]), in the order listed.
+fn parse_run_piece(piece: &str, depth: usize) -> std::result::Result<Vec<(&str, QueryLines<'_>)>, LineError> {
+    let mut groups: Vec<(&str, QueryLines<'_>)> = Vec::new();
+    let offset = |field: &str| field.as_ptr() as usize - piece.as_ptr() as usize;
+    for_each_line(piece, |fields| {
+        let (query, document, score) = run_line(fields)?;
+        let start = || QueryLines { text: piece, span: offset(query)..0, leading: Leading::new(depth) };
+        let lines = last_group(&mut groups, query, start);
+        let last = fields[fields.len() - 1];
+        lines.span.end = offset(last) + last.len();
+        lines.leading.offer(score, document);
+        Ok(())
+    })?;
+    Ok(groups)
+}
+
 /// A file's bytes cut at line ends into about `count` pieces of at least [`PIECE_BYTES`] each,
-/// with each piece's byte offset: a long run file is read on every core.
+/// with each piece's byte offset.
 fn pieces(bytes: &[u8], count: usize) -> Vec<(usize, &[u8])> {
     let count = count.clamp(1, bytes.len() / PIECE_BYTES + 1);
     let mut cuts = vec![0];
@@ -190,54 +258,65 @@ fn piece_text(piece: &[u8]) -> std::result::Result<&str, LineError> {
     })
 }
 
-/// The smallest piece of a run file worth a thread of its own.
-const PIECE_BYTES: usize = 64 << 10;
+/// The smallest piece of a run file worth reading on its own.
+const PIECE_BYTES: usize = 32 << 10;
 
-/// A run's scored documents borrowed from its file's bytes, per query. Repeats are kept: only
-/// the documents that reach a cut-off need to be checked for them ([`grade_listed`]). The bytes
-/// are checked to be text and read in pieces on every core; a problem is reported at the first
-/// line that has one.
-fn parse_run<'a>(bytes: &'a [u8], path: &Path) -> Result<IdMap<'a, ScoredText<'a>>> {
-    let parsed: Vec<(usize, _)> = pieces(bytes, rayon::current_num_threads())
-        .into_par_iter()
-        .map(|(offset, piece)| (offset, piece_text(piece).and_then(parse_run_piece)))
-        .collect();
-    let mut queries: IdMap<'_, ScoredText<'_>> = IdMap::default();
-    for (offset, groups) in parsed {
-        let lines_before = || memchr::memchr_iter(b'\n', &bytes[..offset]).count();
-        let groups = groups.map_err(|(line, problem)| at_line(path, (lines_before() + line, problem)))?;
-        for (query, docs) in groups {
-            match queries.entry(query) {
-                Entry::Occupied(mut kept) => kept.get_mut().extend(docs),
-                Entry::Vacant(slot) => _ = slot.insert(docs),
+/// How many pieces a run file is cut into for each thread: enough that threads that start late
+/// or run slow still end about together ([`parallel::shared`]).
+const PIECES_PER_THREAD: usize = 8;
+
+/// The parts of reading TREC files that are done side by side: the qrels, and the pieces of the
+/// run (with each piece's byte offset).
+enum Reading<'a> {
+    Qrels(&'a str),
+    RunPiece(usize, &'a [u8]),
+}
+
+/// A [`Reading`] done.
+enum Read<'a> {
+    Qrels(std::result::Result<Judged<'a>, LineError>),
+    RunPiece(usize, std::result::Result<Vec<(&'a str, QueryLines<'a>)>, LineError>),
+}
+
+/// A qrels file's text and a run file's bytes parsed side by side on the calling thread and
+/// helpers ([`parallel::shared`]), the run in pieces checked to be text one by one and read to
+/// the cut-off `depth`: the judgments, and each query's lines in the order listed. Problems are
+/// reported at the first line that has one, the qrels' first.
+fn read_trec<'a>(
+    qrels: (&'a str, &Path),
+    run: (&'a [u8], &Path),
+    depth: usize,
+) -> Result<(Judged<'a>, IdMap<'a, Vec<QueryLines<'a>>>)> {
+    let ((qrels_text, qrels_path), (run_bytes, run_path)) = (qrels, run);
+    let count = PIECES_PER_THREAD * rayon::current_num_threads();
+    let run_pieces = pieces(run_bytes, count).into_iter().map(|(offset, piece)| Reading::RunPiece(offset, piece));
+    let readings = std::iter::once(Reading::Qrels(qrels_text)).chain(run_pieces).collect();
+    let mut judged = Judged::new();
+    let mut queries: IdMap<'_, Vec<QueryLines<'_>>> = IdMap::default();
+    for read in parallel::shared(readings, |reading| match reading {
+        Reading::Qrels(text) => Read::Qrels(parse_qrels(text)),
+        Reading::RunPiece(offset, piece) => {
+            Read::RunPiece(offset, piece_text(piece).and_then(|text| parse_run_piece(text, depth)))
+        }
+    }) {
+        match read {
+            Read::Qrels(parsed) => judged = parsed.map_err(|e| at_line(qrels_path, e))?,
+            Read::RunPiece(offset, groups) => {
+                let lines_before = || memchr::memchr_iter(b'\n', &run_bytes[..offset]).count();
+                let groups = groups.map_err(|(line, problem)| at_line(run_path, (lines_before() + line, problem)))?;
+                for (query, lines) in groups {
+                    queries.entry(query).or_default().push(lines);
+                }
             }
         }
     }
-    Ok(queries)
-}
-
-/// One piece of a run file as its queries' documents, in the order listed: a run lists a
-/// query's lines together, so a line joins the previous line's query without a lookup.
-fn parse_run_piece(piece: &str) -> std::result::Result<Vec<(&str, ScoredText<'_>)>, LineError> {
-    let mut groups: Vec<(&str, ScoredText<'_>)> = Vec::new();
-    for_each_line(piece, |fields| {
-        let [query, _, document, _, score, ..] = fields else {
-            return Err(format!("a run line has 6 fields (query Q0 document rank score tag), found {}", fields.len()));
-        };
-        let score = number(score, "score")?;
-        match groups.last_mut() {
-            Some((name, docs)) if name == query => docs.push((score, document)),
-            _ => groups.push((query, vec![(score, document)])),
-        }
-        Ok(())
-    })?;
-    Ok(groups)
+    Ok((judged, queries))
 }
 
 /// Read qrels.
 pub fn read_qrels(path: &Path) -> Result<Qrels> {
     let text = read_text(path)?;
-    let judged = parse_qrels(&text, path)?;
+    let judged = parse_qrels(&text).map_err(|e| at_line(path, e))?;
     let owned = |(d, g): (&str, f64)| (d.to_string(), g);
     Ok(judged.into_iter().map(|(query, docs)| (query.to_string(), docs.into_iter().map(owned).collect())).collect())
 }
@@ -246,13 +325,12 @@ pub fn read_qrels(path: &Path) -> Result<Qrels> {
 /// decreasing order (the file's rank column is ignored, as trec_eval ignores it).
 pub fn read_run(path: &Path) -> Result<Run> {
     let bytes = read_bytes(path)?;
-    let owned = |(s, d): (f64, &str)| (s, d.to_string());
-    Ok(rank(
-        parse_run(&bytes, path)?
-            .into_iter()
-            .map(|(q, docs)| (q.to_string(), docs.into_iter().map(owned).collect()))
-            .collect(),
-    ))
+    let text = piece_text(&bytes).map_err(|e| at_line(path, e))?;
+    let mut scored: HashMap<String, Vec<(f64, String)>> = HashMap::new();
+    for (query, docs) in scored_lines(text).map_err(|e| at_line(path, e))? {
+        scored.entry(query.to_string()).or_default().extend(docs.into_iter().map(|(s, d)| (s, d.to_string())));
+    }
+    Ok(rank(scored))
 }
 
 /// The order trec_eval ranks scored documents in: by score, decreasing, ties by document id in
@@ -297,6 +375,7 @@ fn select_first<D: Ord>(docs: &mut [(f64, D)], depth: usize) -> usize {
 /// and from then on a document scoring below the worst of them is refused by one comparison. A
 /// run of n documents thus costs n comparisons and a few selections among 2·`depth`, instead of
 /// holding all n and selecting among them.
+#[derive(Debug)]
 pub struct Leading<D> {
     depth: usize,
     held: Vec<(f64, D)>,
@@ -308,7 +387,8 @@ pub struct Leading<D> {
 impl<D: Ord> Leading<D> {
     /// Gather the first `depth` documents.
     pub fn new(depth: usize) -> Leading<D> {
-        Leading { depth, held: Vec::with_capacity(2 * depth), floor: f64::NEG_INFINITY }
+        // Held documents grow as offered: a run of many short queries holds few per query.
+        Leading { depth, held: Vec::new(), floor: f64::NEG_INFINITY }
     }
 
     /// Offer one document and its score (not NaN).
@@ -433,31 +513,84 @@ fn in_rank_order<D: Ord>(leading: &[(f64, D)], grades: &[f64]) -> Vec<f64> {
 /// One query's documents as a run file lists them, graded as [`grade_scored`] grades distinct
 /// ones: a document listed more than once counts once, with its highest score. When the first
 /// `depth` lines in trec_eval's order name distinct documents, they are the first `depth`
-/// distinct ones (a repeat ranks below its document's best line), and when one of them is
-/// relevant nothing beyond them matters: the common run costs `depth` checks for repeats, not a
-/// hash of every line. Otherwise the whole list is made distinct first.
+/// distinct ones (a repeat ranks below its document's best line), and the others matter only
+/// when none of those is relevant, to find the first relevant one ([`first_relevant_after`]).
+/// Otherwise the whole list is made distinct first.
 fn grade_listed<'a>(docs: &mut ScoredText<'a>, depth: usize, judged: &IdMap<'a, f64>) -> GradedRanking {
-    let grade = |doc: &&str| judged.get(doc).copied().unwrap_or(0.0);
     let reach = select_first(docs, depth);
-    let first = &docs[..reach];
-    let mut seen: HashSet<&str, foldhash::fast::RandomState> =
-        HashSet::with_capacity_and_hasher(first.len(), Default::default());
-    if first.iter().all(|(_, doc)| seen.insert(doc)) {
-        let grades: Vec<f64> = first.iter().map(|(_, doc)| grade(doc)).collect();
-        if grades.iter().any(|g| *g > 0.0) {
-            // A relevant document leads, so nothing beyond these is asked for.
-            let Ok(graded) = graded_leading(first, &grades, judged.values().copied(), || Ok::<_, Infallible>(None));
-            return graded;
-        }
+    let (first, rest) = docs.split_at(reach);
+    if let Some(grades) = distinct_grades(first, judged) {
+        let beyond = || Ok::<_, Infallible>(first_relevant_after(first, rest, judged));
+        let Ok(graded) = graded_leading(first, &grades, judged.values().copied(), beyond);
+        return graded;
     }
     let mut best: IdMap<'_, f64> = IdMap::with_capacity_and_hasher(docs.len(), Default::default());
     for &(score, doc) in docs.iter() {
         best.entry(doc).and_modify(|kept| *kept = kept.max(score)).or_insert(score);
     }
     let mut distinct: ScoredText<'_> = best.into_iter().map(|(doc, score)| (score, doc)).collect();
-    let Ok(graded) =
-        grade_scored(&mut distinct, depth, judged.values().copied(), |doc| Ok::<_, Infallible>(grade(doc)));
+    let Ok(graded) = grade_scored(&mut distinct, depth, judged.values().copied(), |doc| {
+        Ok::<_, Infallible>(judged.get(doc).copied().unwrap_or(0.0))
+    });
     graded
+}
+
+/// The grades of `first` (0 when unjudged), when its documents are distinct.
+fn distinct_grades<'a>(first: &[(f64, &'a str)], judged: &IdMap<'a, f64>) -> Option<Vec<f64>> {
+    let mut seen: HashSet<&str, foldhash::fast::RandomState> =
+        HashSet::with_capacity_and_hasher(first.len(), Default::default());
+    first.iter().all(|(_, doc)| seen.insert(doc)).then(|| first.iter().map(|(_, doc)| grade_in(judged, doc)).collect())
+}
+
+/// The grade `judged` gives `doc` (0 when unjudged).
+fn grade_in(judged: &IdMap<'_, f64>, doc: &str) -> f64 {
+    judged.get(doc).copied().unwrap_or(0.0)
+}
+
+/// The rank (from 0) of the first relevant document among the distinct documents of a query's
+/// lines, when its first lines in trec_eval's order (`first`) name distinct documents, none of
+/// them relevant, and `rest` holds its other lines (or all of them); `None` when no line is
+/// relevant. The
+/// documents ranked ahead of the best relevant line are counted once each, without making the
+/// whole list distinct: a document ranks ahead of the first relevant one exactly when one of its
+/// lines does.
+fn first_relevant_after(first: &[(f64, &str)], rest: &[(f64, &str)], judged: &IdMap<'_, f64>) -> Option<usize> {
+    let best = rest.iter().filter(|(_, doc)| grade_in(judged, doc) > 0.0).min_by(|a, b| by_trec_order(a, b))?;
+    let mut ahead: HashSet<&str, foldhash::fast::RandomState> =
+        first.iter().map(|(_, doc)| *doc).collect::<HashSet<_, _>>();
+    ahead.extend(rest.iter().filter(|line| by_trec_order(line, best).is_lt()).map(|(_, doc)| *doc));
+    Some(ahead.len())
+}
+
+/// One query's graded ranking to `depth` from its lines in a run file, in the order listed. Its
+/// first `depth` lines in trec_eval's order were gathered as they were read; when they name
+/// distinct documents they are its first distinct documents, and when one of them is relevant
+/// they are all it needs: the common run costs a check for repeats among its first documents,
+/// not a hash of every line. Otherwise its lines are read again: to find the first relevant
+/// document after them ([`first_relevant_after`]), or, when they repeat a document, to be made
+/// distinct ([`grade_listed`]).
+fn grade_query<'a>(lines: Vec<QueryLines<'a>>, depth: usize, judged: &IdMap<'a, f64>) -> Result<GradedRanking> {
+    let mut texts = Vec::with_capacity(lines.len());
+    let mut first = ScoredText::new();
+    for QueryLines { text, span, leading } in lines {
+        texts.push(&text[span]);
+        first.extend(leading.first());
+    }
+    let reach = select_first(&mut first, depth);
+    let first = &first[..reach];
+    let listed = || -> Result<ScoredText<'a>> {
+        let mut listed = ScoredText::new();
+        for text in &texts {
+            let groups =
+                scored_lines(text).map_err(|_| Error::internal("a run's lines read differently the second time"))?;
+            listed.extend(groups.into_iter().flat_map(|(_, docs)| docs));
+        }
+        Ok(listed)
+    };
+    let Some(grades) = distinct_grades(first, judged) else {
+        return Ok(grade_listed(&mut listed()?, depth, judged));
+    };
+    graded_leading(first, &grades, judged.values().copied(), || Ok(first_relevant_after(first, &listed()?, judged)))
 }
 
 /// The scores of one query (or their means): `recall@k`, `precision@k`, `ndcg@k` per cut-off,
@@ -558,22 +691,21 @@ impl ScoreTable {
         Ok(Self { metrics, rows, mean })
     }
 
-    /// Read a run file and a qrels file and score them. Ids stay borrowed from the files' text
-    /// and each query's run is graded only to the deepest cut-off ([`grade_scored`]). The qrels
-    /// are parsed while the run is read, the run is parsed on every core, and the queries are
-    /// graded on every core.
+    /// Read a run file and a qrels file and score them. Ids stay borrowed from the files' text,
+    /// and of each query's lines only the first to the deepest cut-off are kept as they are read
+    /// ([`Leading`]); the others are read again only for a query that needs them. The qrels and
+    /// the run's pieces are read side by side, and then the queries graded, by the calling thread
+    /// and helpers ([`parallel::shared`]).
     pub fn of_files(qrels: &Path, run: &Path, k: &[usize]) -> Result<Self> {
-        let judged_text = read_text(qrels)?;
-        let (judged, run_bytes) = rayon::join(|| parse_qrels(&judged_text, qrels), || read_bytes(run));
-        let run_bytes = run_bytes?;
-        let (judged, mut scored) = (judged?, parse_run(&run_bytes, run)?);
+        let (judged_text, run_bytes) = (read_text(qrels)?, read_bytes(run)?);
         let depth = deepest(k);
+        let (judged, mut scored) = read_trec((&judged_text, qrels), (&run_bytes, run), depth)?;
         let queries: Vec<_> =
             judged.iter().map(|(query, grades)| (*query, grades, scored.remove(query).unwrap_or_default())).collect();
-        let graded: Vec<(String, GradedRanking)> = queries
-            .into_par_iter()
-            .map(|(query, grades, mut docs)| (query.to_string(), grade_listed(&mut docs, depth, grades)))
-            .collect();
+        let graded = parallel::shared(queries, |(query, grades, lines)| {
+            grade_query(lines, depth, grades).map(|graded| (query.to_string(), graded))
+        });
+        let graded = graded.into_iter().collect::<Result<Vec<_>>>()?;
         Self::of(graded, k).map_err(|e| e.context(format!("scoring {}", qrels.display())))
     }
 
@@ -873,6 +1005,12 @@ mod tests {
             assert_eq!(number(text, "x").ok().map(f64::to_bits), parsed.map(f64::to_bits), "{text}");
         }
         assert!(short_decimal("-7.2384").is_some() && short_decimal("0.3000000000000001").is_some());
+        for fast in ["996.0", "1.", ".5", "0", "1234567.12345678", "9007199254740992", "-000000000000001"] {
+            assert_eq!(short_decimal(fast).map(f64::to_bits), fast.parse::<f64>().ok().map(f64::to_bits), "{fast}");
+        }
+        for other in [".", "-.", "1.2.3", "12a4", "9007199254740993", "1e5", "1.5 ", "--1"] {
+            assert_eq!(short_decimal(other), None, "{other}");
+        }
         assert!(short_decimal("0.30000000000000004").is_none() && short_decimal("123.456e7").is_none());
     }
 
@@ -882,39 +1020,65 @@ mod tests {
         // ties, long enough for four pieces.
         let mut run = String::new();
         for line in 0..12_000 {
-            let (query, doc) = (["q1", "q2", "q3"][(line / 700) % 3], (line * 7919) % 5000);
-            run.push_str(&format!("{query} Q0 d{doc} {line} {} t\n", (line * 31) % 997));
+            let (query, doc) = (["q1", "q2", "q3", "q4"][(line / 700) % 4], (line * 7919) % 5000);
+            let doc = if query == "q4" { format!("e{line}") } else { format!("d{doc}") };
+            run.push_str(&format!("{query} Q0 {doc} {line} {} t\n", (line * 31) % 997));
         }
-        let qrels: String = (0..300).map(|i| format!("q{} 0 d{} {}\n", i % 3 + 1, i * 13, i % 3)).collect();
+        let mut qrels: String = (0..300).map(|i| format!("q{} 0 d{} {}\n", i % 3 + 1, i * 13, i % 3)).collect();
+        qrels.extend((0..12_000).step_by(7).map(|line| format!("q4 0 e{line} 1\n")));
         let text_pieces = pieces(run.as_bytes(), 4);
         assert_eq!(text_pieces.len(), 4);
         assert_eq!(
             text_pieces.iter().flat_map(|(_, piece)| piece.iter().copied()).collect::<Vec<u8>>(),
             run.as_bytes()
         );
-        let judged = parse_qrels(&qrels, Path::new("qrels")).unwrap();
-        let whole: Vec<(&str, ScoredText<'_>)> = parse_run_piece(&run).unwrap();
-        let mut in_pieces = parse_run(run.as_bytes(), Path::new("run")).unwrap();
-        for (query, grades) in &judged {
-            let mut listed: ScoredText<'_> =
-                whole.iter().filter(|(q, _)| q == query).flat_map(|(_, docs)| docs.clone()).collect();
-            let mut read = in_pieces.remove(query).unwrap();
-            assert_eq!(read.len(), listed.len());
-            assert_eq!(grade_listed(&mut read, 100, grades), grade_listed(&mut listed, 100, grades));
+        let judged = parse_qrels(&qrels).unwrap();
+        let whole: Vec<(&str, ScoredText<'_>)> = scored_lines(&run).unwrap();
+        fn read<'a>(qrels: &'a str, run: &'a [u8], depth: usize) -> Result<HashMap<String, Vec<QueryLines<'a>>>> {
+            let (_, scored) = read_trec((qrels, Path::new("qrels")), (run, Path::new("run")), depth)?;
+            Ok(scored.into_iter().map(|(query, lines)| (query.to_string(), lines)).collect())
         }
+        for depth in [0, 1, 10, 100, 1000, 5000] {
+            let mut in_pieces = read(&qrels, run.as_bytes(), depth).unwrap();
+            assert_eq!(in_pieces.len(), 4);
+            for (query, grades) in &judged {
+                let mut listed: ScoredText<'_> =
+                    whole.iter().filter(|(q, _)| q == query).flat_map(|(_, docs)| docs.clone()).collect();
+                let lines = in_pieces.remove(*query).unwrap();
+                assert!(lines.len() > 1, "{query}'s lines are in several groups");
+                let graded = grade_query(lines, depth, grades).unwrap();
+                // The plain definition: every line ranked by a sort, repeats dropped after their first.
+                let owned = listed.iter().map(|(score, doc)| (*score, doc.to_string())).collect();
+                let ranked = rank(HashMap::from([(query.to_string(), owned)])).remove(*query).unwrap();
+                let ranking: Vec<&str> = ranked.iter().map(String::as_str).collect();
+                let grade_map: HashMap<&str, f64> = grades.iter().map(|(doc, grade)| (*doc, *grade)).collect();
+                assert_eq!(graded, GradedRanking::of(&ranking, &grade_map, depth), "{query} to {depth}");
+                assert_eq!(graded, grade_listed(&mut listed, depth, grades), "{query} to {depth}");
+            }
+        }
+        // q1's documents are all judged 0 and q3's first hundred are not enough (a repeat, or no
+        // relevant one): they are read again. q2's and q4's first hundred are distinct and hold a
+        // relevant one: graded from them alone.
+        let first = |query: &str| {
+            let lines = read(&qrels, run.as_bytes(), 100).unwrap().remove(query).unwrap();
+            let mut first: ScoredText<'_> = lines.into_iter().flat_map(|l| l.leading.first()).collect();
+            first.select_nth_unstable_by(99, by_trec_order);
+            distinct_grades(&first[..100], &judged[query]).is_some_and(|grades| grades.iter().any(|g| *g > 0.0))
+        };
+        assert_eq!([first("q1"), first("q2"), first("q3"), first("q4")], [false, true, false, true]);
         // Two bad lines in the last pieces: the first one is named, by its line in the file.
         let mut lines: Vec<&str> = run.lines().collect();
         lines[9_999] = "q1 Q0 d1 1 many t";
         lines[11_500] = "q1 Q0 d1 1";
         let bad = lines.join("\n");
-        let error = parse_run(bad.as_bytes(), Path::new("run")).unwrap_err().to_string();
+        let error = read(&qrels, bad.as_bytes(), 100).unwrap_err().to_string();
         let line = 10_000;
         assert!(error.contains(&format!("run:{line}: field `score`: `many` is not a number")), "{error}");
         // Bytes that are not UTF-8 in a late piece: named by their line too.
         let mut bytes = run.into_bytes();
         let at = memchr::memchr_iter(b'\n', &bytes).nth(10_499).unwrap() + 6;
         bytes[at] = 0xff;
-        let error = parse_run(&bytes, Path::new("run")).unwrap_err().to_string();
+        let error = read(&qrels, &bytes, 100).unwrap_err().to_string();
         assert!(error.contains("run:10501: the line is not UTF-8 text"), "{error}");
     }
 }
