@@ -1,4 +1,4 @@
-//! Work shared between the calling thread and rayon's pool, for calls a person waits on that
+//! Work shared between the calling thread and helper threads, for calls a person waits on that
 //! last about a millisecond.
 //!
 //! `par_iter` called from a thread outside the pool (the Python module's caller, a server's
