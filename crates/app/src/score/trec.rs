@@ -529,9 +529,8 @@ fn grade_listed<'a>(docs: &mut ScoredText<'a>, depth: usize, judged: &IdMap<'a, 
         best.entry(doc).and_modify(|kept| *kept = kept.max(score)).or_insert(score);
     }
     let mut distinct: ScoredText<'_> = best.into_iter().map(|(doc, score)| (score, doc)).collect();
-    let Ok(graded) = grade_scored(&mut distinct, depth, judged.values().copied(), |doc| {
-        Ok::<_, Infallible>(judged.get(doc).copied().unwrap_or(0.0))
-    });
+    let Ok(graded) =
+        grade_scored(&mut distinct, depth, judged.values().copied(), |doc| Ok::<_, Infallible>(grade_in(judged, doc)));
     graded
 }
 
@@ -550,10 +549,9 @@ fn grade_in(judged: &IdMap<'_, f64>, doc: &str) -> f64 {
 /// The rank (from 0) of the first relevant document among the distinct documents of a query's
 /// lines, when its first lines in trec_eval's order (`first`) name distinct documents, none of
 /// them relevant, and `rest` holds its other lines (or all of them); `None` when no line is
-/// relevant. The
-/// documents ranked ahead of the best relevant line are counted once each, without making the
-/// whole list distinct: a document ranks ahead of the first relevant one exactly when one of its
-/// lines does.
+/// relevant. The documents ranked ahead of the best relevant line are counted once each, without
+/// making the whole list distinct: a document ranks ahead of the first relevant one exactly when
+/// one of its lines does.
 fn first_relevant_after(first: &[(f64, &str)], rest: &[(f64, &str)], judged: &IdMap<'_, f64>) -> Option<usize> {
     let best = rest.iter().filter(|(_, doc)| grade_in(judged, doc) > 0.0).min_by(|a, b| by_trec_order(a, b))?;
     let mut ahead: HashSet<&str, foldhash::fast::RandomState> =
