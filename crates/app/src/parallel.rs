@@ -18,6 +18,7 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 /// caller does everything. A panic in `work` reaches the caller once every started item has
 /// ended.
 pub fn shared<I: Send, T: Send>(items: Vec<I>, work: impl Fn(I) -> T + Sync) -> Vec<T> {
+    CALLS.fetch_add(1, Ordering::Release);
     let count = items.len();
     let next = AtomicUsize::new(0);
     let slots: Vec<Mutex<Slot<I, T>>> = items.into_iter().map(|item| Mutex::new(Slot::Waiting(item))).collect();
@@ -47,6 +48,7 @@ pub fn shared<I: Send, T: Send>(items: Vec<I>, work: impl Fn(I) -> T + Sync) -> 
         }
         _ => take_items(),
     }
+    wake_helpers();
     slots
         .into_iter()
         .map(|slot| match slot.into_inner().unwrap_or_else(PoisonError::into_inner) {
@@ -70,6 +72,29 @@ pub fn helpers() -> Option<&'static rayon::ThreadPool> {
             builder.thread_name(|i| format!("litnav-helper-{i}")).build().ok()
         })
         .as_ref()
+}
+
+/// How many [`shared`] calls have started: a helper kept awake ([`wake_helpers`]) stops waiting
+/// when it changes.
+static CALLS: AtomicUsize = AtomicUsize::new(0);
+
+/// How long helpers stay awake for a [`shared`] call that may follow ([`wake_helpers`]).
+const KEEP_AWAKE: std::time::Duration = std::time::Duration::from_micros(500);
+
+/// Wake the helpers now and keep them awake, giving their turns away, until the next [`shared`]
+/// call starts or 500 µs have passed. A helper woken by a call instead starts on it only after
+/// the wake-up, which on a virtual machine whose other CPUs sat idle took 80-115 µs: a caller
+/// that has something else to do first (read its files) wakes them before, and every call
+/// leaves them awake for the next one (the next step of a job, or the next call of a loop).
+pub fn wake_helpers() {
+    let Some(pool) = helpers() else { return };
+    let calls = CALLS.load(Ordering::Acquire);
+    pool.spawn_broadcast(move |_| {
+        let start = std::time::Instant::now();
+        while CALLS.load(Ordering::Acquire) == calls && start.elapsed() < KEEP_AWAKE {
+            std::thread::yield_now();
+        }
+    });
 }
 
 /// How long a caller that has run out of items waits for helpers by spinning rather than
@@ -137,6 +162,25 @@ mod tests {
         let seen = threads.into_inner().unwrap();
         assert!(seen.contains(&worker), "a pool's thread calling took items");
         assert_eq!(seen.len(), expected);
+    }
+
+    #[test]
+    fn helpers_kept_awake_take_the_next_call_and_stop_waiting_without_one() {
+        let threads = Mutex::new(std::collections::HashSet::new());
+        wake_helpers();
+        shared(vec![(); 64], |_| {
+            threads.lock().unwrap().insert(std::thread::current().id());
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        });
+        let expected = 1 + helpers().map_or(0, rayon::ThreadPool::current_num_threads);
+        assert_eq!(threads.into_inner().unwrap().len(), expected, "the caller and each helper took items");
+        // With no call after it, every helper's wait ends by itself: a job for each of them runs.
+        wake_helpers();
+        let start = std::time::Instant::now();
+        if let Some(pool) = helpers() {
+            pool.broadcast(|_| ());
+        }
+        assert!(start.elapsed() < std::time::Duration::from_secs(5), "the helpers stopped waiting");
     }
 
     #[test]

@@ -88,6 +88,71 @@ impl BlockMasks {
     }
 }
 
+/// The masks of a text's bytes read front to back, 64 from any position at a time
+/// ([`BlockWindow::at`]). They are cut from the masks of the two aligned blocks the 64 bytes
+/// straddle, kept from one call to the next, so that each block is classified once however many
+/// lines start in it, and the start of the next line waits only on a few bit operations rather
+/// than on classifying the block that starts with it. Past the text's end, bytes read as line
+/// feeds, so that the end ends the last line.
+pub struct BlockWindow<'a> {
+    bytes: &'a [u8],
+    /// Where the current aligned block starts.
+    base: usize,
+    /// The masks of the current block and of the one after it.
+    current: BlockMasks,
+    next: BlockMasks,
+}
+
+impl<'a> BlockWindow<'a> {
+    /// A window at the start of `bytes`.
+    pub fn new(bytes: &'a [u8]) -> BlockWindow<'a> {
+        BlockWindow { bytes, base: 0, current: padded_block(bytes, 0), next: padded_block(bytes, 64) }
+    }
+
+    /// The masks of the 64 bytes from `start` (bit `i` is byte `start + i`). Quickest when
+    /// `start` is at or a little after the previous call's; any other position costs two
+    /// blocks' masks.
+    #[inline]
+    pub fn at(&mut self, start: usize) -> BlockMasks {
+        if start < self.base || start - self.base >= 128 {
+            self.base = start & !63;
+            self.current = padded_block(self.bytes, self.base);
+            self.next = padded_block(self.bytes, self.base + 64);
+        } else if start - self.base >= 64 {
+            self.base += 64;
+            self.current = self.next;
+            self.next = padded_block(self.bytes, self.base + 64);
+        }
+        let offset = (start - self.base) as u32;
+        let join = |current: u64, next: u64| match offset {
+            0 => current,
+            _ => current >> offset | next << (64 - offset),
+        };
+        BlockMasks {
+            not_space: join(self.current.not_space, self.next.not_space),
+            newlines: join(self.current.newlines, self.next.newlines),
+        }
+    }
+}
+
+/// The masks of the 64 bytes of `bytes` from `start`, padded with line feeds past its end.
+#[inline]
+fn padded_block(bytes: &[u8], start: usize) -> BlockMasks {
+    match bytes.get(start..).and_then(<[u8]>::first_chunk::<64>) {
+        Some(block) => BlockMasks::of(block),
+        None => last_padded_block(bytes, start),
+    }
+}
+
+/// [`padded_block`] of a block that runs past the end of `bytes`.
+#[cold]
+fn last_padded_block(bytes: &[u8], start: usize) -> BlockMasks {
+    let rest = bytes.get(start..).unwrap_or_default();
+    let mut padded = [b'\n'; 64];
+    padded[..rest.len()].copy_from_slice(rest);
+    BlockMasks::of(&padded)
+}
+
 /// [`BlockMasks::of`] a byte at a time: the definition the SIMD version is tested against.
 #[cfg(any(test, not(target_arch = "x86_64")))]
 fn byte_masks(block: &[u8; 64]) -> BlockMasks {
@@ -145,6 +210,36 @@ mod tests {
             for (i, b) in block.iter().enumerate() {
                 assert_eq!(masks.not_space >> i & 1 == 1, !b.is_ascii_whitespace(), "byte {b} at {i}");
                 assert_eq!(masks.newlines >> i & 1 == 1, *b == b'\n', "byte {b} at {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_window_gives_the_masks_of_the_padded_bytes_from_any_position() {
+        let mut seed = 11u64;
+        let mut draw = |n: u64| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) % n
+        };
+        for length in [0, 1, 63, 64, 65, 127, 128, 129, 300, 1000] {
+            let bytes: Vec<u8> = (0..length).map(|_| [b' ', b'\n', b'\t', b'a', b'7'][draw(5) as usize]).collect();
+            let expected = |start: usize| {
+                let mut padded = [b'\n'; 64];
+                for (i, b) in bytes.iter().skip(start).take(64).enumerate() {
+                    padded[i] = *b;
+                }
+                byte_masks(&padded)
+            };
+            let mut window = BlockWindow::new(&bytes);
+            // Forward in small and large steps, then anywhere.
+            let mut start = 0;
+            while start < length + 70 {
+                assert_eq!(window.at(start), expected(start), "length {length}, from {start}");
+                start += [1, 5, 40, 64, 130][draw(5) as usize];
+            }
+            for _ in 0..50 {
+                let start = draw(length as u64 + 70) as usize;
+                assert_eq!(window.at(start), expected(start), "length {length}, back to {start}");
             }
         }
     }

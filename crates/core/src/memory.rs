@@ -49,8 +49,8 @@ pub fn limit_allocator_arenas(arenas: usize) -> bool {
 /// ten million papers does, on the in-memory graph and in DataFusion's range kernel alike
 /// (BENCHMARKS.md, "Beyond one machine"). Small blocks are left alone, so a process of many small
 /// allocations (the server) is unchanged. The global allocator of the `litnav` command and of
-/// the Python module.
-pub struct LargePages;
+/// the Python module, over the system allocator (`LargePages(System)`) or another (`A`).
+pub struct LargePages<A = std::alloc::System>(pub A);
 
 /// Blocks at least this large get huge pages: each holds at least one whole 2 MiB page.
 const LARGE_BLOCK: usize = 4 << 20;
@@ -59,23 +59,23 @@ const LARGE_BLOCK: usize = 4 << 20;
 const HUGE_PAGE: usize = 2 << 20;
 
 #[allow(unsafe_code)]
-// SAFETY: every call is passed to the system allocator unchanged; the advice only changes which
+// SAFETY: every call is passed to the inner allocator unchanged; the advice only changes which
 // pages later back the block, never its address, size or contents.
-unsafe impl std::alloc::GlobalAlloc for LargePages {
+unsafe impl<A: std::alloc::GlobalAlloc> std::alloc::GlobalAlloc for LargePages<A> {
     unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
         // SAFETY: the caller's contract for `alloc`, passed on.
-        advise_large(unsafe { std::alloc::System.alloc(layout) }, layout.size())
+        advise_large(unsafe { self.0.alloc(layout) }, layout.size())
     }
 
     unsafe fn alloc_zeroed(&self, layout: std::alloc::Layout) -> *mut u8 {
         // SAFETY: as above. calloc leaves a fresh mapping untouched (it is zero already), so the
         // advice still comes before the first touch.
-        advise_large(unsafe { std::alloc::System.alloc_zeroed(layout) }, layout.size())
+        advise_large(unsafe { self.0.alloc_zeroed(layout) }, layout.size())
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
         // SAFETY: the caller's contract for `dealloc`, passed on.
-        unsafe { std::alloc::System.dealloc(ptr, layout) }
+        unsafe { self.0.dealloc(ptr, layout) }
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, new_size: usize) -> *mut u8 {
@@ -97,7 +97,7 @@ unsafe impl std::alloc::GlobalAlloc for LargePages {
         }
         // SAFETY: the caller's contract for `realloc`, passed on. A large block growing keeps its
         // pages (Linux moves the mapping), and its new tail gets the advice before it is touched.
-        advise_large(unsafe { std::alloc::System.realloc(ptr, layout, new_size) }, new_size)
+        advise_large(unsafe { self.0.realloc(ptr, layout, new_size) }, new_size)
     }
 }
 
@@ -162,17 +162,17 @@ mod tests {
         let small = Layout::from_size_align(64 << 10, 8).unwrap();
         // SAFETY: the blocks are only written within their layouts and freed with them.
         unsafe {
-            let block = LargePages.alloc(large);
+            let block = LargePages(std::alloc::System).alloc(large);
             assert!(!block.is_null());
             block.write_bytes(1, large.size());
             let middle = block as usize + large.size() / 2;
             assert_eq!(huge_page_eligible(middle), Some(true), "a 64 MiB block may have huge pages");
             assert_eq!(*block.add(large.size() - 1), 1);
-            LargePages.dealloc(block, large);
-            let block = LargePages.alloc(small);
+            LargePages(std::alloc::System).dealloc(block, large);
+            let block = LargePages(std::alloc::System).alloc(small);
             block.write_bytes(2, small.size());
             assert_ne!(huge_page_eligible(block as usize), Some(true), "a 64 KiB block is left alone");
-            LargePages.dealloc(block, small);
+            LargePages(std::alloc::System).dealloc(block, small);
         }
     }
 
@@ -185,12 +185,12 @@ mod tests {
         // SAFETY: the blocks are only read and written within their sizes and freed with their
         // layouts.
         unsafe {
-            let block = LargePages.alloc(small);
+            let block = LargePages(std::alloc::System).alloc(small);
             assert!(!block.is_null());
             for i in 0..small.size() {
                 *block.add(i) = (i % 251) as u8;
             }
-            let grown = LargePages.realloc(block, small, large);
+            let grown = LargePages(std::alloc::System).realloc(block, small, large);
             assert!(!grown.is_null());
             assert!((0..small.size()).all(|i| *grown.add(i) == (i % 251) as u8), "the contents moved with the block");
             grown.add(small.size()).write_bytes(3, large - small.size());
@@ -198,9 +198,10 @@ mod tests {
             if setting.contains("[madvise]") {
                 assert_eq!(huge_page_eligible(grown as usize + large / 2), Some(true));
             }
-            let shrunk = LargePages.realloc(grown, Layout::from_size_align(large, 16).unwrap(), 4096);
+            let shrunk =
+                LargePages(std::alloc::System).realloc(grown, Layout::from_size_align(large, 16).unwrap(), 4096);
             assert_eq!(*shrunk.add(4095), (4095 % 251) as u8);
-            LargePages.dealloc(shrunk, Layout::from_size_align(4096, 16).unwrap());
+            LargePages(std::alloc::System).dealloc(shrunk, Layout::from_size_align(4096, 16).unwrap());
         }
     }
 

@@ -28,10 +28,16 @@ use std::sync::Mutex;
 mod clusterings;
 mod in_place;
 
-/// Large blocks on huge pages, as in the `litnav` command ([`litnav_core::memory::LargePages`]):
-/// the module's own allocations only; Python's stay Python's.
+/// Large blocks on huge pages, as in the `litnav` command ([`litnav_core::memory::LargePages`]),
+/// from mimalloc rather than glibc's allocator: the module's own allocations only; Python's stay
+/// Python's. The module's calls share their work with helper threads ([`litnav_app::parallel`]),
+/// and under glibc a block one thread allocated and another frees or grows makes that thread take
+/// the first one's heap lock: reading TREC files on two threads waited on such locks about three
+/// times a call (`strace`), and its threads' parts took about twice as long as under mimalloc, whose
+/// threads give such blocks back without a lock (BENCHMARKS.md, litnav in Python).
 #[global_allocator]
-static ALLOCATOR: litnav_core::memory::LargePages = litnav_core::memory::LargePages;
+static ALLOCATOR: litnav_core::memory::LargePages<mimalloc::MiMalloc> =
+    litnav_core::memory::LargePages(mimalloc::MiMalloc);
 
 create_exception!(_litnav, Failure, PyException, "A litnav error, raised as (kind, code, message).");
 

@@ -4,7 +4,7 @@
 
 use crate::error::{Error, Result};
 use crate::parallel;
-use litnav_core::bytes::BlockMasks;
+use litnav_core::bytes::{BlockMasks, BlockWindow};
 /// A query's graded ranking, as `grade_scored` makes it and `ScoreTable::of` reads it.
 pub use litnav_eval::retrieval::GradedRanking;
 use serde::Serialize;
@@ -40,10 +40,11 @@ fn for_each_line<'a>(
     mut visit: impl FnMut(&[&'a str]) -> std::result::Result<(), String>,
 ) -> std::result::Result<(), LineError> {
     let mut fields = Vec::new();
+    let mut blocks = BlockWindow::new(text.as_bytes());
     let (mut start, mut number) = (0, 0);
     while start < text.len() {
         number += 1;
-        let end = line_fields(text, start, &mut fields);
+        let end = line_fields(text, start, blocks.at(start), &mut fields);
         if !fields.is_empty() {
             visit(&fields).map_err(|problem| (number, problem))?;
         }
@@ -53,14 +54,13 @@ fn for_each_line<'a>(
 }
 
 /// The fields of the line of `text` that starts at byte `start`, into `fields` (cleared first),
-/// and the byte the line ends at (its `\n`, or the text's end). A line shorter than 64 bytes
-/// (every TREC line in practice) is read from the masks of the block that starts with it: its
-/// end is the first line feed, its fields' starts and ends are read off with bit operations,
-/// in half the time of finding the line with `memchr` and building its mask byte by byte. Longer
-/// lines are split by `split_ascii_whitespace`.
-fn line_fields<'a>(text: &'a str, start: usize, fields: &mut Vec<&'a str>) -> usize {
+/// and the byte the line ends at (its `\n`, or the text's end); `masks` are those of the 64 bytes
+/// from `start` ([`BlockWindow`]). A line shorter than 64 bytes (every TREC line in practice) is
+/// read from them: its end is the first line feed, its fields' starts and ends are read off with
+/// bit operations, in half the time of finding the line with `memchr` and building its mask byte
+/// by byte. Longer lines are split by `split_ascii_whitespace`.
+fn line_fields<'a>(text: &'a str, start: usize, masks: BlockMasks, fields: &mut Vec<&'a str>) -> usize {
     fields.clear();
-    let masks = block_masks(text.as_bytes(), start);
     if masks.newlines == 0 {
         let end = memchr::memchr(b'\n', &text.as_bytes()[start..]).map_or(text.len(), |at| start + at);
         fields.extend(text[start..end].split_ascii_whitespace());
@@ -79,25 +79,6 @@ fn line_fields<'a>(text: &'a str, start: usize, fields: &mut Vec<&'a str>) -> us
         ends &= ends - 1;
     }
     start + length as usize
-}
-
-/// The masks of the 64 bytes of `bytes` from `start` on; past the end, the block is padded with
-/// line feeds, so that the text's end ends its last line.
-#[inline]
-fn block_masks(bytes: &[u8], start: usize) -> BlockMasks {
-    match bytes.get(start..).and_then(<[u8]>::first_chunk::<64>) {
-        Some(block) => BlockMasks::of(block),
-        None => last_block_masks(bytes, start),
-    }
-}
-
-/// [`block_masks`] of a block that runs past the end of `bytes`.
-#[cold]
-fn last_block_masks(bytes: &[u8], start: usize) -> BlockMasks {
-    let rest = bytes.get(start..).unwrap_or_default();
-    let mut padded = [b'\n'; 64];
-    padded[..rest.len()].copy_from_slice(rest);
-    BlockMasks::of(&padded)
 }
 
 /// A problem of the file `path` at a line, as an input error naming both.
@@ -424,6 +405,12 @@ impl<D: Ord> Leading<D> {
         self.held.truncate(kept);
     }
 
+    /// The documents held: among them the first `depth` offered (all of them when fewer), in no
+    /// particular order.
+    pub fn held(&self) -> &[(f64, D)] {
+        &self.held
+    }
+
     /// The first `depth` documents offered (all of them when fewer), in no particular order.
     pub fn first(mut self) -> Vec<(f64, D)> {
         let reach = select_first(&mut self.held, self.depth);
@@ -553,7 +540,15 @@ fn grade_in(judged: &IdMap<'_, f64>, doc: &str) -> f64 {
 /// making the whole list distinct: a document ranks ahead of the first relevant one exactly when
 /// one of its lines does.
 fn first_relevant_after(first: &[(f64, &str)], rest: &[(f64, &str)], judged: &IdMap<'_, f64>) -> Option<usize> {
-    let best = rest.iter().filter(|(_, doc)| grade_in(judged, doc) > 0.0).min_by(|a, b| by_trec_order(a, b))?;
+    // Only a line ahead of the best relevant one so far can be the best: the others need no
+    // lookup (a run listed best first looks up its lines until the first relevant one).
+    let mut best: Option<&(f64, &str)> = None;
+    for line in rest {
+        if best.is_none_or(|best| by_trec_order(line, best).is_lt()) && grade_in(judged, line.1) > 0.0 {
+            best = Some(line);
+        }
+    }
+    let best = best?;
     let mut ahead: HashSet<&str, foldhash::fast::RandomState> =
         first.iter().map(|(_, doc)| *doc).collect::<HashSet<_, _>>();
     ahead.extend(rest.iter().filter(|line| by_trec_order(line, best).is_lt()).map(|(_, doc)| *doc));
@@ -567,21 +562,25 @@ fn first_relevant_after(first: &[(f64, &str)], rest: &[(f64, &str)], judged: &Id
 /// not a hash of every line. Otherwise its lines are read again: to find the first relevant
 /// document after them ([`first_relevant_after`]), or, when they repeat a document, to be made
 /// distinct ([`grade_listed`]).
-fn grade_query<'a>(lines: Vec<QueryLines<'a>>, depth: usize, judged: &IdMap<'a, f64>) -> Result<GradedRanking> {
+fn grade_query<'a>(lines: &[QueryLines<'a>], depth: usize, judged: &IdMap<'a, f64>) -> Result<GradedRanking> {
     let mut texts = Vec::with_capacity(lines.len());
     let mut first = ScoredText::new();
     for QueryLines { text, span, leading } in lines {
-        texts.push(&text[span]);
-        first.extend(leading.first());
+        texts.push(&text[span.clone()]);
+        first.extend_from_slice(leading.held());
     }
     let reach = select_first(&mut first, depth);
     let first = &first[..reach];
+    // The spans hold this query's lines only, so they are listed without grouping.
     let listed = || -> Result<ScoredText<'a>> {
-        let mut listed = ScoredText::new();
+        let mut listed = ScoredText::with_capacity(texts.iter().map(|text| text.len()).sum::<usize>() / 32);
         for text in &texts {
-            let groups =
-                scored_lines(text).map_err(|_| Error::internal("a run's lines read differently the second time"))?;
-            listed.extend(groups.into_iter().flat_map(|(_, docs)| docs));
+            for_each_line(text, |fields| {
+                let (_, document, score) = run_line(fields)?;
+                listed.push((score, document));
+                Ok(())
+            })
+            .map_err(|_| Error::internal("a run's lines read differently the second time"))?;
         }
         Ok(listed)
     };
@@ -695,11 +694,18 @@ impl ScoreTable {
     /// the run's pieces are read side by side, and then the queries graded, by the calling thread
     /// and helpers ([`parallel::shared`]).
     pub fn of_files(qrels: &Path, run: &Path, k: &[usize]) -> Result<Self> {
+        parallel::wake_helpers();
         let (judged_text, run_bytes) = (read_text(qrels)?, read_bytes(run)?);
         let depth = deepest(k);
-        let (judged, mut scored) = read_trec((&judged_text, qrels), (&run_bytes, run), depth)?;
-        let queries: Vec<_> =
-            judged.iter().map(|(query, grades)| (*query, grades, scored.remove(query).unwrap_or_default())).collect();
+        let (judged, scored) = read_trec((&judged_text, qrels), (&run_bytes, run), depth)?;
+        // Each query's lines are borrowed, not moved, into its grading: what the threads allocated
+        // while reading is freed by the caller once they are done, not by whichever thread grades
+        // the query while another still allocates (glibc's allocator makes such a thread wait for
+        // the heap the block came from).
+        let queries: Vec<_> = judged
+            .iter()
+            .map(|(query, grades)| (*query, grades, scored.get(query).map_or(&[][..], Vec::as_slice)))
+            .collect();
         let graded = parallel::shared(queries, |(query, grades, lines)| {
             grade_query(lines, depth, grades).map(|graded| (query.to_string(), graded))
         });
@@ -1044,7 +1050,7 @@ mod tests {
                     whole.iter().filter(|(q, _)| q == query).flat_map(|(_, docs)| docs.clone()).collect();
                 let lines = in_pieces.remove(*query).unwrap();
                 assert!(lines.len() > 1, "{query}'s lines are in several groups");
-                let graded = grade_query(lines, depth, grades).unwrap();
+                let graded = grade_query(&lines, depth, grades).unwrap();
                 // The plain definition: every line ranked by a sort, repeats dropped after their first.
                 let owned = listed.iter().map(|(score, doc)| (*score, doc.to_string())).collect();
                 let ranked = rank(HashMap::from([(query.to_string(), owned)])).remove(*query).unwrap();
