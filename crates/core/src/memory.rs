@@ -68,8 +68,8 @@ unsafe impl<A: std::alloc::GlobalAlloc> std::alloc::GlobalAlloc for LargePages<A
     }
 
     unsafe fn alloc_zeroed(&self, layout: std::alloc::Layout) -> *mut u8 {
-        // SAFETY: as above. calloc leaves a fresh mapping untouched (it is zero already), so the
-        // advice still comes before the first touch.
+        // SAFETY: as above. The system allocator's calloc leaves a fresh mapping untouched (it is
+        // zero already), so the advice still comes before the first touch.
         advise_large(unsafe { self.0.alloc_zeroed(layout) }, layout.size())
     }
 
@@ -95,8 +95,9 @@ unsafe impl<A: std::alloc::GlobalAlloc> std::alloc::GlobalAlloc for LargePages<A
                 return block;
             }
         }
-        // SAFETY: the caller's contract for `realloc`, passed on. A large block growing keeps its
-        // pages (Linux moves the mapping), and its new tail gets the advice before it is touched.
+        // SAFETY: the caller's contract for `realloc`, passed on. Under the system allocator a large
+        // block growing keeps its pages (Linux moves the mapping), and its new tail gets the advice
+        // before it is touched.
         advise_large(unsafe { self.0.realloc(ptr, layout, new_size) }, new_size)
     }
 }
@@ -130,6 +131,9 @@ fn status_kib(field: &str) -> Option<f64> {
 mod tests {
     use super::*;
 
+    /// The command's allocator: huge-page advice over the system allocator.
+    const PAGES: LargePages = LargePages(std::alloc::System);
+
     /// Whether the mapping holding `address` may be backed by huge pages (`THPeligible` in
     /// `/proc/self/smaps`); `None` where the kernel does not say.
     fn huge_page_eligible(address: usize) -> Option<bool> {
@@ -162,17 +166,17 @@ mod tests {
         let small = Layout::from_size_align(64 << 10, 8).unwrap();
         // SAFETY: the blocks are only written within their layouts and freed with them.
         unsafe {
-            let block = LargePages(std::alloc::System).alloc(large);
+            let block = PAGES.alloc(large);
             assert!(!block.is_null());
             block.write_bytes(1, large.size());
             let middle = block as usize + large.size() / 2;
             assert_eq!(huge_page_eligible(middle), Some(true), "a 64 MiB block may have huge pages");
             assert_eq!(*block.add(large.size() - 1), 1);
-            LargePages(std::alloc::System).dealloc(block, large);
-            let block = LargePages(std::alloc::System).alloc(small);
+            PAGES.dealloc(block, large);
+            let block = PAGES.alloc(small);
             block.write_bytes(2, small.size());
             assert_ne!(huge_page_eligible(block as usize), Some(true), "a 64 KiB block is left alone");
-            LargePages(std::alloc::System).dealloc(block, small);
+            PAGES.dealloc(block, small);
         }
     }
 
@@ -185,12 +189,12 @@ mod tests {
         // SAFETY: the blocks are only read and written within their sizes and freed with their
         // layouts.
         unsafe {
-            let block = LargePages(std::alloc::System).alloc(small);
+            let block = PAGES.alloc(small);
             assert!(!block.is_null());
             for i in 0..small.size() {
                 *block.add(i) = (i % 251) as u8;
             }
-            let grown = LargePages(std::alloc::System).realloc(block, small, large);
+            let grown = PAGES.realloc(block, small, large);
             assert!(!grown.is_null());
             assert!((0..small.size()).all(|i| *grown.add(i) == (i % 251) as u8), "the contents moved with the block");
             grown.add(small.size()).write_bytes(3, large - small.size());
@@ -198,10 +202,9 @@ mod tests {
             if setting.contains("[madvise]") {
                 assert_eq!(huge_page_eligible(grown as usize + large / 2), Some(true));
             }
-            let shrunk =
-                LargePages(std::alloc::System).realloc(grown, Layout::from_size_align(large, 16).unwrap(), 4096);
+            let shrunk = PAGES.realloc(grown, Layout::from_size_align(large, 16).unwrap(), 4096);
             assert_eq!(*shrunk.add(4095), (4095 % 251) as u8);
-            LargePages(std::alloc::System).dealloc(shrunk, Layout::from_size_align(4096, 16).unwrap());
+            PAGES.dealloc(shrunk, Layout::from_size_align(4096, 16).unwrap());
         }
     }
 
