@@ -29,42 +29,53 @@ pub struct Dims {
     pub max_positions: usize,
 }
 
-/// A linear layer `y = x · Wᵀ + b`, its weights packed once at load time: for the FMA product
-/// (AVX-512 or AVX2), and where the CPU has AMX also split for the tile product, which then
-/// computes every f32 product of the layer (so that a text's vector is the same whatever it is
-/// batched with). Attention's products, per sequence, stay on the FMA product: its keys and values
-/// would be split per head, which costs more than the tiles save on products of 32 inputs
-/// (measured).
-struct Linear {
-    packed: Packed,
-    tiles: Option<TilePacked>,
+/// A linear layer `y = x · Wᵀ + b`, its weights packed once at load time for one product: split
+/// for the tile product where the CPU has AMX (which then computes every f32 product of the
+/// layer, so that a text's vector is the same whatever it is batched with), else for the FMA
+/// product (AVX-512 or AVX2). Attention's products, per sequence, stay on the FMA product: its
+/// keys and values would be split per head, which costs more than the tiles save on products of
+/// 32 inputs (measured).
+enum Linear {
+    Fma(Packed),
+    Tiles(TilePacked),
 }
 
 impl Linear {
     fn new(weight: &[f32], bias: &[f32], inputs: usize, outputs: usize) -> Linear {
         let view = View::rows(weight, outputs, inputs, inputs);
-        Linear {
-            packed: Packed::new(view, Some(bias)),
-            tiles: tiles::available().then(|| TilePacked::new(view, Some(bias))),
+        if tiles::available() {
+            Linear::Tiles(TilePacked::new(view, Some(bias)))
+        } else {
+            Linear::Fma(Packed::new(view, Some(bias)))
         }
     }
 
     /// The layer with its weights in half precision (always the FMA product, which widens them).
+    /// Split weights are first put back together: their parts add up to the f32 weights exactly.
     fn to_half(&self) -> Linear {
-        Linear { packed: self.packed.to_half(), tiles: None }
+        Linear::Fma(match self {
+            Linear::Fma(packed) => packed.to_half(),
+            Linear::Tiles(tiles) => {
+                let (weights, bias) = tiles.unpacked();
+                let (inputs, outputs) = (tiles.inputs(), tiles.outputs());
+                Packed::new(View::rows(&weights, outputs, inputs, inputs), Some(bias)).to_half()
+            }
+        })
     }
 
     /// `out[rows × outputs] = input[rows × inputs] · Wᵀ + b`; `finish` gets each block of output
     /// rows while it is in cache (see [`Packed::product`]).
     fn apply(&self, input: &[f32], rows: usize, out: &mut Vec<f32>, finish: impl FnMut(usize, &mut [f32])) {
-        let outputs = self.packed.outputs();
+        let (inputs, outputs) = match self {
+            Linear::Fma(packed) => (packed.inputs(), packed.outputs()),
+            Linear::Tiles(tiles) => (tiles.inputs(), tiles.outputs()),
+        };
         // Every element is written by the product: only grow the buffer, never clear it.
         out.truncate(rows * outputs);
         out.resize(rows * outputs, 0.0);
-        let inputs = self.packed.inputs();
-        match &self.tiles {
-            Some(tiles) => tiles.product(input, rows, inputs, out, outputs, finish),
-            None => self.packed.product(input, rows, inputs, out, outputs, finish),
+        match self {
+            Linear::Fma(packed) => packed.product(input, rows, inputs, out, outputs, finish),
+            Linear::Tiles(tiles) => tiles.product(input, rows, inputs, out, outputs, finish),
         }
     }
 }

@@ -158,6 +158,31 @@ fn weight_slot(k: usize, n: usize) -> usize {
     (k / 2) * (2 * PANEL) + 2 * n + k % 2
 }
 
+/// Where a weight's parts go in a [`TilePacked`]: the first value of its panel's and chunk's
+/// block of three tiles, its row (output) and column (input), and its place in each tile.
+struct Slot {
+    block: usize,
+    row: usize,
+    col: usize,
+    slot: usize,
+}
+
+/// The [`Slot`] of every weight of an `[outputs × inputs]` matrix, block by block.
+fn slots(outputs: usize, inputs: usize) -> impl Iterator<Item = Slot> {
+    let chunks = inputs.div_ceil(CHUNK);
+    (0..outputs.div_ceil(PANEL) * chunks).flat_map(move |index| {
+        let (panel, chunk) = (index / chunks, index % chunks);
+        (0..(outputs - panel * PANEL).min(PANEL)).flat_map(move |n| {
+            (0..(inputs - chunk * CHUNK).min(CHUNK)).map(move |k| Slot {
+                block: index * PARTS * TILE,
+                row: panel * PANEL + n,
+                col: chunk * CHUNK + k,
+                slot: weight_slot(k, n),
+            })
+        })
+    })
+}
+
 /// One cache line of bfloat16 values: the unit of the tile buffers, so that every tile row starts
 /// on a cache line (a row across two lines costs the kernel two thirds more time, measured).
 #[derive(Clone, Copy)]
@@ -213,21 +238,41 @@ impl TilePacked {
         let (panels, chunks) = (outputs.div_ceil(PANEL), inputs.div_ceil(CHUNK));
         let mut tiles = Lines::default();
         tiles.zeroed(panels * chunks * PARTS * TILE);
-        for (index, block) in tiles.values_mut().chunks_exact_mut(PARTS * TILE).enumerate() {
-            let (panel, chunk) = (index / chunks, index % chunks);
-            for n in 0..(outputs - panel * PANEL).min(PANEL) {
-                for k in 0..(inputs - chunk * CHUNK).min(CHUNK) {
-                    let (row, col) = (panel * PANEL + n, chunk * CHUNK + k);
-                    let parts = split(w.data[row * w.row_stride + col * w.col_stride]);
-                    for (part, value) in parts.into_iter().enumerate() {
-                        block[part * TILE + weight_slot(k, n)] = value;
-                    }
-                }
+        let values = tiles.values_mut();
+        for Slot { block, row, col, slot } in slots(outputs, inputs) {
+            let parts = split(w.data[row * w.row_stride + col * w.col_stride]);
+            for (part, value) in parts.into_iter().enumerate() {
+                values[block + part * TILE + slot] = value;
             }
         }
         let mut padded = Vec::new();
         pad_bias(bias, outputs, panels * PANEL, &mut padded);
         TilePacked { tiles, bias: padded, inputs, outputs }
+    }
+
+    /// Number of inputs (the depth of a product).
+    pub fn inputs(&self) -> usize {
+        self.inputs
+    }
+
+    /// Number of outputs.
+    pub fn outputs(&self) -> usize {
+        self.outputs
+    }
+
+    /// The weights as they were given (`[outputs × inputs]`, row-major) and the bias: each weight
+    /// the sum of its three parts, which gives a normal f32 value back bit for bit (the parts hold
+    /// its 24 significant bits, eight each); a zero comes back positive and a subnormal value
+    /// rounded to the parts' precision, as the tile product itself sees them (all-MiniLM-L6-v2's
+    /// layers hold neither).
+    pub fn unpacked(&self) -> (Vec<f32>, &[f32]) {
+        let mut weights = vec![0.0; self.outputs * self.inputs];
+        let values = self.tiles.values();
+        for Slot { block, row, col, slot } in slots(self.outputs, self.inputs) {
+            let [first, second, third] = [0, 1, 2].map(|part| from_bf16(values[block + part * TILE + slot]));
+            weights[row * self.inputs + col] = first + second + third;
+        }
+        (weights, &self.bias[..self.outputs])
     }
 
     /// `c[rows × outputs] = a[rows × inputs] · wᵀ + bias`, as [`crate::gemm::Packed::product`]
@@ -727,6 +772,30 @@ mod tests {
         assert_eq!(to_bf16(1.0), 0x3f80);
         assert_eq!(to_bf16(f32::from_bits(0x3f80_8000)), 0x3f80, "a tie rounds to even");
         assert_eq!(to_bf16(f32::from_bits(0x3f81_8000)), 0x3f82, "a tie rounds to even");
+    }
+
+    #[test]
+    fn unpacked_weights_are_the_packed_ones() {
+        let special = [0.0, -0.0, 1.0, -1.0, f32::MIN_POSITIVE, 1e-40, -3.3e38, 1.17e-30, 0.1, 1.0 / 3.0];
+        for (outputs, inputs) in [(1, 1), (16, 32), (17, 33), (40, 70), (3, 100)] {
+            let w: Vec<f32> = values(outputs * inputs, 11)
+                .into_iter()
+                .enumerate()
+                .map(|(i, v)| if i % 7 == 0 { special[i / 7 % special.len()] } else { v })
+                .collect();
+            let bias = values(outputs, 5);
+            let packed = TilePacked::new(View::rows(&w, outputs, inputs, inputs), Some(&bias));
+            let (unpacked, unpacked_bias) = packed.unpacked();
+            for (&u, &v) in unpacked.iter().zip(&w) {
+                if v.is_normal() {
+                    assert_eq!(u.to_bits(), v.to_bits(), "{v:e}");
+                } else {
+                    assert!((u - v).abs() < f32::MIN_POSITIVE, "{v:e} came back as {u:e}");
+                }
+            }
+            assert_eq!(unpacked_bias, &bias[..]);
+            assert_eq!((packed.inputs(), packed.outputs()), (inputs, outputs));
+        }
     }
 
     #[test]
