@@ -42,7 +42,16 @@ fn template() -> &'static (PathBuf, Vec<String>) {
 fn copy_dir(from: &Path, to: &Path) {
     for entry in std::fs::read_dir(from).expect("the template directory").filter_map(|e| e.ok()) {
         if entry.path().is_file() {
-            std::fs::copy(entry.path(), to.join(entry.file_name())).expect("a copy");
+            // libFuzzer's timer signal can interrupt the copy (EINTR): that is no finding, so copy again.
+            loop {
+                match std::fs::copy(entry.path(), to.join(entry.file_name())) {
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    result => {
+                        result.expect("a copy");
+                        break;
+                    }
+                }
+            }
         }
     }
 }
