@@ -51,7 +51,8 @@ impl Linear {
     }
 
     /// The layer with its weights in half precision (always the FMA product, which widens them).
-    /// Split weights are first put back together: their parts add up to the f32 weights exactly.
+    /// Split weights are first put back together ([`TilePacked::unpacked`]: every normal weight
+    /// bit for bit).
     fn to_half(&self) -> Linear {
         Linear::Fma(match self {
             Linear::Fma(packed) => packed.to_half(),
