@@ -39,9 +39,9 @@ pub fn matrix_kernel() -> &'static str {
 }
 
 use model::{Bert, Scratch};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use tokenizer::Tokenizer;
 
 /// Result alias for the embed crate.
@@ -202,38 +202,71 @@ impl Encoder {
     }
 
     fn embed_in<S: AsRef<str> + Sync>(&self, texts: &[S], precision: Precision) -> Vec<Vec<f32>> {
+        let mut vectors = vec![Vec::new(); texts.len()];
+        self.embed_each(texts, precision, |indices, batch| {
+            for (&i, vector) in indices.iter().zip(batch) {
+                vectors[i] = vector;
+            }
+            ControlFlow::Continue(())
+        });
+        vectors
+    }
+
+    /// Encode `texts` batch by batch on the encoder's threads, handing each finished batch to
+    /// `take` on the calling thread: the indices of its texts and their vectors, in that order.
+    /// The workers live for the whole call (one scratch space each) and never wait for `take`,
+    /// so what the caller does with a batch, such as writing it to disk, overlaps the encoding of
+    /// the next ones. When `take` breaks, no further batch is handed over and the workers stop
+    /// after the batch each is on.
+    fn embed_each<S: AsRef<str> + Sync>(
+        &self,
+        texts: &[S],
+        precision: Precision,
+        mut take: impl FnMut(&[usize], Vec<Vec<f32>>) -> ControlFlow<()>,
+    ) {
         let tokens: Vec<Vec<u32>> = texts.iter().map(|t| self.tokens(t.as_ref())).collect();
         // Longest first, so the most expensive batches start first and threads finish together.
         let mut order: Vec<usize> = (0..tokens.len()).collect();
         order.sort_by_key(|&i| std::cmp::Reverse(tokens[i].len()));
         let batches = pack(&order, &tokens);
-        let results: Mutex<Vec<Option<Vec<f32>>>> = Mutex::new(vec![None; texts.len()]);
-        let next = AtomicUsize::new(0);
-        let work = || {
-            let mut scratch = Scratch::default();
-            loop {
-                let b = next.fetch_add(1, Ordering::Relaxed);
-                let Some(batch) = batches.get(b) else { break };
-                let sequences: Vec<&[u32]> = batch.iter().map(|&i| tokens[i].as_slice()).collect();
-                let vectors = self.model.embed_batch(&sequences, precision, &mut scratch);
-                let mut results = results.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-                for (&i, vector) in batch.iter().zip(vectors) {
-                    results[i] = Some(vector);
-                }
-            }
+        let encode = |batch: &[usize], scratch: &mut Scratch| {
+            let sequences: Vec<&[u32]> = batch.iter().map(|&i| tokens[i].as_slice()).collect();
+            self.model.embed_batch(&sequences, precision, scratch)
         };
         let threads = self.threads.min(batches.len()).max(1);
         if threads == 1 {
-            work();
-        } else {
-            std::thread::scope(|scope| {
-                for _ in 0..threads {
-                    scope.spawn(work);
+            let mut scratch = Scratch::default();
+            for batch in &batches {
+                if take(batch, encode(batch, &mut scratch)).is_break() {
+                    return;
                 }
-            });
+            }
+            return;
         }
-        let results = results.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
-        results.into_iter().map(|v| v.unwrap_or_default()).collect()
+        let (next, stop) = (AtomicUsize::new(0), AtomicBool::new(false));
+        std::thread::scope(|scope| {
+            let (sender, finished) = std::sync::mpsc::channel();
+            for _ in 0..threads {
+                let (sender, next, stop, batches, encode) = (sender.clone(), &next, &stop, &batches, &encode);
+                scope.spawn(move || {
+                    let mut scratch = Scratch::default();
+                    while !stop.load(Ordering::Relaxed) {
+                        let b = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(batch) = batches.get(b) else { break };
+                        if sender.send((b, encode(batch, &mut scratch))).is_err() {
+                            break;
+                        }
+                    }
+                });
+            }
+            drop(sender);
+            for (b, vectors) in finished {
+                if take(&batches[b], vectors).is_break() {
+                    stop.store(true, Ordering::Relaxed);
+                    break;
+                }
+            }
+        });
     }
 }
 
@@ -299,9 +332,9 @@ pub const MODEL_NAME: &str = "all-MiniLM-L6-v2";
 /// The dimension of [`MODEL_NAME`]'s vectors.
 pub const DIM: usize = 384;
 
-/// Texts [`embed_into_cache`] encodes and stores at a time: enough batches to keep every thread
-/// busy, few enough that a stop is honoured within seconds (128 abstracts take about 10 s on two
-/// cores) and a kill loses little.
+/// Texts [`embed_into_cache`] stores at a time: a stop is honoured within seconds (128 abstracts
+/// take about 2 s on two cores) and a kill loses little, while the appends (each synced to disk)
+/// stay few.
 pub const CACHE_CHUNK: usize = 128;
 
 /// Outcome of [`embed_into_cache`].
@@ -315,15 +348,17 @@ pub struct CacheFill {
     pub encoded: usize,
 }
 
-/// Make sure every text has a vector in `cache`, encoding the missing ones in chunks (each chunk
-/// is durable before the next starts, so an interrupted run resumes). `progress(done, total)` is
-/// called before each chunk and at the end with counts of texts that needed encoding; when it
-/// breaks, encoding stops there with [`Error::Stopped`] (what was encoded stays cached).
+/// Make sure every text has a vector in `cache`, encoding the missing ones in one pass over the
+/// encoder's threads and storing them [`CACHE_CHUNK`] at a time as they are finished (each store
+/// is durable, so an interrupted run resumes; storing overlaps the encoding). `progress(done,
+/// total)` is called at the start, after each store and at the end, with counts of texts that
+/// needed encoding; when it breaks, encoding stops there with [`Error::Stopped`] (what was
+/// encoded is stored first).
 pub fn embed_into_cache<S: AsRef<str> + Sync>(
     encoder: &Encoder,
     cache: &mut cache::VectorCache,
     texts: &[S],
-    mut progress: impl FnMut(usize, usize) -> std::ops::ControlFlow<()>,
+    mut progress: impl FnMut(usize, usize) -> ControlFlow<()>,
 ) -> Result<CacheFill> {
     let mut seen = std::collections::HashSet::new();
     let missing: Vec<(cache::Key, &str)> = texts
@@ -332,16 +367,35 @@ pub fn embed_into_cache<S: AsRef<str> + Sync>(
         .filter(|(key, _)| cache.get(key).is_none() && seen.insert(*key))
         .collect();
     let total = missing.len();
-    let mut done = 0;
-    for chunk in missing.chunks(CACHE_CHUNK) {
-        if progress(done, total).is_break() {
-            return Err(Error::Stopped { done, total });
+    if progress(0, total).is_break() {
+        return Err(Error::Stopped { done: 0, total });
+    }
+    let missing_texts: Vec<&str> = missing.iter().map(|(_, text)| *text).collect();
+    let (mut pending, mut done) = (Vec::new(), 0);
+    let (mut failure, mut stopped) = (None, false);
+    encoder.embed_each(&missing_texts, Precision::Single, |indices, vectors| {
+        pending.extend(indices.iter().map(|&i| missing[i].0).zip(vectors));
+        if pending.len() < CACHE_CHUNK {
+            return ControlFlow::Continue(());
         }
-        let chunk_texts: Vec<&str> = chunk.iter().map(|(_, t)| *t).collect();
-        let vectors = encoder.embed(&chunk_texts);
-        let entries: Vec<(cache::Key, Vec<f32>)> = chunk.iter().map(|(k, _)| *k).zip(vectors).collect();
-        cache.append(&entries)?;
-        done += chunk.len();
+        if let Err(e) = cache.append(&pending) {
+            failure = Some(e);
+            return ControlFlow::Break(());
+        }
+        done += pending.len();
+        pending.clear();
+        stopped = progress(done, total).is_break();
+        if stopped { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    if !pending.is_empty() {
+        cache.append(&pending)?;
+        done += pending.len();
+    }
+    if stopped {
+        return Err(Error::Stopped { done, total });
     }
     let _ = progress(done, total);
     Ok(CacheFill { texts: texts.len(), cached: texts.len() - total, encoded: total })
@@ -352,7 +406,7 @@ pub fn embed_into_cache<S: AsRef<str> + Sync>(
 /// encoded — the cache only saves time, so failing to open it is not an error.
 pub fn embed_cached<S: AsRef<str> + Sync>(encoder: &Encoder, texts: &[S], cache_path: &Path) -> Vec<Vec<f32>> {
     let Ok(mut cache) = cache::VectorCache::open(cache_path, encoder.dim()) else { return encoder.embed(texts) };
-    if embed_into_cache(encoder, &mut cache, texts, |_, _| std::ops::ControlFlow::Continue(())).is_err() {
+    if embed_into_cache(encoder, &mut cache, texts, |_, _| ControlFlow::Continue(())).is_err() {
         return encoder.embed(texts);
     }
     texts

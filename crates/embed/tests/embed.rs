@@ -125,3 +125,48 @@ fn a_differently_configured_tokenizer_is_refused() {
     let message = Encoder::load(dir.path()).err().unwrap().to_string();
     assert!(message.contains("normalizer.lowercase is true"), "{message}");
 }
+
+#[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
+fn filling_the_cache_stores_as_it_goes_stops_when_asked_and_resumes() {
+    use litnav_embed::{CACHE_CHUNK, Error, cache::VectorCache};
+    use std::ops::ControlFlow;
+    let texts: Vec<String> = (0..300).map(|i| format!("paper {i} on graph neural networks, part {}", i % 7)).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("vectors.bin");
+    let mut cache = VectorCache::open(&path, 384).unwrap();
+    let mut seen = Vec::new();
+    let stopped = litnav_embed::embed_into_cache(encoder(), &mut cache, &texts, |done, total| {
+        seen.push((done, total));
+        if done > 0 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+    });
+    let Err(Error::Stopped { done, total: 300 }) = stopped else { panic!("expected a stop, got {stopped:?}") };
+    // The stop comes after the first store: everything encoded by then is stored, nothing more.
+    assert!((CACHE_CHUNK..300).contains(&done), "{done} texts stored before the stop");
+    assert_eq!(seen, vec![(0, 300), (done, 300)]);
+    let expected = encoder().embed(&texts);
+    let reopened = VectorCache::open(&path, 384).unwrap();
+    assert_eq!(reopened.len(), done, "what the stop reported is what the file holds");
+    let key = |text: &str| VectorCache::key(litnav_embed::MODEL_NAME, text);
+    let stored = texts.iter().zip(&expected).filter(|(t, _)| reopened.get(&key(t)).is_some()).count();
+    assert_eq!(stored, done);
+    for (text, vector) in texts.iter().zip(&expected) {
+        if let Some(got) = reopened.get(&key(text)) {
+            assert_eq!(got, vector.as_slice(), "{text:?}");
+        }
+    }
+    // Resuming encodes only the rest, and every vector is the encoder's.
+    let mut cache = VectorCache::open(&path, 384).unwrap();
+    let mut last = (0, 0);
+    let fill = litnav_embed::embed_into_cache(encoder(), &mut cache, &texts, |done, total| {
+        assert!(done >= last.0, "progress never goes back");
+        last = (done, total);
+        ControlFlow::Continue(())
+    })
+    .unwrap();
+    assert_eq!((fill.texts, fill.cached, fill.encoded), (300, done, 300 - done));
+    assert_eq!(last, (300 - done, 300 - done));
+    for (text, vector) in texts.iter().zip(&expected) {
+        assert_eq!(cache.get(&key(text)).unwrap(), vector.as_slice(), "{text:?}");
+    }
+}
