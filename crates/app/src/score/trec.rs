@@ -86,10 +86,12 @@ fn at_line(path: &Path, (line, problem): LineError) -> Error {
     Error::input(format!("{}:{line}: {problem}", path.display()))
 }
 
-/// A field's number, as `str::parse` reads it.
+/// A field's number, as `str::parse` reads it, except NaN, which is refused: trec_eval's sort
+/// compares scores with `<` and `>`, so it would rank a NaN score anywhere, and no rank drawn from
+/// it could be right.
 fn number(text: &str, field: &str) -> std::result::Result<f64, String> {
     short_decimal(text)
-        .or_else(|| text.parse().ok())
+        .or_else(|| text.parse().ok().filter(|value: &f64| !value.is_nan()))
         .ok_or_else(|| format!("field `{field}`: `{text}` is not a number"))
 }
 
@@ -372,7 +374,7 @@ impl<D: Ord> Leading<D> {
         Leading { depth, held: Vec::new(), floor: f64::NEG_INFINITY }
     }
 
-    /// Offer one document and its score (not NaN).
+    /// Offer one document and its score (never NaN: the readers refuse it, see `number`).
     #[inline]
     pub fn offer(&mut self, score: f64, doc: D) {
         if self.depth == 0 || score < self.floor {
@@ -1006,6 +1008,7 @@ mod tests {
             if let Some(value) = short_decimal(text) {
                 assert_eq!(Some(value.to_bits()), parsed.map(f64::to_bits), "{text}");
             }
+            let parsed = parsed.filter(|value| !value.is_nan());
             assert_eq!(number(text, "x").ok().map(f64::to_bits), parsed.map(f64::to_bits), "{text}");
         }
         assert!(short_decimal("-7.2384").is_some() && short_decimal("0.3000000000000001").is_some());
@@ -1016,6 +1019,10 @@ mod tests {
             assert_eq!(short_decimal(other), None, "{other}");
         }
         assert!(short_decimal("0.30000000000000004").is_none() && short_decimal("123.456e7").is_none());
+        for nan in ["NaN", "nan", "-nan", "NAN"] {
+            assert_eq!(number(nan, "score"), Err(format!("field `score`: `{nan}` is not a number")));
+        }
+        assert_eq!(number("inf", "score"), Ok(f64::INFINITY), "trec_eval ranks an infinite score first");
     }
 
     #[test]
@@ -1073,11 +1080,15 @@ mod tests {
         // Two bad lines in the last pieces: the first one is named, by its line in the file.
         let mut lines: Vec<&str> = run.lines().collect();
         lines[9_999] = "q1 Q0 d1 1 many t";
+        lines[10_400] = "q1 Q0 d1 1 nan t";
         lines[11_500] = "q1 Q0 d1 1";
         let bad = lines.join("\n");
         let error = read(&qrels, bad.as_bytes(), 100).unwrap_err().to_string();
         let line = 10_000;
         assert!(error.contains(&format!("run:{line}: field `score`: `many` is not a number")), "{error}");
+        lines[9_999] = "q1 Q0 d1 1 0.5 t";
+        let error = read(&qrels, lines.join("\n").as_bytes(), 100).unwrap_err().to_string();
+        assert!(error.contains("run:10401: field `score`: `nan` is not a number"), "{error}");
         // Bytes that are not UTF-8 in a late piece: named by their line too.
         let mut bytes = run.into_bytes();
         let at = memchr::memchr_iter(b'\n', &bytes).nth(10_499).unwrap() + 6;
