@@ -25,6 +25,13 @@ pub struct CoverageRule {
     pub term_support: f32,
 }
 
+impl CoverageRule {
+    /// The verdict on this evidence: covered when both are at or above their floors.
+    pub fn covers(&self, closeness: f32, term_support: f32) -> bool {
+        closeness >= self.closeness && term_support >= self.term_support
+    }
+}
+
 /// The rule maps use: the best on the 19 litbench surveys under the field protocol of `litnav bench
 /// coverage` (BENCHMARKS.md), rounded.
 pub const COVERAGE_RULE: CoverageRule = CoverageRule { closeness: 0.48, term_support: 0.33 };
@@ -105,7 +112,7 @@ pub fn assess(topic: &str, topic_vector: &[f32], docs: &[Doc], retrieved: usize,
         .filter(|(_, s)| **s * relevant.len() as f32 <= 1.0)
         .map(|(t, _)| t.clone())
         .collect();
-    let covered = closeness >= rule.closeness && term_support >= rule.term_support;
+    let covered = rule.covers(closeness, term_support);
     let message = message(topic, covered, closeness, &missing_terms, docs.len(), retrieved);
     let terms = terms.into_iter().zip(support).collect();
     Coverage { covered, closeness, term_support, missing_terms, terms, kept: docs.len(), retrieved, rule, message }

@@ -286,7 +286,7 @@ fn corpus_without(
 }
 
 fn verdict(coverage: &Coverage, rule: CoverageRule) -> bool {
-    coverage.closeness >= rule.closeness && coverage.term_support >= rule.term_support
+    rule.covers(coverage.closeness, coverage.term_support)
 }
 
 fn score(cases: &[&Case], rule: CoverageRule, protocol: Protocol) -> Score {
