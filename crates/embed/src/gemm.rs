@@ -631,23 +631,10 @@ fn pack_inputs(a: &[f32], stride: usize, rows: usize, span: Depth, tile_rows: us
     }
 }
 
-/// Buffers for packed inputs, kept per thread between products (a product may run inside
-/// another's `finish`, as attention's do, so each takes its own).
-mod input_buffers {
-    use std::cell::RefCell;
-
-    thread_local! {
-        static FREE: RefCell<Vec<Vec<f32>>> = const { RefCell::new(Vec::new()) };
-    }
-
-    pub(super) fn take() -> Vec<f32> {
-        FREE.with(|free| free.borrow_mut().pop()).unwrap_or_default()
-    }
-
-    pub(super) fn give_back(buffer: Vec<f32>) {
-        FREE.with(|free| free.borrow_mut().push(buffer));
-    }
-}
+per_thread_buffers!(
+    /// Packed inputs.
+    input_buffers: Vec<f32>
+);
 
 /// A block of inputs: where it starts, how many, and whether it is the first (the tile starts
 /// from the bias) or a later one (the tile continues from the output).

@@ -10,6 +10,30 @@
 //! # Ok::<(), litnav_embed::Error>(())
 //! ```
 
+/// A module `$name` of buffers of type `$buffer` kept per thread between products: `take` one
+/// (a fresh default if none is free) and `give_back` it when done. Each product takes its own, so
+/// a product run inside another's (as attention's run inside a layer's) finds its buffers apart.
+macro_rules! per_thread_buffers {
+    ($(#[$doc:meta])* $name:ident: $buffer:ty) => {
+        $(#[$doc])*
+        mod $name {
+            use std::cell::RefCell;
+
+            thread_local! {
+                static FREE: RefCell<Vec<$buffer>> = const { RefCell::new(Vec::new()) };
+            }
+
+            pub(super) fn take() -> $buffer {
+                FREE.with(|free| free.borrow_mut().pop()).unwrap_or_default()
+            }
+
+            pub(super) fn give_back(buffer: $buffer) {
+                FREE.with(|free| free.borrow_mut().push(buffer));
+            }
+        }
+    };
+}
+
 pub mod cache;
 mod gemm;
 mod half;

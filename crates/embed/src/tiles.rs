@@ -448,23 +448,10 @@ fn split_values(values: &[f32], first: &mut [u16], second: &mut [u16], third: &m
     body(values, first, second, third)
 }
 
-/// Split-input buffers kept per thread between products.
-mod split_buffers {
-    use super::Lines;
-    use std::cell::RefCell;
-
-    thread_local! {
-        static FREE: RefCell<Vec<Lines>> = const { RefCell::new(Vec::new()) };
-    }
-
-    pub(super) fn take() -> Lines {
-        FREE.with(|free| free.borrow_mut().pop()).unwrap_or_default()
-    }
-
-    pub(super) fn give_back(buffer: Lines) {
-        FREE.with(|free| free.borrow_mut().push(buffer));
-    }
-}
+per_thread_buffers!(
+    /// Split inputs.
+    split_buffers: super::Lines
+);
 
 /// Where a kernel stores its outputs: rows of 16 values from the start of `out`, `stride` values
 /// apart.

@@ -330,8 +330,8 @@ pub fn rank(scored: HashMap<String, Vec<(f64, String)>>) -> Run {
         .map(|(query, mut docs)| {
             docs.sort_by(|a, b| trec_order((a.0, &a.1), (b.0, &b.1)));
             let mut seen = HashSet::with_capacity(docs.len());
-            docs.retain(|(_, d)| seen.insert(d.clone()));
-            (query, docs.into_iter().map(|(_, d)| d).collect())
+            let first: Vec<bool> = docs.iter().map(|(_, d)| seen.insert(d.as_str())).collect();
+            (query, docs.into_iter().zip(first).filter_map(|((_, d), first)| first.then_some(d)).collect())
         })
         .collect()
 }
