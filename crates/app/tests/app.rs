@@ -232,3 +232,18 @@ fn batch_tree_judge_against_the_expert_trees() {
     let topology = report.scores.iter().find(|a| a.name == "topology").unwrap();
     assert_eq!((topology.kappa, topology.spearman), (Some(0.0), None));
 }
+
+#[test]
+fn offline_a_missing_encoder_is_an_error_naming_the_install_step_and_nothing_is_downloaded() {
+    let home = tempfile::tempdir().unwrap();
+    let env = HashMap::from([
+        ("LITNAV_HOME".to_string(), home.path().to_string_lossy().to_string()),
+        ("LITNAV_OFFLINE".to_string(), "1".to_string()),
+    ]);
+    let workspace = Workspace::new(Settings::from_vars(&env, None).unwrap());
+    let error = workspace.encoder(&litnav_app::Quiet).err().unwrap();
+    let message = format!("{error}");
+    assert!(message.contains("litnav model install") && message.contains("LITNAV_OFFLINE"), "{message}");
+    assert_eq!(error.code().row().code, "model_missing");
+    assert!(!home.path().join("models").exists(), "nothing was downloaded or created");
+}

@@ -18,9 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-/// The line a `litnav` process prints on standard error as it exits when `LITNAV_PEAK_MEMORY` is
-/// set, followed by the peak in MiB.
-pub const PEAK_LINE: &str = "litnav: peak resident memory ";
+use litnav_core::memory::{PEAK_LINE, PEAK_MEMORY_VARIABLE};
 
 /// What to measure.
 #[derive(Debug, Clone)]
@@ -234,7 +232,7 @@ pub struct Measured {
 /// Run a `litnav` command to its end, asking it to report its peak memory as it exits.
 pub fn measure(mut command: Command) -> Measured {
     let started = Instant::now();
-    let output = command.env("LITNAV_PEAK_MEMORY", "1").output();
+    let output = command.env(PEAK_MEMORY_VARIABLE, "1").output();
     let seconds = started.elapsed().as_secs_f64();
     match output {
         Err(e) => Measured {

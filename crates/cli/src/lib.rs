@@ -27,10 +27,6 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// Set (to anything) to have litnav print its peak resident memory on standard error as it exits
-/// (`litnav bench memory` reads it from every command it runs).
-const PEAK_MEMORY_VARIABLE: &str = "LITNAV_PEAK_MEMORY";
-
 /// The command line's grammar: the derived one, with the defaults the application decides shown in
 /// the help of the options that take them (the request types hold no clap defaults, so that every
 /// default has one definition).
@@ -79,10 +75,10 @@ pub fn main_with(words: impl IntoIterator<Item = impl Into<std::ffi::OsString> +
         }
     };
     let outcome = commands::run(cli.command);
-    if std::env::var_os(PEAK_MEMORY_VARIABLE).is_some()
+    if std::env::var_os(litnav_core::memory::PEAK_MEMORY_VARIABLE).is_some()
         && let Some(mib) = litnav_core::memory::peak_resident_mib()
     {
-        eprintln!("{}{mib:.1} MiB", litnav_bench::memory::PEAK_LINE);
+        eprintln!("{}{mib:.1} MiB", litnav_core::memory::PEAK_LINE);
     }
     match outcome {
         Ok(()) => 0,

@@ -8,13 +8,20 @@
 //! - [`PaperText`]: a paper as text (title and abstract), the view prompts, encoders and
 //!   organizers read; [`text::content_runs`], the stop-word-free word runs phrases are made of.
 //! - [`Sentiment`]: how a citation speaks of the cited work.
+//! - [`secret`]: keys shown in debug output by their length only.
 //! - [`date`]: calendar dates as day numbers (publication dates finer than a year).
+//! - [`files`]: files written whole or not at all (`write_atomically`).
+//! - `http` (feature `http`): a failed HTTP exchange in words, for every client litnav has.
 //! - [`memory`]: this process's resident memory and its peak (benchmarks and `LITNAV_PEAK_MEMORY`).
 
 pub mod bytes;
 pub mod date;
+pub mod files;
+#[cfg(feature = "http")]
+pub mod http;
 pub mod memory;
 pub mod rng;
+pub mod secret;
 pub mod text;
 pub mod vector;
 

@@ -14,6 +14,13 @@ pub fn peak_resident_mib() -> Option<f64> {
     status_kib("VmHWM:").map(|kib| kib / 1024.0)
 }
 
+/// The environment variable that makes a `litnav` process print its peak resident memory on
+/// standard error as it exits (`litnav bench memory` sets it for every command it runs).
+pub const PEAK_MEMORY_VARIABLE: &str = "LITNAV_PEAK_MEMORY";
+
+/// The line a process prints then, followed by the peak in MiB.
+pub const PEAK_LINE: &str = "litnav: peak resident memory ";
+
 /// Lower the high-water mark to the current resident memory (Linux 4.0+); false when the
 /// kernel does not allow it, and then [`peak_resident_mib`] keeps counting from the start.
 pub fn reset_peak() -> bool {

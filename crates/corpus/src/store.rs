@@ -253,7 +253,7 @@ impl Writer {
             let foreign = fs::read_dir(dir).map_err(io_at(dir))?.filter_map(|e| e.ok()).any(|e| {
                 let name = e.file_name().to_string_lossy().to_string();
                 name != ".lock"
-                    && !name.starts_with("manifest.tmp")
+                    && !is_leftover_manifest(&name)
                     && !(name.starts_with("gen-") && (name.ends_with(".staging") || name.ends_with(".trash")))
             });
             if foreign {
@@ -408,18 +408,10 @@ fn write_jsonl<T: Serialize>(path: &Path, records: &[T]) -> Result<()> {
     writer.flush().map_err(io_at(path))
 }
 
-/// Write `bytes` to `path` so that readers see either the old file or the whole new one.
+/// Write `bytes` to `path` so that readers see either the old file or the whole new one
+/// ([`litnav_core::files::write_atomically`]), an error naming the path.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    let mut file = File::create(&tmp).map_err(io_at(&tmp))?;
-    file.write_all(bytes).map_err(io_at(&tmp))?;
-    file.sync_all().map_err(io_at(&tmp))?;
-    fs::rename(&tmp, path).map_err(io_at(path))?;
-    // A bare file name has an empty parent: the current directory.
-    match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => sync_dir(parent),
-        _ => sync_dir(Path::new(".")),
-    }
+    litnav_core::files::write_atomically(path, bytes).map_err(io_at(path))
 }
 
 fn sync_dir(dir: &Path) -> Result<()> {
@@ -438,6 +430,11 @@ fn sync_tree(dir: &Path) -> Result<()> {
     sync_dir(dir)
 }
 
+/// A temporary manifest a crash left (today's name, or the `manifest.tmp<pid>` of older versions).
+fn is_leftover_manifest(name: &str) -> bool {
+    name.starts_with("manifest.tmp") || litnav_core::files::is_temporary_of(name, MANIFEST)
+}
+
 /// Remove leftovers (temporary manifests, staging directories, half-deleted generations) and
 /// the generations other than `keep` that no reader holds (call only under the write lock). A
 /// generation a reader still leases stays, to be collected by a later writer.
@@ -447,7 +444,7 @@ fn remove_stale(dir: &Path, keep: Option<u64>) -> Result<()> {
         let entry = entry.map_err(io_at(dir))?;
         let name = entry.file_name().to_string_lossy().to_string();
         let path = entry.path();
-        if name.starts_with("manifest.tmp") {
+        if is_leftover_manifest(&name) {
             fs::remove_file(&path).map_err(io_at(&path))?;
         } else if name.starts_with("gen-") && (name.ends_with(".staging") || name.ends_with(".trash")) {
             fs::remove_dir_all(&path).map_err(io_at(&path))?;

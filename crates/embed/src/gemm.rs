@@ -386,8 +386,8 @@ impl Kernel {
         }
     }
 
-    /// The kernels this CPU runs, for tests.
-    #[cfg(test)]
+    /// The kernels this CPU runs, for tests and probes.
+    #[cfg(any(test, feature = "probes"))]
     fn all_here() -> Vec<Kernel> {
         let mut kernels = vec![Kernel::Portable];
         if has_avx2_fma() && has_f16c() {
@@ -919,15 +919,37 @@ mod tests {
     }
 
     #[test]
-    #[ignore = "a timing probe, not a test"]
-    fn product_rates() {
+    fn transposed_views_pack_as_their_elements() {
+        // w = vᵀ: packing a transposed view equals packing the transposed copy.
+        let v = values(5 * 3, 9);
+        let copy: Vec<f32> = (0..3).flat_map(|j| (0..5).map(move |i| (i, j))).map(|(i, j)| v[i * 3 + j]).collect();
+        let a = Packed::new(View::rows(&v, 5, 3, 3).t(), None);
+        let b = Packed::new(View::rows(&copy, 3, 5, 5), None);
+        assert_eq!(a.data, b.data);
+    }
+}
+
+/// Timing probes of the FMA product (`cargo bench -p litnav-embed --features probes`): rates
+/// printed on standard error, nothing asserted.
+#[cfg(feature = "probes")]
+pub mod probes {
+    use super::*;
+
+    fn probe_values(n: usize, seed: u32) -> Vec<f32> {
+        (0..n)
+            .map(|i| ((i as u32).wrapping_mul(2_654_435_761).wrapping_add(seed) % 1000) as f32 / 500.0 - 1.0)
+            .collect()
+    }
+
+    /// The FMA product's rate with every kernel this CPU runs, on the encoder's shapes, one thread.
+    pub fn product_rates() {
         let peak = fma_peak_per_core(0.2).unwrap_or(f64::NAN);
         eprintln!("FMA peak of one core: {:.1} GMAC/s", peak / 2e9);
         for (rows, inputs, outputs) in
             [(1024, 384, 1536), (1024, 1536, 384), (1024, 384, 1152), (24, 384, 1536), (12, 384, 1536)]
         {
-            let a = values(rows * inputs, 1);
-            let w = values(outputs * inputs, 2);
+            let a = probe_values(rows * inputs, 1);
+            let w = probe_values(outputs * inputs, 2);
             let packed = Packed::new(View::rows(&w, outputs, inputs, inputs), None);
             let mut c = vec![0.0; rows * outputs];
             let repeats = (50_000_000 / (rows * inputs * outputs)).max(1);
@@ -948,15 +970,5 @@ mod tests {
                 .collect();
             eprintln!("{rows}x{inputs}x{outputs} GMAC/s: {}", rates.join(", "));
         }
-    }
-
-    #[test]
-    fn transposed_views_pack_as_their_elements() {
-        // w = vᵀ: packing a transposed view equals packing the transposed copy.
-        let v = values(5 * 3, 9);
-        let copy: Vec<f32> = (0..3).flat_map(|j| (0..5).map(move |i| (i, j))).map(|(i, j)| v[i * 3 + j]).collect();
-        let a = Packed::new(View::rows(&v, 5, 3, 3).t(), None);
-        let b = Packed::new(View::rows(&copy, 3, 5, 5), None);
-        assert_eq!(a.data, b.data);
     }
 }

@@ -42,6 +42,13 @@ mod kernels;
 pub mod model;
 pub mod safetensors;
 mod tiles;
+
+/// Timing probes of the matrix products (the `probes` feature; `benches/kernels.rs` runs them).
+#[cfg(feature = "probes")]
+pub mod probes {
+    pub use crate::gemm::probes::*;
+    pub use crate::tiles::probes::*;
+}
 pub mod tokenizer;
 
 pub use gemm::fma_peak_per_core;

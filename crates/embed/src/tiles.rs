@@ -287,13 +287,29 @@ impl TilePacked {
         a_stride: usize,
         c: &mut [f32],
         c_stride: usize,
+        finish: impl FnMut(usize, &mut [f32]),
+    ) {
+        self.product_by(Arithmetic::Tiles, a, rows, a_stride, c, c_stride, finish);
+    }
+
+    /// [`TilePacked::product`] with its multiply-adds carried out by `arithmetic`: everything else
+    /// (splitting, packing, blocks, spans, panels, spill buffers) is the same code.
+    #[allow(clippy::too_many_arguments)]
+    fn product_by(
+        &self,
+        arithmetic: Arithmetic,
+        a: &[f32],
+        rows: usize,
+        a_stride: usize,
+        c: &mut [f32],
+        c_stride: usize,
         mut finish: impl FnMut(usize, &mut [f32]),
     ) {
         let (inputs, outputs) = (self.inputs, self.outputs);
         if rows == 0 || outputs == 0 {
             return;
         }
-        assert!(available(), "the tile product needs AMX");
+        assert!(matches!(arithmetic, Arithmetic::Emulated) || available(), "the tile product needs AMX");
         assert!(a_stride >= inputs && (rows - 1) * a_stride + inputs <= a.len(), "input view out of bounds");
         assert!(c_stride >= outputs && (rows - 1) * c_stride + outputs <= c.len(), "output view out of bounds");
         let chunks = inputs.div_ceil(CHUNK);
@@ -319,7 +335,7 @@ impl TilePacked {
                 let span_inputs = (inputs - span.first * CHUNK).min(span.chunks * CHUNK);
                 let source = &a[first_row * a_stride + span.first * CHUNK..];
                 pack_inputs(source, a_stride, block_rows, span_inputs, &groups, &mut packed);
-                let session = Configured::new();
+                let session = matches!(arithmetic, Arithmetic::Tiles).then(Configured::new);
                 for panel in 0..panels {
                     let weights = &self.tiles.values()[(panel * chunks + span.first) * PARTS * TILE..];
                     // The weights the next panel (or the next span's first) reads, which this
@@ -347,10 +363,12 @@ impl TilePacked {
                             },
                         };
                         let ahead = &next_weights[ahead_share(g)..];
-                        group_kernel(
-                            &session,
-                            Operands { inputs, tiles: group.tiles, weights, ahead, chunks: span.chunks, start, place },
-                        );
+                        let operands =
+                            Operands { inputs, tiles: group.tiles, weights, ahead, chunks: span.chunks, start, place };
+                        match &session {
+                            Some(session) => group_kernel(session, operands),
+                            None => emulated_kernel(operands),
+                        }
                     }
                 }
             }
@@ -426,8 +444,8 @@ fn pack_inputs(a: &[f32], stride: usize, rows: usize, inputs: usize, groups: &[G
     }
 }
 
-/// Split `values` into their parts, the first parts into `first` and so on, with AVX-512 (which
-/// [`available`] checked).
+/// Split `values` into their parts, the first parts into `first` and so on, with AVX-512 where the
+/// CPU has it.
 fn split_values(values: &[f32], first: &mut [u16], second: &mut [u16], third: &mut [u16]) {
     #[inline(always)]
     fn body(values: &[f32], first: &mut [u16], second: &mut [u16], third: &mut [u16]) {
@@ -441,8 +459,15 @@ fn split_values(values: &[f32], first: &mut [u16], second: &mut [u16], third: &m
         unsafe fn wide(values: &[f32], first: &mut [u16], second: &mut [u16], third: &mut [u16]) {
             body(values, first, second, third)
         }
-        // SAFETY: only called where `available` holds, which checked AVX-512F and BW.
-        unsafe { wide(values, first, second, third) }
+        if is_x86_feature_detected!("avx512f")
+            && is_x86_feature_detected!("avx512bw")
+            && is_x86_feature_detected!("avx512vl")
+        {
+            // SAFETY: the CPU has the features `wide` is compiled for (checked just above; where
+            // the tiles run, `available` checked them too). The emulated product runs anywhere.
+            return unsafe { wide(values, first, second, third) };
+        }
+        body(values, first, second, third)
     }
     #[cfg(not(target_arch = "x86_64"))]
     body(values, first, second, third)
@@ -555,6 +580,60 @@ fn group_kernel(_configured: &Configured, operands: Operands<'_>) {
             _ => kernel_4(pointers),
         }
     }
+}
+
+/// How a group's multiply-adds are carried out.
+#[derive(Clone, Copy)]
+enum Arithmetic {
+    /// On the tiles: the kernels' inline assembly.
+    Tiles,
+    /// In software, as Intel defines `TDPBF16PS` (in the tests, so that every layout and
+    /// bookkeeping step of the tile product is checked on CPUs without AMX).
+    #[cfg_attr(not(test), allow(dead_code))]
+    Emulated,
+}
+
+/// What [`group_kernel`] computes, in software: for each row of each row tile and each chunk, the
+/// six partial products in the kernel's order (input part 0 by weight parts 0, 1, 2, part 1 by 0,
+/// 1, part 2 by 0), each a `TDPBF16PS` as Intel's manual defines it — per pair of inputs, the two
+/// products (exact in f32) added to the accumulator one after the other, rounded to nearest even,
+/// subnormal inputs read as zero and subnormal results flushed to zero. The operands are read
+/// from the same packed layouts the kernels load their tiles from.
+fn emulated_kernel(operands: Operands<'_>) {
+    let Operands { inputs, tiles, weights, chunks, start, place: Place { out, stride }, .. } = operands;
+    const ORDER: [(usize, &[usize]); PARTS] = [(0, &[0, 1, 2]), (1, &[0, 1]), (2, &[0])];
+    let value = |bits: u16| flush_subnormal(from_bf16(bits));
+    for row in 0..tiles * TILE_ROWS {
+        let (tile, row_in_tile) = (row / TILE_ROWS, row % TILE_ROWS);
+        let mut acc = [0.0f32; PANEL];
+        acc.copy_from_slice(match start {
+            Start::Bias(bias) => &bias[..PANEL],
+            Start::Output => &out[row * stride..][..PANEL],
+        });
+        for chunk in 0..chunks {
+            let input_tiles = &inputs[(chunk * tiles + tile) * PARTS * TILE..][..PARTS * TILE];
+            let weight_tiles = &weights[chunk * PARTS * TILE..][..PARTS * TILE];
+            for (input_part, weight_parts) in ORDER {
+                let a = &input_tiles[input_part * TILE + row_in_tile * CHUNK..][..CHUNK];
+                for &weight_part in weight_parts {
+                    let w = &weight_tiles[weight_part * TILE..][..TILE];
+                    for pair in 0..CHUNK / 2 {
+                        for (n, sum) in acc.iter_mut().enumerate() {
+                            for k in [2 * pair, 2 * pair + 1] {
+                                *sum = flush_subnormal(*sum + value(a[k]) * value(w[weight_slot(k, n)]));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        out[row * stride..][..PANEL].copy_from_slice(&acc);
+    }
+}
+
+/// `x`, or a zero of its sign when it is subnormal (the tile unit's DAZ and FTZ).
+fn flush_subnormal(x: f32) -> f32 {
+    if x.is_subnormal() { 0.0f32.copysign(x) } else { x }
 }
 
 /// A kernel's operands as pointers (strides in bytes; a zero `first_stride` reads one row
@@ -741,12 +820,15 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        not(litnav_amx_cpu),
+        ignore = "this CPU has no AMX-BF16: the tile instructions cannot run here (the emulated tests check the rest)"
+    )]
     fn the_tile_peak_is_a_plausible_rate() {
-        if let Some(peak) = tile_peak_per_core(0.05) {
-            eprintln!("tile peak of one core, f32-equivalent: {:.1} GFLOP/s", peak / 1e9);
-            // Between 1 GFLOP/s and the instruction's 1,024 bfloat16 multiply-adds a cycle at 6 GHz.
-            assert!((1e9..2.1e12).contains(&peak), "{peak:e}");
-        }
+        tiles_run_here();
+        let peak = tile_peak_per_core(0.05).unwrap_or_default();
+        // Between 1 GFLOP/s and the instruction's 1,024 bfloat16 multiply-adds a cycle at 6 GHz.
+        assert!((1e9..2.1e12).contains(&peak), "{peak:e}");
     }
 
     #[test]
@@ -785,12 +867,26 @@ mod tests {
         }
     }
 
-    #[test]
-    fn tile_product_is_as_accurate_as_f32_for_every_edge_shape() {
-        if !available() {
-            eprintln!("no AMX here: the tile product is not tested");
-            return;
-        }
+    /// Output `(i, j)` of `a · wᵀ + bias` in f64 (`inputs` deep), and the sum of its terms'
+    /// magnitudes (the scale of an f32 sum's error).
+    fn exact(a: &[f32], w: &[f32], bias: &[f32], inputs: usize, (i, j): (usize, usize)) -> (f64, f64) {
+        let terms = (0..inputs).map(|k| f64::from(a[i * inputs + k]) * f64::from(w[j * inputs + k]));
+        let value = f64::from(bias[j]) + terms.clone().sum::<f64>();
+        (value, f64::from(bias[j]).abs() + terms.map(f64::abs).sum::<f64>())
+    }
+
+    /// Where the tiles should run, that they do (a machine whose kernel refuses the tiles' state,
+    /// or `LITNAV_AMX=0`, fails here rather than passing without running them).
+    fn tiles_run_here() {
+        assert!(
+            available(),
+            "this CPU has AMX-BF16 but the tile product is not available (LITNAV_AMX=0, or the kernel refused the tiles' state)"
+        );
+    }
+
+    /// Every edge shape's product by `arithmetic` within an f32 sum's error of the f64 value, the
+    /// columns past the outputs untouched, `finish` called once per block.
+    fn accurate_for_every_edge_shape(arithmetic: Arithmetic) {
         for (rows, inputs, outputs) in [
             (1, 3, 1),
             (7, 300, 21),
@@ -811,12 +907,12 @@ mod tests {
             let stride = outputs + 2;
             let mut c = vec![f32::NAN; rows * stride];
             let mut blocks = Vec::new();
-            tiles.product(&a, rows, inputs, &mut c, stride, |first, block| blocks.push((first, block.len())));
+            tiles.product_by(arithmetic, &a, rows, inputs, &mut c, stride, |first, block| {
+                blocks.push((first, block.len()))
+            });
             for i in 0..rows {
                 for j in 0..outputs {
-                    let terms = (0..inputs).map(|k| f64::from(a[i * inputs + k]) * f64::from(w[j * inputs + k]));
-                    let value = f64::from(bias[j]) + terms.clone().sum::<f64>();
-                    let magnitude = f64::from(bias[j]).abs() + terms.map(f64::abs).sum::<f64>();
+                    let (value, magnitude) = exact(&a, &w, &bias, inputs, (i, j));
                     // An f32 sum's error bound (as for the FMA product), from the value's size.
                     let bound = magnitude * f64::from(f32::EPSILON) * (inputs as f64).sqrt().max(4.0);
                     let got = f64::from(c[i * stride + j]);
@@ -830,28 +926,73 @@ mod tests {
     }
 
     #[test]
-    fn a_rows_tile_result_does_not_depend_on_its_batch() {
-        if !available() {
-            return;
+    fn the_emulated_tile_product_is_as_accurate_as_f32_for_every_edge_shape() {
+        accurate_for_every_edge_shape(Arithmetic::Emulated);
+    }
+
+    #[test]
+    #[cfg_attr(
+        not(litnav_amx_cpu),
+        ignore = "this CPU has no AMX-BF16: the tile instructions cannot run here (the emulated tests check the rest)"
+    )]
+    fn the_tile_product_is_as_accurate_as_f32_for_every_edge_shape() {
+        tiles_run_here();
+        accurate_for_every_edge_shape(Arithmetic::Tiles);
+    }
+
+    #[test]
+    #[cfg_attr(
+        not(litnav_amx_cpu),
+        ignore = "this CPU has no AMX-BF16: the tile instructions cannot run here (the emulated tests check the rest)"
+    )]
+    fn the_tiles_compute_what_the_emulation_computes() {
+        tiles_run_here();
+        let (rows, inputs, outputs) = (70, 416, 40);
+        let (a, w, bias) = (values(rows * inputs, 21), values(outputs * inputs, 22), values(outputs, 23));
+        let tiles = TilePacked::new(View::rows(&w, outputs, inputs, inputs), Some(&bias));
+        let (mut emulated, mut real) = (vec![0.0; rows * outputs], vec![0.0; rows * outputs]);
+        tiles.product_by(Arithmetic::Emulated, &a, rows, inputs, &mut emulated, outputs, |_, _| {});
+        tiles.product_by(Arithmetic::Tiles, &a, rows, inputs, &mut real, outputs, |_, _| {});
+        for (i, (e, r)) in emulated.iter().zip(&real).enumerate() {
+            // The same sums of the same partial products; a hardware that rounds a pair's two
+            // products once rather than twice may differ in the last bit.
+            assert!((e - r).abs() <= e.abs().max(r.abs()) * 2.0 * f32::EPSILON, "element {i}: {e} vs {r}");
         }
+    }
+
+    /// A row's outputs do not depend on the rows computed with it, by `arithmetic`.
+    fn independent_of_the_batch(arithmetic: Arithmetic) {
         let (inputs, outputs) = (384, 48);
         let a = values(150 * inputs, 5);
         let w = values(outputs * inputs, 6);
         let tiles = TilePacked::new(View::rows(&w, outputs, inputs, inputs), None);
         let mut all = vec![0.0; 150 * outputs];
-        tiles.product(&a, 150, inputs, &mut all, outputs, |_, _| {});
+        tiles.product_by(arithmetic, &a, 150, inputs, &mut all, outputs, |_, _| {});
         for i in [0, 1, 15, 16, 63, 64, 127, 128, 149] {
             let mut one = vec![0.0; outputs];
-            tiles.product(&a[i * inputs..], 1, inputs, &mut one, outputs, |_, _| {});
+            tiles.product_by(arithmetic, &a[i * inputs..], 1, inputs, &mut one, outputs, |_, _| {});
             assert_eq!(one, all[i * outputs..(i + 1) * outputs], "row {i}");
         }
     }
 
     #[test]
-    fn tile_products_are_as_close_to_the_exact_value_as_fma_products() {
-        if !available() {
-            return;
-        }
+    fn an_emulated_rows_result_does_not_depend_on_its_batch() {
+        independent_of_the_batch(Arithmetic::Emulated);
+    }
+
+    #[test]
+    #[cfg_attr(
+        not(litnav_amx_cpu),
+        ignore = "this CPU has no AMX-BF16: the tile instructions cannot run here (the emulated tests check the rest)"
+    )]
+    fn a_rows_tile_result_does_not_depend_on_its_batch() {
+        tiles_run_here();
+        independent_of_the_batch(Arithmetic::Tiles);
+    }
+
+    /// The worst errors against f64 of the FMA product and of the tile product by `arithmetic`
+    /// on the encoder's largest shape, relative to the sum of the terms' magnitudes.
+    fn worst_errors(arithmetic: Arithmetic) -> (f64, f64) {
         let (rows, inputs, outputs) = (40, 1536, 384);
         let a = values(rows * inputs, 8);
         let w = values(outputs * inputs, 9);
@@ -859,34 +1000,48 @@ mod tests {
         let view = View::rows(&w, outputs, inputs, inputs);
         let (mut fma, mut tiled) = (vec![0.0; rows * outputs], vec![0.0; rows * outputs]);
         Packed::new(view, Some(&bias)).product(&a, rows, inputs, &mut fma, outputs, |_, _| {});
-        TilePacked::new(view, Some(&bias)).product(&a, rows, inputs, &mut tiled, outputs, |_, _| {});
-        // Each product's worst error against f64, relative to the sum of the terms' magnitudes.
+        TilePacked::new(view, Some(&bias)).product_by(arithmetic, &a, rows, inputs, &mut tiled, outputs, |_, _| {});
         let (mut fma_worst, mut tile_worst) = (0.0f64, 0.0f64);
         for i in 0..rows {
             for j in 0..outputs {
-                let terms = (0..inputs).map(|k| f64::from(a[i * inputs + k]) * f64::from(w[j * inputs + k]));
-                let value = f64::from(bias[j]) + terms.clone().sum::<f64>();
-                let magnitude = f64::from(bias[j]).abs() + terms.map(f64::abs).sum::<f64>();
+                let (value, magnitude) = exact(&a, &w, &bias, inputs, (i, j));
                 fma_worst = fma_worst.max((f64::from(fma[i * outputs + j]) - value).abs() / magnitude);
                 tile_worst = tile_worst.max((f64::from(tiled[i * outputs + j]) - value).abs() / magnitude);
             }
         }
-        eprintln!("worst relative error: FMA {fma_worst:e}, tiles {tile_worst:e}");
+        (fma_worst, tile_worst)
+    }
+
+    #[test]
+    fn emulated_tile_products_are_as_close_to_the_exact_value_as_fma_products() {
+        let (fma_worst, tile_worst) = worst_errors(Arithmetic::Emulated);
+        assert!(tile_worst <= 2.0 * fma_worst, "emulated tiles {tile_worst:e} against FMA {fma_worst:e}");
+    }
+
+    #[test]
+    #[cfg_attr(
+        not(litnav_amx_cpu),
+        ignore = "this CPU has no AMX-BF16: the tile instructions cannot run here (the emulated tests check the rest)"
+    )]
+    fn tile_products_are_as_close_to_the_exact_value_as_fma_products() {
+        tiles_run_here();
+        let (fma_worst, tile_worst) = worst_errors(Arithmetic::Tiles);
         assert!(tile_worst <= 2.0 * fma_worst, "tiles {tile_worst:e} against FMA {fma_worst:e}");
     }
 }
 
-#[cfg(test)]
-mod probe {
+/// Timing probes of the tile product (`cargo bench -p litnav-embed --features probes`): rates
+/// printed on standard error, nothing asserted.
+#[cfg(feature = "probes")]
+pub mod probes {
     use super::*;
     use crate::gemm::Packed;
 
     /// The rate of one layer's four products in turn over six layers' distinct weights (as the
     /// encoder runs them), one thread.
-    #[test]
-    #[ignore = "a timing probe, not a test"]
-    fn layer_rates() {
+    pub fn layer_rates() {
         if !available() {
+            eprintln!("no AMX tiles here: this tile probe does not run");
             return;
         }
         let rows = 1024;
@@ -916,12 +1071,10 @@ mod probe {
         }
     }
 
-    /// The products' rates on the encoder's shapes, one thread: `cargo test --release -p
-    /// litnav-embed tile_rates -- --ignored --nocapture`.
-    #[test]
-    #[ignore = "a timing probe, not a test"]
-    fn tile_rates() {
+    /// The products' rates on the encoder's shapes, one thread.
+    pub fn tile_rates() {
         if !available() {
+            eprintln!("no AMX tiles here: this tile probe does not run");
             return;
         }
         for (rows, inputs, outputs) in
@@ -954,10 +1107,9 @@ mod probe {
     }
 
     /// The kernel alone with its operands in L2, one thread.
-    #[test]
-    #[ignore = "a timing probe, not a test"]
-    fn kernel_rate() {
+    pub fn kernel_rate() {
         if !available() {
+            eprintln!("no AMX tiles here: this tile probe does not run");
             return;
         }
         let chunks = 12;

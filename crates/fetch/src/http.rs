@@ -1,9 +1,17 @@
 //! A polite HTTP client for scholarly APIs: requests paced below the source's rate, every answer
 //! kept in an on-disk cache keyed by the request (never by the API key, which is added only as the
-//! request leaves), transient failures retried with exponential backoff that honours
-//! `Retry-After`, redirects handed back to the caller (a merged work answers 301), and counts of
+//! request leaves), redirects handed back to the caller (a merged work answers 301), and counts of
 //! what was asked, answered from the cache, and read.
+//!
+//! Retries: a 429, a 403 that does not name the key (a rate limit), a 5xx, a cut answer and a
+//! transport failure are tried again, up to [`HttpConfig::attempts`] in all. Each wait is the
+//! answer's `Retry-After` (seconds or an HTTP date) when it gives one, else the exponential backoff
+//! (1 s, 2 s, 4 s, …), and never longer than [`HttpConfig::longest_wait`] — except that a 429
+//! whose `Retry-After` is longer than that (OpenAlex's daily allowance, renewed at midnight) fails
+//! at once, saying when it renews. A 401, and a 403 naming the key, fail at once, saying where the
+//! key came from. Every wait, the pacing's too, looks every 50 ms whether the caller asked to stop.
 
+use crate::Observer;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -47,7 +55,8 @@ pub struct HttpConfig {
     pub attempts: u32,
     /// The first backoff; each further one doubles it.
     pub backoff: Duration,
-    /// The longest `Retry-After` waited for; a longer one fails the request with its time.
+    /// The longest wait before a retry, backoff or `Retry-After`; a 429 asking for longer fails
+    /// the request with its time.
     pub longest_wait: Duration,
     /// Requests per second at most.
     pub rate: f64,
@@ -146,8 +155,15 @@ impl Http {
     }
 
     /// `url`'s answer: from the cache when it holds it, else from the network — after `check`
-    /// accepted a body (an answer `check` refuses is not kept, so the next run asks again).
-    pub fn get(&self, url: &str, kind: CallKind, check: &dyn Fn(&str) -> Result<()>) -> Result<Answer> {
+    /// accepted a body (an answer `check` refuses is not kept, so the next run asks again). Every
+    /// wait ends early, with [`Error::Cancelled`], when `observer` says the user asked to stop.
+    pub fn get(
+        &self,
+        url: &str,
+        kind: CallKind,
+        check: &dyn Fn(&str) -> Result<()>,
+        observer: &dyn Observer,
+    ) -> Result<Answer> {
         if let Some(answer) = self.cached(url)? {
             self.count(|c| c.cached += 1);
             return Ok(answer);
@@ -162,7 +178,7 @@ impl Http {
             if attempt > 0 {
                 self.count(|c| c.retries += 1);
             }
-            match self.attempt(url)? {
+            match self.attempt(url, observer)? {
                 Attempt::Done(answer) => {
                     if let Answer::Body { body } = &answer {
                         check(body)?;
@@ -173,8 +189,9 @@ impl Http {
                 Attempt::Transient(message, wait) => {
                     last = message;
                     if attempt + 1 < self.config.attempts {
-                        let backoff = self.config.backoff * 2u32.saturating_pow(attempt);
-                        std::thread::sleep(wait.unwrap_or(backoff));
+                        let backoff = self.config.backoff.saturating_mul(2u32.saturating_pow(attempt));
+                        let pause = wait.unwrap_or(backoff).min(self.config.longest_wait);
+                        sleep_unless_stopped(pause, observer, "waiting to retry")?;
                     }
                 }
             }
@@ -185,19 +202,24 @@ impl Http {
         })
     }
 
-    fn attempt(&self, url: &str) -> Result<Attempt> {
-        self.pace();
+    fn attempt(&self, url: &str, observer: &dyn Observer) -> Result<Attempt> {
+        self.pace(observer)?;
         let mut request = self.agent.get(url);
         if let Some(key) = &self.key {
             request = request.query("api_key", &key.value);
         }
         let mut response = match request.call() {
             Ok(response) => response,
-            Err(error) => return Ok(Attempt::Transient(self.redact(describe(&error, self.config.timeout)), None)),
+            Err(error) => {
+                return Ok(Attempt::Transient(
+                    self.redact(litnav_core::http::describe(&error, self.config.timeout)),
+                    None,
+                ));
+            }
         };
         let status = response.status().as_u16();
         let header = |name: &str| response.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_string);
-        let retry_after = header("retry-after").and_then(|v| v.trim().parse::<f64>().ok());
+        let retry_after = header("retry-after").and_then(|v| retry_after(&v, std::time::SystemTime::now()));
         let (remaining, limit, location) =
             (header("x-ratelimit-remaining"), header("x-ratelimit-limit"), header("location"));
         self.count(|c| {
@@ -226,24 +248,22 @@ impl Http {
             404 => Attempt::Done(Answer::Missing),
             401 => return Err(self.key_refused(status, said())),
             403 if said().to_lowercase().contains("key") => return Err(self.key_refused(status, said())),
-            403 => Attempt::Transient(format!("403: {} (the rate limit; slowing down)", said()), wait(retry_after)),
-            429 => match wait(retry_after) {
-                Some(wait) if wait <= self.config.longest_wait => {
-                    Attempt::Transient(format!("429: {}", said()), Some(wait))
-                }
-                _ => {
+            403 => Attempt::Transient(format!("403: {} (the rate limit; slowing down)", said()), retry_after),
+            429 => match retry_after {
+                Some(wait) if wait > self.config.longest_wait => {
                     return Err(Error::Refused {
                         url: url.to_string(),
                         status,
                         message: format!(
-                            "{} (the daily allowance is spent{}; the answers fetched so far are kept and a later run resumes from them)",
+                            "{} (the daily allowance is spent, renewed in {:.0} minutes; the answers fetched so far are kept and a later run resumes from them)",
                             said(),
-                            retry_after.map(|s| format!(", renewed in {:.0} minutes", s / 60.0)).unwrap_or_default()
+                            wait.as_secs_f64() / 60.0
                         ),
                     });
                 }
+                wait => Attempt::Transient(format!("429: {} (too many requests; slowing down)", said()), wait),
             },
-            500..=599 => Attempt::Transient(format!("{status}: {}", said()), wait(retry_after)),
+            500..=599 => Attempt::Transient(format!("{status}: {}", said()), retry_after),
             _ => return Err(Error::Refused { url: url.to_string(), status, message: said() }),
         })
     }
@@ -262,16 +282,17 @@ impl Http {
     }
 
     /// Wait until the next call keeps below the rate.
-    fn pace(&self) {
-        let Ok(mut last) = self.last_call.lock() else { return };
+    fn pace(&self, observer: &dyn Observer) -> Result<()> {
+        let Ok(mut last) = self.last_call.lock() else { return Ok(()) };
         let gap = Duration::from_secs_f64(1.0 / self.config.rate.max(0.001));
         if let Some(previous) = *last {
             let since = previous.elapsed();
             if since < gap {
-                std::thread::sleep(gap - since);
+                sleep_unless_stopped(gap - since, observer, "pacing requests")?;
             }
         }
         *last = Some(Instant::now());
+        Ok(())
     }
 
     fn count(&self, change: impl FnOnce(&mut Calls)) {
@@ -313,24 +334,36 @@ struct CacheEntry {
     answer: Answer,
 }
 
-/// Write `bytes` to `path` through a temporary file and a rename.
+/// Write `bytes` to `path` whole or not at all ([`litnav_core::files::write_atomically`]).
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    let temporary = dir.join(format!(
-        ".{}.{}.tmp",
-        path.file_name().and_then(|n| n.to_str()).unwrap_or("answer"),
-        std::process::id()
-    ));
-    std::fs::write(&temporary, bytes).map_err(|e| Error::io(&temporary, e))?;
-    std::fs::rename(&temporary, path).map_err(|e| {
-        let _ = std::fs::remove_file(&temporary);
-        Error::io(path, e)
-    })
+    litnav_core::files::write_atomically(path, bytes).map_err(|e| Error::io(path, e))
 }
 
-fn wait(seconds: Option<f64>) -> Option<Duration> {
-    seconds.filter(|s| s.is_finite() && *s >= 0.0).map(Duration::from_secs_f64)
+/// How long a `Retry-After` header asks to wait, read at `now`: a number of seconds or an HTTP
+/// date (RFC 9110, section 10.2.3; a date already past asks for no wait). `None` when it is neither.
+fn retry_after(value: &str, now: std::time::SystemTime) -> Option<Duration> {
+    let value = value.trim();
+    if let Ok(seconds) = value.parse::<f64>() {
+        return (seconds.is_finite() && seconds >= 0.0).then(|| Duration::from_secs_f64(seconds.min(1e9)));
+    }
+    let at = httpdate::parse_http_date(value).ok()?;
+    Some(at.duration_since(now).unwrap_or(Duration::ZERO))
+}
+
+/// How often a wait looks whether the user asked to stop.
+const STOP_CHECK: Duration = Duration::from_millis(50);
+
+/// Sleep `pause`, ending early with [`Error::Cancelled`] when `observer` says the user asked to stop.
+fn sleep_unless_stopped(pause: Duration, observer: &dyn Observer, what: &str) -> Result<()> {
+    let end = Instant::now() + pause;
+    loop {
+        observer.check(what)?;
+        let left = end.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Ok(());
+        }
+        std::thread::sleep(left.min(STOP_CHECK));
+    }
 }
 
 /// What an error body says: its `message` (and `error`) when it is JSON, else its first words.
@@ -347,12 +380,21 @@ fn said(body: &str) -> String {
     if text.trim().is_empty() { "(no message)".to_string() } else { text.trim().to_string() }
 }
 
-fn describe(error: &ureq::Error, timeout: Duration) -> String {
-    match error {
-        ureq::Error::Timeout(_) => format!("no answer within {:.0} s", timeout.as_secs_f64()),
-        ureq::Error::ConnectionFailed => "could not connect".to_string(),
-        ureq::Error::HostNotFound => "the host was not found".to_string(),
-        ureq::Error::Io(e) => format!("the connection failed ({})", e.kind()),
-        other => format!("the request failed ({other})"),
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::SystemTime;
+
+    #[test]
+    fn retry_after_is_read_as_seconds_or_as_an_http_date() {
+        let now = httpdate::parse_http_date("Sun, 06 Nov 1994 08:49:37 GMT").unwrap();
+        assert_eq!(retry_after("120", now), Some(Duration::from_secs(120)));
+        assert_eq!(retry_after(" 1.5 ", now), Some(Duration::from_millis(1500)));
+        assert_eq!(retry_after("Sun, 06 Nov 1994 08:51:37 GMT", now), Some(Duration::from_secs(120)));
+        assert_eq!(retry_after("Sun, 06 Nov 1994 08:00:00 GMT", now), Some(Duration::ZERO), "a past date");
+        assert_eq!(retry_after("-3", now), None);
+        assert_eq!(retry_after("NaN", now), None);
+        assert_eq!(retry_after("soon", now), None);
+        assert!(retry_after("1e300", SystemTime::now()).is_some(), "a huge number is capped, not a panic");
     }
 }

@@ -102,6 +102,21 @@ pub struct Plan {
     pub citing_per_work: usize,
 }
 
+impl Plan {
+    /// A fetch of `topic` with every other choice at its default (every face's): 200 hits
+    /// (Knowledge Navigator starts from up to 1,000), both directions of snowballing, at most 800
+    /// more works (a 1,000-work field), the 25 most cited citers of each hit.
+    pub fn new(topic: impl Into<String>) -> Plan {
+        Plan {
+            topic: topic.into(),
+            max: 200,
+            snowball: Snowball { references: true, citations: true },
+            snowball_max: 800,
+            citing_per_work: 25,
+        }
+    }
+}
+
 /// What a fetch asked, found, and found missing.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct FetchReport {

@@ -44,10 +44,16 @@ impl OpenAlex {
         Ok(OpenAlex { base: base.to_string(), http: Http::new("OpenAlex", config, key) })
     }
 
-    fn list(&self, params: &[(&str, String)], kind: CallKind) -> Result<(Vec<Work>, Option<String>)> {
+    fn list(
+        &self,
+        params: &[(&str, String)],
+        kind: CallKind,
+        observer: &dyn Observer,
+    ) -> Result<(Vec<Work>, Option<String>)> {
         let query: Vec<String> = params.iter().map(|(k, v)| format!("{k}={}", encode(v))).collect();
         let url = format!("{}/works?{}&select={}", self.base, query.join("&"), encode(FIELDS));
-        let answer = self.http.get(&url, kind, &|body| page(body).map(|_| ()).map_err(|m| protocol(&url, m)))?;
+        let check = |body: &str| page(body).map(|_| ()).map_err(|m| protocol(&url, m));
+        let answer = self.http.get(&url, kind, &check, observer)?;
         let Answer::Body { body } = answer else {
             return Err(protocol(&url, "a list answered with a redirect or 404".into()));
         };
@@ -58,14 +64,14 @@ impl OpenAlex {
     }
 
     /// A work by its id, following merges; `None` when OpenAlex does not know it.
-    fn singleton(&self, id: &str) -> Result<Option<Work>> {
+    fn singleton(&self, id: &str, observer: &dyn Observer) -> Result<Option<Work>> {
         let mut id = id.to_string();
         for _ in 0..3 {
             let url = format!("{}/works/{id}?select={}", self.base, encode(FIELDS));
             let check = |body: &str| {
                 serde_json::from_str::<Value>(body).map(|_| ()).map_err(|e| protocol(&url, format!("not JSON ({e})")))
             };
-            match self.http.get(&url, CallKind::Singleton, &check)? {
+            match self.http.get(&url, CallKind::Singleton, &check, observer)? {
                 Answer::Body { body } => {
                     let record = serde_json::from_str(&body).map_err(|e| protocol(&url, format!("not JSON ({e})")))?;
                     return work(record).map(Some).map_err(|m| protocol(&url, m));
@@ -97,7 +103,7 @@ impl Source for OpenAlex {
             observer.check("searching the topic")?;
             let per_page = (limit - works.len()).min(PAGE).to_string();
             let params = [("search", topic.to_string()), ("per_page", per_page), ("cursor", cursor.clone())];
-            let (page, next) = self.list(&params, CallKind::Search)?;
+            let (page, next) = self.list(&params, CallKind::Search, observer)?;
             let empty = page.is_empty();
             works.extend(page);
             observer.advance(works.len().min(limit), limit);
@@ -118,7 +124,7 @@ impl Source for OpenAlex {
             observer.check("fetching works by id")?;
             let filter = format!("openalex:{}", batch.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("|"));
             let (works, _) =
-                self.list(&[("filter", filter), ("per_page", IDS_PER_CALL.to_string())], CallKind::List)?;
+                self.list(&[("filter", filter), ("per_page", IDS_PER_CALL.to_string())], CallKind::List, observer)?;
             let answered: HashSet<String> = works.iter().map(|w| w.id.clone()).collect();
             missing.extend(batch.iter().filter(|id| !answered.contains(id.as_str())).map(|s| s.to_string()));
             for work in works {
@@ -129,7 +135,7 @@ impl Source for OpenAlex {
         // Works the filter did not answer: merged ones answer their singleton with a redirect.
         for id in missing {
             observer.check("following merged works")?;
-            if let Some(work) = self.singleton(&id)? {
+            if let Some(work) = self.singleton(&id, observer)? {
                 let entry = found.entry(work.id.clone()).or_insert(work);
                 if entry.id != id && !entry.aliases.contains(&id) {
                     entry.aliases.push(id);
@@ -149,7 +155,7 @@ impl Source for OpenAlex {
             ("sort", "cited_by_count:desc".to_string()),
             ("per_page", limit.min(PAGE).to_string()),
         ];
-        Ok(self.list(&params, CallKind::List)?.0)
+        Ok(self.list(&params, CallKind::List, observer)?.0)
     }
 
     fn calls(&self) -> Calls {

@@ -22,6 +22,12 @@ pub struct Faults {
     pub key: Option<String>,
     /// Answer 429 with `Retry-After: 1`.
     pub rate_limited: usize,
+    /// Answer 429 without `Retry-After`.
+    pub rate_limited_silently: usize,
+    /// Answer 429 with `Retry-After: 86400` (the daily allowance spent).
+    pub allowance_spent: usize,
+    /// Answer 503 with `Retry-After: 3600` (longer than a client should wait).
+    pub unavailable_for_long: usize,
     /// Answer 500.
     pub server_errors: usize,
     /// Answer after this long.
@@ -191,6 +197,12 @@ impl Reply {
     fn error(status: u16, error: &str, message: &str) -> Reply {
         Reply::json(status, json!({"error": error, "message": message}))
     }
+
+    /// This reply with a `Retry-After` of `seconds`.
+    fn retry_after(mut self, seconds: &str) -> Reply {
+        self.headers.push(("Retry-After".into(), seconds.into()));
+        self
+    }
 }
 
 fn serve(shared: &Shared, mut stream: TcpStream) -> std::io::Result<()> {
@@ -216,6 +228,7 @@ fn serve(shared: &Shared, mut stream: TcpStream) -> std::io::Result<()> {
         401 => "Unauthorized",
         404 => "Not Found",
         429 => "Too Many Requests",
+        503 => "Service Unavailable",
         _ => "Error",
     };
     let length = if reply.cut { reply.body.len() * 2 } else { reply.body.len() };
@@ -276,9 +289,16 @@ fn answer(shared: &Shared, target: &str) -> Reply {
             return Reply::error(400, "Invalid query parameters error", "the stand-in was told to fail from here on");
         }
         if take(&mut faults.rate_limited) {
-            let mut reply = Reply::error(429, "Too Many Requests", "Rate limit exceeded");
-            reply.headers.push(("Retry-After".into(), "1".into()));
-            return reply;
+            return Reply::error(429, "Too Many Requests", "Rate limit exceeded").retry_after("1");
+        }
+        if take(&mut faults.rate_limited_silently) {
+            return Reply::error(429, "Too Many Requests", "Rate limit exceeded");
+        }
+        if take(&mut faults.allowance_spent) {
+            return Reply::error(429, "Too Many Requests", "Daily budget exceeded").retry_after("86400");
+        }
+        if take(&mut faults.unavailable_for_long) {
+            return Reply::error(503, "Service Unavailable", "down for maintenance").retry_after("3600");
         }
         if take(&mut faults.server_errors) {
             return Reply::error(500, "Internal Server Error", "try again");

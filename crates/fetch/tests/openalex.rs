@@ -125,6 +125,74 @@ fn rate_limits_server_errors_slow_and_cut_answers_are_retried() {
 }
 
 #[test]
+fn a_429_without_retry_after_is_retried_with_exponential_backoff() {
+    let server = stand_in();
+    let cache = tempfile::tempdir().unwrap();
+    let source = OpenAlex::new(server.url(), None, config(cache.path())).unwrap();
+    server.inject(Faults { rate_limited_silently: 2, ..Faults::default() });
+    let started = std::time::Instant::now();
+    let report = fetch(&source, &plan(12, Snowball::default()), &Unwatched).unwrap().report;
+    assert_eq!(report.hits, 12);
+    assert_eq!(report.calls.retries, 2, "{report:?}");
+    // Backoffs of 20 and 40 ms (the test's first backoff, doubled).
+    assert!(started.elapsed() >= Duration::from_millis(60), "{:?}", started.elapsed());
+}
+
+#[test]
+fn a_429_asking_for_longer_than_the_longest_wait_fails_at_once_saying_when_it_renews() {
+    let server = stand_in();
+    let cache = tempfile::tempdir().unwrap();
+    let source = OpenAlex::new(server.url(), None, config(cache.path())).unwrap();
+    server.inject(Faults { allowance_spent: 1, ..Faults::default() });
+    let started = std::time::Instant::now();
+    let error = fetch(&source, &plan(12, Snowball::default()), &Unwatched).unwrap_err().to_string();
+    assert!(error.contains("daily allowance is spent, renewed in 1440 minutes"), "{error}");
+    assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
+    assert_eq!(source_calls(&source), 1, "no retry of a spent allowance");
+}
+
+#[test]
+fn a_long_retry_after_on_a_server_error_is_capped_at_the_longest_wait() {
+    let server = stand_in();
+    let cache = tempfile::tempdir().unwrap();
+    let config = HttpConfig { longest_wait: Duration::from_millis(200), ..config(cache.path()) };
+    let source = OpenAlex::new(server.url(), None, config).unwrap();
+    server.inject(Faults { unavailable_for_long: 2, ..Faults::default() });
+    let started = std::time::Instant::now();
+    let report = fetch(&source, &plan(12, Snowball::default()), &Unwatched).unwrap().report;
+    assert_eq!(report.calls.retries, 2, "{report:?}");
+    let took = started.elapsed();
+    assert!(took >= Duration::from_millis(400) && took < Duration::from_secs(10), "{took:?}");
+}
+
+/// An observer that asks to stop once `after` has passed.
+struct StopAfter {
+    started: std::time::Instant,
+    after: Duration,
+}
+
+impl litnav_fetch::Observer for StopAfter {
+    fn cancelled(&self) -> bool {
+        self.started.elapsed() >= self.after
+    }
+}
+
+#[test]
+fn a_stop_ends_a_backoff_within_a_fraction_of_a_second() {
+    let server = stand_in();
+    let cache = tempfile::tempdir().unwrap();
+    // Backoffs of 30 s, then 60 s: without the stop, the fetch would wait minutes.
+    let config = HttpConfig { backoff: Duration::from_secs(30), ..config(cache.path()) };
+    let source = OpenAlex::new(server.url(), None, config).unwrap();
+    server.inject(Faults { rate_limited_silently: 3, ..Faults::default() });
+    let observer = StopAfter { started: std::time::Instant::now(), after: Duration::from_millis(300) };
+    let error = fetch(&source, &plan(12, Snowball::default()), &observer).unwrap_err();
+    let took = observer.started.elapsed();
+    assert!(matches!(error, litnav_fetch::Error::Cancelled(_)), "{error}");
+    assert!(took < Duration::from_secs(2), "stopped after {took:?}");
+}
+
+#[test]
 fn a_refused_key_is_named_by_its_origin_and_written_nowhere() {
     let server = stand_in();
     let cache = tempfile::tempdir().unwrap();

@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
-/// Where and how to call the model.
-#[derive(Debug, Clone, PartialEq)]
+/// Where and how to call the model. `Debug` hides the API key.
+#[derive(Clone, PartialEq)]
 pub struct Config {
     /// Base URL of the OpenAI-compatible API, up to and including `/v1`.
     pub base_url: String,
@@ -35,6 +35,25 @@ pub struct Config {
     pub offline: bool,
     /// Response cache directory (`None`: no cache).
     pub cache_dir: Option<std::path::PathBuf>,
+}
+
+impl std::fmt::Debug for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Config")
+            .field("base_url", &self.base_url)
+            .field("model", &self.model)
+            .field("api_key", &litnav_core::secret::Hidden(self.api_key.as_deref()))
+            .field("timeout", &self.timeout)
+            .field("retries", &self.retries)
+            .field("backoff", &self.backoff)
+            .field("concurrency", &self.concurrency)
+            .field("temperature", &self.temperature)
+            .field("seed", &self.seed)
+            .field("max_tokens", &self.max_tokens)
+            .field("offline", &self.offline)
+            .field("cache_dir", &self.cache_dir)
+            .finish()
+    }
 }
 
 /// The local server `scripts/llm-server.sh` starts.
@@ -324,13 +343,15 @@ fn retryable(error: &Error) -> bool {
     }
 }
 
+/// A transport failure in words, with what a person can do about the LLM endpoint.
 fn describe_transport(error: &ureq::Error, timeout: Duration) -> String {
-    match error {
-        ureq::Error::Timeout(_) => format!("no answer within {:.0} s (LITNAV_LLM_TIMEOUT)", timeout.as_secs_f64()),
-        ureq::Error::ConnectionFailed | ureq::Error::Io(_) => {
-            format!("cannot connect ({error}); is the server running? (scripts/llm-server.sh start)")
-        }
-        other => other.to_string(),
+    let said = litnav_core::http::describe(error, timeout);
+    if matches!(error, ureq::Error::Timeout(_)) {
+        format!("{said} (LITNAV_LLM_TIMEOUT)")
+    } else if litnav_core::http::is_unreachable(error) {
+        format!("{said}; is the server running? (scripts/llm-server.sh start)")
+    } else {
+        said
     }
 }
 
@@ -346,4 +367,17 @@ fn parse_completion(text: &str) -> std::result::Result<Entry, String> {
         prompt_tokens: value["usage"]["prompt_tokens"].as_u64().unwrap_or(0),
         completion_tokens: value["usage"]["completion_tokens"].as_u64().unwrap_or(0),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_output_never_shows_the_api_key() {
+        let config = Config { api_key: Some("sk-do-not-log".into()), ..Config::default() };
+        let shown = format!("{config:?}");
+        assert!(!shown.contains("sk-do-not-log"), "{shown}");
+        assert!(shown.contains("api_key: Some([hidden, 13 characters])"), "{shown}");
+    }
 }

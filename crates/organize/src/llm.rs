@@ -283,6 +283,37 @@ mod tests {
     }
 
     #[test]
+    fn unreadable_readings_keep_each_subtopics_offline_name_and_say_why() {
+        // Every Cluster Reader answer is prose, its repair too; the Thematic Organizer's as above.
+        let server = fake::serve_with(|_, request| {
+            match request["response_format"]["json_schema"]["name"].as_str().unwrap_or("") {
+                "cluster_reader" => Behaviour::Answer("These papers are about many things.".into()),
+                _ => answer(request),
+            }
+        })
+        .unwrap();
+        let client = Client::new(Config { base_url: server.url.clone(), ..Config::default() });
+        let mut root = MapNode::new("uncertainty quantification".into(), String::new(), 1.0);
+        root.subtopics = vec![leaf("Verbalized Confidence", 0, 2), leaf("Token Probabilities", 2, 2)];
+        let (map, trace) = refine(root, "uncertainty quantification", &client, 12).unwrap();
+        assert_eq!(trace.subtopics.len(), 2);
+        for subtopic in &trace.subtopics {
+            assert!(subtopic.reading.is_none(), "{subtopic:?}");
+            assert!(subtopic.error.as_deref().is_some_and(|e| !e.is_empty()), "{subtopic:?}");
+        }
+        let mut names: Vec<String> = Vec::new();
+        let mut stack: Vec<&MapNode> = map.subtopics.iter().collect();
+        while let Some(node) = stack.pop() {
+            if node.subtopics.is_empty() {
+                names.push(node.name.clone());
+            }
+            stack.extend(&node.subtopics);
+        }
+        names.sort();
+        assert_eq!(names, ["Token Probabilities", "Verbalized Confidence"]);
+    }
+
+    #[test]
     fn distinct_names_falls_back_to_the_parent_then_a_number() {
         let mut root = MapNode::new("Topic".into(), String::new(), 1.0);
         let mut theme = MapNode::new("Calibration".into(), String::new(), 1.0);

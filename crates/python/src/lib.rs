@@ -444,18 +444,29 @@ impl CitationGraph {
     fn novelty(&self, py: Python<'_>, params: String) -> PyResult<String> {
         py.detach(|| to_json(&self.inner.novelty(&metric_options("novelty", &params)?)?)).map_err(fail)
     }
+}
 
-    /// The citation paths from `source` (citing) to `target` (cited), JSON as `relations path`.
-    fn citation_path(
-        &self,
-        py: Python<'_>,
-        source: String,
-        target: String,
-        max_hops: usize,
-        shortest_limit: usize,
-    ) -> PyResult<String> {
-        py.detach(|| to_json(&self.inner.path(&source, &target, max_hops, shortest_limit)?)).map_err(fail)
+/// The citation paths from `source` (citing) to `target` (cited) in `on` (a `CitationGraph` or a
+/// `Corpus`), JSON as `relations path`: the one definition behind both classes' `citation_path`.
+#[pyfunction]
+fn citation_path(
+    py: Python<'_>,
+    on: &Bound<'_, PyAny>,
+    source: String,
+    target: String,
+    max_hops: usize,
+    shortest_limit: usize,
+) -> PyResult<String> {
+    let path = |paths: &(dyn Fn() -> litnav_app::Result<litnav_app::relations::PathReport> + Sync)| {
+        py.detach(|| to_json(&paths()?)).map_err(fail)
+    };
+    if let Ok(graph) = on.cast::<CitationGraph>() {
+        let graph = &graph.get().inner;
+        return path(&|| graph.path(&source, &target, max_hops, shortest_limit));
     }
+    let corpus = on.cast::<Corpus>()?;
+    let session = &corpus.get().session;
+    path(&|| session.path(&source, &target, max_hops, shortest_limit))
 }
 
 /// An answer computed without the interpreter, turned into a Python object with it.
@@ -473,13 +484,23 @@ impl Answer {
     }
 }
 
+/// The workspace `encode` uses, loaded on its first call and kept: the encoder's 90 MB of weights
+/// are read once per process, not once per call (settings changed afterwards are not seen).
+fn encoding_workspace() -> litnav_app::Result<&'static Workspace> {
+    static KEPT: std::sync::OnceLock<Workspace> = std::sync::OnceLock::new();
+    if let Some(workspace) = KEPT.get() {
+        return Ok(workspace);
+    }
+    let loaded = Workspace::load()?;
+    Ok(KEPT.get_or_init(|| loaded))
+}
+
 /// Sentence vectors of `texts`: `(bytes, rows, dimension)`, row-major little-endian `float32`.
 #[pyfunction]
 fn encode<'py>(py: Python<'py>, texts: Vec<String>) -> PyResult<(Bound<'py, PyBytes>, usize, usize)> {
     let (bytes, dim) = py
         .detach(|| -> litnav_app::Result<(Vec<u8>, usize)> {
-            let workspace = Workspace::load()?;
-            let vectors = workspace.encoder(&Quiet)?.embed(&texts);
+            let vectors = encoding_workspace()?.encoder(&Quiet)?.embed(&texts);
             let dim = vectors.first().map_or(litnav_embed::DIM, Vec::len);
             Ok((vectors.iter().flatten().flat_map(|v| v.to_le_bytes()).collect(), dim))
         })
@@ -606,18 +627,6 @@ impl Corpus {
         .map_err(fail)
     }
 
-    /// The citation paths from `source` (citing) to `target` (cited), JSON as `relations path`.
-    fn citation_path(
-        &self,
-        py: Python<'_>,
-        source: String,
-        target: String,
-        max_hops: usize,
-        shortest_limit: usize,
-    ) -> PyResult<String> {
-        py.detach(|| to_json(&self.session.path(&source, &target, max_hops, shortest_limit)?)).map_err(fail)
-    }
-
     /// Papers most co-cited (`co-cited`) or coupled (`coupled`) with a paper, JSON.
     fn neighbours(&self, py: Python<'_>, id: String, which: String, k: usize) -> PyResult<String> {
         py.detach(|| {
@@ -692,7 +701,10 @@ fn defaults(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     table.set_item("shortest_paths", relations::DEFAULT_SHORTEST_PATHS)?;
     table.set_item("max_hops", litnav_app::relations::DEFAULT_MAX_HOPS)?;
     let metric = MetricParams::default().filled();
+    table.set_item("window", metric.window)?;
     table.set_item("nulls", metric.nulls)?;
+    table.set_item("k", SearchParams::default().filled().k)?;
+    table.set_item("cutoffs", pyo3::types::PyTuple::new(py, litnav_app::score::trec::DEFAULT_CUTOFFS)?)?;
     table.set_item("reading", metric.reading.map(ReadingName::name))?;
     table.set_item("units", metric.units.map(UnitsName::name))?;
     Ok(table)
@@ -710,6 +722,7 @@ fn _litnav(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(score_clusters, m)?)?;
     m.add_function(wrap_pyfunction!(score_survey, m)?)?;
     m.add_function(wrap_pyfunction!(encode, m)?)?;
+    m.add_function(wrap_pyfunction!(citation_path, m)?)?;
     m.add_function(wrap_pyfunction!(ingest, m)?)?;
     m.add_function(wrap_pyfunction!(main, m)?)?;
     m.add_class::<Corpus>()?;

@@ -19,9 +19,15 @@ pub enum Fusion {
     Weighted(f32),
 }
 
+/// The `k` of reciprocal rank fusion unless told otherwise (Cormack et al.'s 60).
+pub const DEFAULT_RRF_K: f32 = 60.0;
+
+/// The weight of the lexical side in weighted fusion unless told otherwise.
+pub const DEFAULT_ALPHA: f32 = 0.5;
+
 impl Default for Fusion {
     fn default() -> Self {
-        Fusion::Rrf(60.0)
+        Fusion::Rrf(DEFAULT_RRF_K)
     }
 }
 
@@ -96,7 +102,7 @@ mod tests {
     fn rrf_by_hand() {
         let lexical = hits(&[("a", 9.0), ("b", 5.0), ("c", 1.0)]);
         let dense = hits(&[("c", 0.9), ("a", 0.8)]);
-        let fused = fuse(&lexical, &dense, Fusion::Rrf(60.0), 10);
+        let fused = fuse(&lexical, &dense, Fusion::default(), 10);
         let ids: Vec<&str> = fused.iter().map(|h| h.id.as_str()).collect();
         // a: 1/61 + 1/62; c: 1/63 + 1/61; b: 1/62.
         assert_eq!(ids, ["a", "c", "b"]);

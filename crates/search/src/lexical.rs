@@ -83,12 +83,15 @@ pub struct SearchQuery {
     pub scan: Option<crate::DenseScan>,
 }
 
+/// How many papers a search answers unless told otherwise (every face's default).
+pub const DEFAULT_K: usize = 10;
+
 impl SearchQuery {
-    /// A query with default options (k = 10, no filters, both boosts 1).
+    /// A query with default options ([`DEFAULT_K`] papers, no filters, both boosts 1).
     pub fn new(text: impl Into<String>) -> Self {
         SearchQuery {
             text: text.into(),
-            k: 10,
+            k: DEFAULT_K,
             before: None,
             exclude_surveys: false,
             title_boost: 1.0,

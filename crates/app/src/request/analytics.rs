@@ -4,7 +4,7 @@
 //! every build parses and documents the same options.
 
 use super::names::{EngineName, UnitsName};
-use super::{Defaults, OptionDoc};
+use super::{Defaults, OptionDoc, docs_of};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -17,7 +17,7 @@ pub const DEFAULT_TIMEOUT: u64 = 24 * 3600;
 
 /// The engine an analytics query runs on, every option optional; [`EngineParams::filled`]
 /// decides the defaults.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(deny_unknown_fields)]
 pub struct EngineParams {
@@ -60,16 +60,6 @@ impl EngineParams {
 impl Defaults for EngineParams {
     const REQUIRED: &'static [&'static str] = &[];
 
-    fn docs() -> Vec<OptionDoc> {
-        vec![
-            OptionDoc::choice("engine", EngineName::names(), "where the plan runs"),
-            OptionDoc::new("scheduler", "string", "the Ballista scheduler (engine ballista)"),
-            OptionDoc::new("timeout", "integer", "seconds before a Ballista job is given up"),
-            OptionDoc::new("memory_limit", "integer", "MiB the embedded engine holds before it spills"),
-            OptionDoc::new("spill_dir", "string", "where the embedded engine spills"),
-        ]
-    }
-
     fn defaults() -> serde_json::Map<String, serde_json::Value> {
         super::to_map(&EngineParams::default().filled())
     }
@@ -79,7 +69,7 @@ impl Defaults for EngineParams {
 pub const DEFAULT_JOBS: u32 = 1;
 
 /// The CD index of every paper.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(deny_unknown_fields)]
 pub struct CdParams {
@@ -103,7 +93,7 @@ pub struct CdParams {
 }
 
 /// Every paper's most co-cited or most coupled papers.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(deny_unknown_fields)]
 pub struct RelatedParams {
@@ -127,7 +117,7 @@ pub struct RelatedParams {
 pub const DEFAULT_TOP: u32 = 10;
 
 /// Every paper's novelty against the expected null.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(deny_unknown_fields)]
 pub struct NoveltyParams {
@@ -139,7 +129,7 @@ pub struct NoveltyParams {
 }
 
 /// Every paper's in-corpus citations and references and their percentile (no options).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(deny_unknown_fields)]
 pub struct CountsParams {}
@@ -200,20 +190,12 @@ impl AnalyticsQuery {
         format!("{}.parquet", self.name())
     }
 
-    /// The query's options, documented (every one optional).
+    /// The query's options, documented (every one optional) from their doc comments.
     pub fn docs(name: &str) -> Vec<OptionDoc> {
         match name {
-            "cd" => vec![
-                OptionDoc::new("window", "integer", "count only citers within this many years"),
-                OptionDoc::new("ranges", "integer", "ranges of publication time the focal papers are cut into"),
-                OptionDoc::new("jobs", "integer", "separate queries the ranges run as"),
-            ],
-            "cocitation" | "coupling" => vec![
-                OptionDoc::new("top", "integer", "related papers each paper keeps"),
-                OptionDoc::new("groups", "integer", "groups the focal papers are cut into"),
-                OptionDoc::new("jobs", "integer", "separate queries the groups run as"),
-            ],
-            "novelty" => vec![OptionDoc::choice("units", UnitsName::names(), "what plays the role of journals")],
+            "cd" => docs_of::<CdParams>(),
+            "cocitation" | "coupling" => docs_of::<RelatedParams>(),
+            "novelty" => docs_of::<NoveltyParams>(),
             _ => Vec::new(),
         }
     }
@@ -300,9 +282,9 @@ mod tests {
         for name in AnalyticsQuery::NAMES {
             let query = AnalyticsQuery::from_json(name, serde_json::json!({})).unwrap();
             assert_eq!(query.name(), name);
-            let documented: Vec<&str> = AnalyticsQuery::docs(name).iter().map(|d| d.name).collect();
+            let documented: Vec<String> = AnalyticsQuery::docs(name).into_iter().map(|d| d.name).collect();
             let defaults = AnalyticsQuery::defaults(name).unwrap();
-            assert_eq!(defaults.keys().map(String::as_str).collect::<Vec<_>>().len(), documented.len(), "{name}");
+            assert_eq!(defaults.keys().cloned().collect::<Vec<_>>(), documented, "{name}");
         }
         let refused = AnalyticsQuery::from_json("cd", serde_json::json!({"top": 3})).unwrap_err();
         assert!(refused.to_string().contains("top"), "{refused}");

@@ -1,14 +1,14 @@
 //! A fetch of a topic's works from a scholarly source, as either face receives it.
 
+use super::Defaults;
 use super::names::SnowballName;
-use super::{Defaults, OptionDoc};
 use crate::{Error, Result};
-use litnav_fetch::{Plan, Snowball};
+use litnav_fetch::{HttpConfig, Plan, Snowball};
 use serde::{Deserialize, Serialize};
 
 /// How to fetch a field (the topic and the corpus are the command's own): `litnav fetch openalex`
 /// and `litnav map --fetch openalex` take these flags, the server's fetch jobs this body.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(deny_unknown_fields)]
 pub struct FetchParams {
@@ -41,21 +41,18 @@ pub struct FetchParams {
 /// The most works one fetch may ask for (topic hits and snowball each).
 pub const MAX_FETCH: usize = 100_000;
 
-/// Requests a second unless told otherwise: a tenth of what OpenAlex allows.
-const DEFAULT_RATE: f64 = 10.0;
-
 impl FetchParams {
-    /// These options with every one not given at its default: 200 hits (Knowledge Navigator
-    /// starts from up to 1,000), both directions of snowballing, at most 800 more works (a
-    /// 1,000-work field), 25 citers per hit, OpenAlex's public API at 10 requests a second.
+    /// These options with every one not given at its default — the fetch crate's own: the plan's
+    /// (`Plan::new`), OpenAlex's public API, and the HTTP client's rate (`HttpConfig::default`).
     pub fn filled(&self) -> FetchParams {
+        let plan = Plan::new(String::new());
         FetchParams {
-            max: self.max.or(Some(200)),
-            snowball: Some(self.snowball.unwrap_or_default()),
-            snowball_max: self.snowball_max.or(Some(800)),
-            citing_per_work: self.citing_per_work.or(Some(25)),
+            max: self.max.or(Some(plan.max)),
+            snowball: Some(self.snowball.unwrap_or_else(|| SnowballName::of(plan.snowball))),
+            snowball_max: self.snowball_max.or(Some(plan.snowball_max)),
+            citing_per_work: self.citing_per_work.or(Some(plan.citing_per_work)),
             api_url: self.api_url.clone().or_else(|| Some(litnav_fetch::openalex::PUBLIC_API.to_string())),
-            rate: self.rate.or(Some(DEFAULT_RATE)),
+            rate: self.rate.or(Some(HttpConfig::default().rate)),
         }
     }
 
@@ -70,12 +67,7 @@ impl FetchParams {
                 Err(Error::input(format!("{name}: must be between {least} and {MAX_FETCH}, not {value}")))
             }
         };
-        let snowball = match filled.snowball.unwrap_or_default() {
-            SnowballName::None => Snowball::default(),
-            SnowballName::References => Snowball { references: true, citations: false },
-            SnowballName::Citations => Snowball { references: false, citations: true },
-            SnowballName::Both => Snowball { references: true, citations: true },
-        };
+        let snowball = filled.snowball.map_or(Snowball::default(), SnowballName::snowball);
         Ok(Plan {
             topic: topic.trim().to_string(),
             max: bounded("max", filled.max, 1)?,
@@ -87,7 +79,7 @@ impl FetchParams {
 
     /// Requests per second, checked.
     pub fn rate(&self) -> Result<f64> {
-        let rate = self.rate.unwrap_or(DEFAULT_RATE);
+        let rate = self.filled().rate.unwrap_or_default();
         if rate.is_finite() && rate > 0.0 && rate <= 100.0 {
             Ok(rate)
         } else {
@@ -98,17 +90,6 @@ impl FetchParams {
 
 impl Defaults for FetchParams {
     const REQUIRED: &'static [&'static str] = &[];
-
-    fn docs() -> Vec<OptionDoc> {
-        vec![
-            OptionDoc::new("max", "integer", "the most works the topic search gives"),
-            OptionDoc::choice("snowball", SnowballName::names(), "which citations of the hits are followed"),
-            OptionDoc::new("snowball_max", "integer", "the most works snowballing adds, most connected first"),
-            OptionDoc::new("citing_per_work", "integer", "the most citing works asked for per hit (at most 100)"),
-            OptionDoc::new("api_url", "string", "the source's API"),
-            OptionDoc::new("rate", "number", "requests per second at most"),
-        ]
-    }
 
     fn defaults() -> serde_json::Map<String, serde_json::Value> {
         super::to_map(&FetchParams::default().filled())

@@ -1,7 +1,7 @@
 //! A map to build and a subtopic to expand, as either face receives them.
 
 use super::names::{InputName, MethodName};
-use super::{Defaults, FetchParams, OptionDoc};
+use super::{Defaults, FetchParams};
 use crate::maps::{
     self, BottomUpSettings, DEFAULT_EXPANSION_PAPERS, DEFAULT_LLM_PAPERS, DEFAULT_MAP_PAPERS,
     EXPANSION_RELEVANCE_FLOOR, ExpandRequest, MAP_FLOOR, MapRequest, PaperSource,
@@ -18,7 +18,7 @@ pub const MAX_MAP_PAPERS: usize = 2000;
 /// A map with every option optional: `litnav map`'s flags and `POST /api/maps`'s body are this
 /// one type. [`MapParams::filled`] decides its defaults; [`MapParams::resolve`] validates and
 /// gives the library's request. The seed's default is the settings' (so it is not filled here).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(deny_unknown_fields)]
 pub struct MapParams {
@@ -224,33 +224,6 @@ fn papers_shown(papers: Option<usize>) -> Result<usize> {
 impl Defaults for MapParams {
     const REQUIRED: &'static [&'static str] = &["topic"];
 
-    fn docs() -> Vec<OptionDoc> {
-        vec![
-            OptionDoc::new("topic", "string", "the topic in plain words (the map's title)"),
-            OptionDoc::new("k", "integer", "papers retrieved for the topic at most (2 to 2000)"),
-            OptionDoc::new(
-                "min_score",
-                "number",
-                "keep papers whose smoothed relevance reaches this share of the best (0 to 1)",
-            ),
-            OptionDoc::new("min_papers", "integer", "papers kept whatever their relevance"),
-            OptionDoc::new("before", "integer", "only papers published strictly before this year"),
-            OptionDoc::new("exclude_surveys", "boolean", "leave surveys out"),
-            OptionDoc::choice("method", MethodName::names(), "how papers are organized into subtopics"),
-            OptionDoc::choice("input", InputName::names(), "what the LLM organizer sees of each paper (method llm)"),
-            OptionDoc::new("llm_batch", "integer", "most papers per LLM organizer request (method llm)"),
-            OptionDoc::new("recurse_above", "integer", "organize subtopics with more papers than this again"),
-            OptionDoc::new(
-                "min_relevance",
-                "number",
-                "subtopics less similar to the topic go under \"Filtered\" (-1 to 1)",
-            ),
-            OptionDoc::new("seed", "integer", "seed of every stochastic step (default: the settings' seed)"),
-            OptionDoc::new("llm", "boolean", "name and group subtopics with the LLM"),
-            OptionDoc::new("llm_papers", "integer", "papers the LLM sees per subtopic"),
-        ]
-    }
-
     fn defaults() -> serde_json::Map<String, serde_json::Value> {
         let mut defaults = super::to_map(&MapParams::default().filled());
         defaults.remove("fetch");
@@ -260,7 +233,7 @@ impl Defaults for MapParams {
 
 /// An expansion of one subtopic: `litnav expand`'s flags and `POST
 /// /api/maps/{id}/nodes/{node}/expand`'s body.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(deny_unknown_fields)]
 pub struct ExpandParams {
@@ -320,20 +293,6 @@ impl ExpandParams {
 
 impl Defaults for ExpandParams {
     const REQUIRED: &'static [&'static str] = &[];
-
-    fn docs() -> Vec<OptionDoc> {
-        vec![
-            OptionDoc::new("k", "integer", "papers retrieved for the expansion query (1 to 2000)"),
-            OptionDoc::new(
-                "min_relevance",
-                "number",
-                "sub-map subtopics less similar to the subtopic go under \"Filtered\"",
-            ),
-            OptionDoc::new("seed", "integer", "seed of every stochastic step (default: the settings' seed)"),
-            OptionDoc::new("llm", "boolean", "the LLM writes the query and names the sub-map"),
-            OptionDoc::new("llm_papers", "integer", "papers the LLM sees per subtopic"),
-        ]
-    }
 
     fn defaults() -> serde_json::Map<String, serde_json::Value> {
         super::to_map(&ExpandParams::default().filled())

@@ -33,37 +33,90 @@ use serde_json::{Map, Value};
 #[derive(Debug, Clone, PartialEq)]
 pub struct OptionDoc {
     /// Its name in the API (the CLI's flag is the same with dashes).
-    pub name: &'static str,
+    pub name: String,
     /// Its JSON type (`string`, `integer`, `number`, `boolean`).
     pub kind: &'static str,
-    /// What it means.
+    /// What it means: the field's doc comment (the CLI's help says the same).
     pub about: String,
     /// The values it takes, when chosen by name.
     pub choices: Option<String>,
 }
 
-impl OptionDoc {
-    /// A plain option.
-    pub fn new(name: &'static str, kind: &'static str, about: &str) -> OptionDoc {
-        OptionDoc { name, kind, about: about.to_string(), choices: None }
-    }
-
-    /// An option chosen by name among `choices` (comma-separated).
-    pub fn choice(name: &'static str, choices: String, about: &str) -> OptionDoc {
-        OptionDoc { name, kind: "string", about: about.to_string(), choices: Some(choices) }
-    }
-}
-
 /// What documentation and the defaults test need of a request type.
-pub trait Defaults {
+pub trait Defaults: schemars::JsonSchema {
     /// The options that must be given.
     const REQUIRED: &'static [&'static str];
 
-    /// Every option, in the order the faces list them.
-    fn docs() -> Vec<OptionDoc>;
+    /// Every option, in the order the type declares them, from its JSON schema ([`docs_of`]).
+    fn docs() -> Vec<OptionDoc> {
+        docs_of::<Self>()
+    }
 
     /// Every option's default by its API name (`null` where the default is "not set").
     fn defaults() -> Map<String, Value>;
+}
+
+/// The documentation of `T`'s options, read from its JSON schema (derived by schemars): each
+/// option's name as serde spells it, its JSON type, its choices when it is chosen by name, and its
+/// meaning — the field's doc comment, which is also its CLI help, so that every description is
+/// written once. An option that is itself a request (a map's `fetch`) is left out: it is
+/// documented as a request of its own.
+pub fn docs_of<T: schemars::JsonSchema + ?Sized>() -> Vec<OptionDoc> {
+    let schema = schemars::schema_for!(T);
+    let root = schema.as_value();
+    let resolve = |value: &Value| -> Value {
+        let referenced = |value: &Value| -> Value {
+            match value.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix("#/$defs/")) {
+                Some(name) => root["$defs"][name].clone(),
+                None => value.clone(),
+            }
+        };
+        // An `Option<T>` is `T` or null: the option's type is `T`'s.
+        let variants = value.get("anyOf").or_else(|| value.get("oneOf")).and_then(Value::as_array);
+        match variants {
+            Some(variants) => {
+                variants.iter().find(|v| v.get("type") != Some(&Value::from("null"))).map_or(Value::Null, referenced)
+            }
+            None => referenced(value),
+        }
+    };
+    let Some(properties) = root.get("properties").and_then(Value::as_object) else { return Vec::new() };
+    properties
+        .iter()
+        .filter_map(|(name, property)| {
+            let option = resolve(property);
+            if option.get("properties").is_some() {
+                return None;
+            }
+            let about = [property.get("title"), property.get("description")]
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .collect::<Vec<_>>()
+                .join(" ");
+            let choices = option
+                .get("enum")
+                .and_then(Value::as_array)
+                .map(|names| names.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(", "));
+            Some(OptionDoc { name: name.clone(), kind: json_kind(&option), about, choices })
+        })
+        .collect()
+}
+
+/// The JSON type of an option's schema (its first type other than null).
+fn json_kind(option: &Value) -> &'static str {
+    let types: Vec<&str> = match option.get("type") {
+        Some(Value::String(kind)) => vec![kind.as_str()],
+        Some(Value::Array(kinds)) => kinds.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    match types.into_iter().find(|kind| *kind != "null") {
+        Some("integer") => "integer",
+        Some("number") => "number",
+        Some("boolean") => "boolean",
+        Some("array") => "array",
+        _ => "string",
+    }
 }
 
 /// `command`'s options named in `defaults`, each help ending with its default there: the request
@@ -95,9 +148,14 @@ fn to_map<T: serde::Serialize>(value: &T) -> Map<String, Value> {
 mod tests {
     use super::*;
 
-    /// Every option a request serializes is documented, and every documented one is an option.
+    /// Every option a request serializes is documented, and every documented one is an option
+    /// with a description.
     fn documented<T: Defaults>() {
-        let names: Vec<&str> = T::docs().iter().map(|d| d.name).collect();
+        let docs = T::docs();
+        for doc in &docs {
+            assert!(doc.about.len() > 10, "{} has no description", doc.name);
+        }
+        let names: Vec<&str> = docs.iter().map(|d| d.name.as_str()).collect();
         for name in T::defaults().keys() {
             assert!(names.contains(&name.as_str()), "{name} has a default but no documentation");
         }
@@ -116,5 +174,18 @@ mod tests {
         documented::<RankParams>();
         documented::<PathParams>();
         documented::<analytics::EngineParams>();
+    }
+
+    #[test]
+    fn an_options_documentation_is_its_doc_comment_with_its_type_and_choices() {
+        let docs = SearchParams::docs();
+        let doc = |name: &str| docs.iter().find(|d| d.name == name).unwrap().clone();
+        assert_eq!(doc("q").about, "What to look for, in plain words (no query syntax).");
+        assert_eq!((doc("k").kind, doc("alpha").kind, doc("exclude_surveys").kind), ("integer", "number", "boolean"));
+        assert_eq!(doc("mode").choices.as_deref(), Some(ModeName::names().as_str()));
+        assert_eq!(doc("mode").kind, "string");
+        // A nested request is documented on its own.
+        assert!(MapParams::docs().iter().all(|d| d.name != "fetch"));
+        assert!(MapParams::docs().iter().any(|d| d.name == "llm_papers"));
     }
 }

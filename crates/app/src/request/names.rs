@@ -71,6 +71,17 @@ macro_rules! named {
             }
         }
 
+        impl schemars::JsonSchema for $name {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                stringify!($name).into()
+            }
+
+            /// A string among the names (what serde reads and writes).
+            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                schemars::json_schema!({ "type": "string", "enum": [$($text),+] })
+            }
+        }
+
         #[cfg(feature = "clap")]
         impl clap::ValueEnum for $name {
             fn value_variants<'a>() -> &'a [Self] {
@@ -153,8 +164,8 @@ impl PrecisionName {
 }
 
 named! {
-    /// Which citations of a fetched topic's works are followed to fetch more works.
-    #[derive(Default)]
+    /// Which citations of a fetched topic's works are followed to fetch more works (the default
+    /// is the fetch plan's, `litnav_fetch::Plan::new`).
     pub enum SnowballName ("snowball") {
         /// Only the works the topic search returns.
         None = "none",
@@ -163,8 +174,30 @@ named! {
         /// Also the works citing them (most cited first, a bounded number per work).
         Citations = "citations",
         /// Both the works they cite and the works citing them.
-        #[default]
         Both = "both",
+    }
+}
+
+impl SnowballName {
+    /// The name of the library's setting.
+    pub fn of(snowball: litnav_fetch::Snowball) -> SnowballName {
+        match (snowball.references, snowball.citations) {
+            (false, false) => SnowballName::None,
+            (true, false) => SnowballName::References,
+            (false, true) => SnowballName::Citations,
+            (true, true) => SnowballName::Both,
+        }
+    }
+
+    /// The library's setting.
+    pub fn snowball(self) -> litnav_fetch::Snowball {
+        let (references, citations) = match self {
+            SnowballName::None => (false, false),
+            SnowballName::References => (true, false),
+            SnowballName::Citations => (false, true),
+            SnowballName::Both => (true, true),
+        };
+        litnav_fetch::Snowball { references, citations }
     }
 }
 

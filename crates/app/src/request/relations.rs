@@ -1,8 +1,8 @@
 //! How citation measures are computed, as the faces receive it: `litnav relations`' flags, the
 //! Python package's keyword arguments.
 
+use super::Defaults;
 use super::names::{ReadingName, UnitsName};
-use super::{Defaults, OptionDoc};
 use crate::relations::{
     DEFAULT_MAX_HOPS, DEFAULT_RANKED, DEFAULT_SHORTEST_PATHS, DEFAULT_TOPIC_POOL, Measure, MetricOptions, RankRequest,
 };
@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 /// Disruption's and novelty's options, every one optional; [`MetricParams::filled`] decides the
 /// defaults (the seed's is the settings').
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(deny_unknown_fields)]
 pub struct MetricParams {
@@ -72,16 +72,6 @@ impl MetricParams {
 impl Defaults for MetricParams {
     const REQUIRED: &'static [&'static str] = &[];
 
-    fn docs() -> Vec<OptionDoc> {
-        vec![
-            OptionDoc::new("window", "integer", "count only citers within this many years"),
-            OptionDoc::choice("reading", ReadingName::names(), "which citing papers CD counts"),
-            OptionDoc::choice("units", UnitsName::names(), "what plays the role of journals in novelty"),
-            OptionDoc::new("nulls", "integer", "randomized graphs of novelty's null model"),
-            OptionDoc::new("seed", "integer", "seed of the randomization (default: the settings' seed)"),
-        ]
-    }
-
     fn defaults() -> serde_json::Map<String, serde_json::Value> {
         super::to_map(&MetricParams::default().filled())
     }
@@ -89,7 +79,7 @@ impl Defaults for MetricParams {
 
 /// What a ranking of papers by a measure lists, every option optional; the measure itself is
 /// the CLI's subcommand and the API's path.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct RankParams {
     /// Rank only this topic's papers: a stored topic's id or title (its expert survey's
@@ -147,17 +137,6 @@ impl RankParams {
 impl Defaults for RankParams {
     const REQUIRED: &'static [&'static str] = &[];
 
-    fn docs() -> Vec<OptionDoc> {
-        let mut docs = vec![
-            OptionDoc::new("topic", "string", "rank only this topic's papers (a stored topic, or free text)"),
-            OptionDoc::new("pool", "integer", "BM25 matches a free-text topic takes"),
-            OptionDoc::new("k", "integer", "papers listed"),
-            OptionDoc::new("scinet_form", "boolean", "rank by SciNet's printed form instead of the CD index"),
-        ];
-        docs.extend(MetricParams::docs());
-        docs
-    }
-
     fn defaults() -> serde_json::Map<String, serde_json::Value> {
         super::to_map(&RankParams::default().filled())
     }
@@ -167,7 +146,7 @@ impl Defaults for RankParams {
 pub const MAX_HOPS_ALLOWED: usize = 10;
 
 /// The citation paths between two papers, every option optional.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(deny_unknown_fields)]
 pub struct PathParams {
@@ -230,15 +209,6 @@ impl PathParams {
 
 impl Defaults for PathParams {
     const REQUIRED: &'static [&'static str] = &["from", "to"];
-
-    fn docs() -> Vec<OptionDoc> {
-        vec![
-            OptionDoc::new("from", "string", "the citing end (the later paper)"),
-            OptionDoc::new("to", "string", "the cited end (the classic)"),
-            OptionDoc::new("max_hops", "integer", "longest path considered, in hops (at most 10)"),
-            OptionDoc::new("shortest_limit", "integer", "shortest paths listed at most"),
-        ]
-    }
 
     fn defaults() -> serde_json::Map<String, serde_json::Value> {
         let mut defaults = super::to_map(&PathParams::default().filled());

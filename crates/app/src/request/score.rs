@@ -195,7 +195,10 @@ pub struct RetrievalParams {
     #[cfg_attr(feature = "clap", arg(long, value_name = "FILE"))]
     pub run: PathBuf,
     /// Cut-offs for Recall/Precision/nDCG.
-    #[cfg_attr(feature = "clap", arg(long, value_delimiter = ',', default_value = "10,100"))]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, value_delimiter = ',', default_values_t = crate::score::trec::DEFAULT_CUTOFFS.to_vec())
+    )]
     pub k: Vec<usize>,
     /// Also print per-query scores.
     #[cfg_attr(feature = "clap", arg(long))]

@@ -1,9 +1,9 @@
 //! A search, as either face receives it.
 
+use super::Defaults;
 use super::names::{FusionName, ModeName, ScanName};
-use super::{Defaults, OptionDoc};
 use crate::{Error, Result, SearchRequest};
-use litnav_search::hybrid::Fusion;
+use litnav_search::hybrid::{DEFAULT_ALPHA, DEFAULT_RRF_K, Fusion};
 use litnav_search::{Expansion, Filter, Mode};
 use serde::{Deserialize, Serialize};
 
@@ -13,7 +13,7 @@ pub const MAX_SEARCH_K: usize = 1000;
 /// A search with every option optional: `litnav search`'s flags and `GET /api/search`'s query
 /// parameters are this one type. [`SearchParams::filled`] is the one place its defaults are
 /// decided; [`SearchParams::resolve`] validates and gives the library's request.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(deny_unknown_fields)]
 pub struct SearchParams {
@@ -77,21 +77,26 @@ impl SearchParams {
     /// These options with every one not given at its default. The expanded search is the
     /// default of both faces: it finds 56% of an expert survey's references in its top 100 on the
     /// litbench surveys against 45% for hybrid (BENCHMARKS.md, discovery).
+    /// Every default is the library's (`SearchRequest::new`, `DEFAULT_RRF_K`, `DEFAULT_ALPHA`).
     pub fn filled(&self) -> SearchParams {
-        let expansion = Expansion::default();
+        let library = SearchRequest::new(String::new());
+        let seeds = match library.mode {
+            Mode::Expanded(expansion) => expansion.seeds,
+            _ => Expansion::default().seeds,
+        };
         SearchParams {
             query: self.query.clone(),
-            k: self.k.or(Some(10)),
+            k: self.k.or(Some(library.k)),
             mode: Some(self.mode.unwrap_or_default()),
             fusion: Some(self.fusion.unwrap_or_default()),
-            rrf_k: self.rrf_k.or(Some(60.0)),
-            alpha: self.alpha.or(Some(0.5)),
-            seeds: self.seeds.or(Some(expansion.seeds)),
-            title_boost: self.title_boost.or(Some(1.0)),
-            abstract_boost: self.abstract_boost.or(Some(1.0)),
+            rrf_k: self.rrf_k.or(Some(DEFAULT_RRF_K)),
+            alpha: self.alpha.or(Some(DEFAULT_ALPHA)),
+            seeds: self.seeds.or(Some(seeds)),
+            title_boost: self.title_boost.or(Some(library.title_boost)),
+            abstract_boost: self.abstract_boost.or(Some(library.abstract_boost)),
             scan: self.scan,
-            before: self.before,
-            exclude_surveys: self.exclude_surveys.or(Some(false)),
+            before: self.before.or(library.filter.before),
+            exclude_surveys: self.exclude_surveys.or(Some(library.filter.exclude_surveys)),
         }
     }
 
@@ -143,27 +148,6 @@ impl SearchParams {
 
 impl Defaults for SearchParams {
     const REQUIRED: &'static [&'static str] = &["q"];
-
-    fn docs() -> Vec<OptionDoc> {
-        vec![
-            OptionDoc::new("q", "string", "plain words"),
-            OptionDoc::new("k", "integer", "how many papers (at most 1000)"),
-            OptionDoc::choice("mode", ModeName::names(), "how papers are ranked"),
-            OptionDoc::choice("fusion", FusionName::names(), "how the hybrid mode fuses"),
-            OptionDoc::new("rrf_k", "number", "the k of reciprocal rank fusion"),
-            OptionDoc::new("alpha", "number", "weight of BM25 in weighted fusion, 0 to 1"),
-            OptionDoc::new("seeds", "integer", "best hits the expanded mode searches again"),
-            OptionDoc::new("title_boost", "number", "weight of title matches (BM25)"),
-            OptionDoc::new("abstract_boost", "number", "weight of abstract matches (BM25)"),
-            OptionDoc::choice(
-                "scan",
-                ScanName::names(),
-                "how the dense side scans the vectors (default: as the corpus was opened; approximate = the IVF index)",
-            ),
-            OptionDoc::new("before", "integer", "only papers published strictly before this year"),
-            OptionDoc::new("exclude_surveys", "boolean", "leave surveys out"),
-        ]
-    }
 
     fn defaults() -> serde_json::Map<String, serde_json::Value> {
         super::to_map(&SearchParams::default().filled())

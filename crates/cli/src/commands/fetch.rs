@@ -33,12 +33,18 @@ pub struct Args {
     pub json: bool,
 }
 
-/// An API key on the command line.
-#[derive(Debug, Clone, Default, clap::Args)]
+/// An API key on the command line. `Debug` hides it.
+#[derive(Clone, Default, clap::Args)]
 pub struct KeyArg {
     /// OpenAlex API key (default: OPENALEX_API_KEY, else `[openalex] api_key` in the settings file).
     #[arg(long, value_name = "KEY")]
     pub api_key: Option<String>,
+}
+
+impl std::fmt::Debug for KeyArg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KeyArg").field("api_key", &litnav_core::secret::Hidden(self.api_key.as_deref())).finish()
+    }
 }
 
 impl KeyArg {
@@ -66,4 +72,15 @@ pub fn run(source: Source) -> Result<()> {
     }
     print!("{}", outcome.ingest);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_output_never_shows_the_key() {
+        let shown = format!("{:?}", KeyArg { api_key: Some("openalex-secret".into()) });
+        assert!(!shown.contains("openalex-secret"), "{shown}");
+    }
 }

@@ -68,7 +68,8 @@ pub enum Command {
     /// Install or inspect the sentence encoder.
     #[command(subcommand)]
     Model(model::Action),
-    /// Run a benchmark suite and report its numbers.
+    /// Run a benchmark suite and report its numbers (the harness is in builds with the `bench`
+    /// feature: `cargo build --release --features bench`).
     #[command(subcommand)]
     Bench(bench::Suite),
 }

@@ -483,6 +483,7 @@ fn analytics_errors_name_what_is_wrong() {
 }
 
 #[test]
+#[cfg_attr(not(feature = "bench"), ignore = "needs the benchmark harness (feature `bench`)")]
 fn bench_scale_says_each_step_and_checks_every_engine_against_the_csr() {
     let work = tempfile::tempdir().unwrap();
     let run = litnav(&[

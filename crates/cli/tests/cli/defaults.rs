@@ -1,5 +1,7 @@
 //! One default per option: what the CLI resolves when a flag is absent, what the server
-//! resolves when a parameter is absent and what the OpenAPI document says must be one value.
+//! resolves when a parameter is absent and what the OpenAPI document says must be one value —
+//! and, where the library has a request of its own with defaults (a search, a fetch plan, the
+//! citation measures), that value is the library's: both faces' requests resolve to it.
 
 use litnav_app::request::Defaults;
 use litnav_app::request::analytics::{AnalyticsQuery, EngineParams};
@@ -39,6 +41,9 @@ fn search_has_one_default_per_option_in_the_cli_the_server_and_the_document() {
     let server: SearchParams = litnav_server::api::query_of("/api/search?q=x").unwrap();
     agree::<SearchParams>(cli, as_map(&server.filled()), documented("/api/search", "get"));
     assert_eq!(SearchParams::defaults()["mode"], "expanded");
+    let library = litnav_app::SearchRequest::new("x");
+    assert_eq!(args.params.resolve().unwrap(), library, "the CLI's search is the library's default one");
+    assert_eq!(server.resolve().unwrap(), library, "the server's search is the library's default one");
 }
 
 #[test]
@@ -49,6 +54,11 @@ fn fetch_has_one_default_per_option_in_the_cli_the_server_and_the_document() {
     // The server's map body carries the same options as `fetch`.
     let server: FetchParams = serde_json::from_str("{}").unwrap();
     agree::<FetchParams>(cli, as_map(&server.filled()), documented_body("/api/maps", "post", true));
+    let library = litnav_fetch::Plan::new("x");
+    assert_eq!(args.params.plan("x").unwrap(), library, "the CLI's fetch is the library's default plan");
+    assert_eq!(server.plan("x").unwrap(), library, "the server's fetch is the library's default plan");
+    let rate = litnav_fetch::HttpConfig::default().rate;
+    assert_eq!((args.params.rate().unwrap(), server.rate().unwrap()), (rate, rate), "the HTTP client's rate");
 }
 
 /// The OpenAPI document's default of every property of `method path`'s JSON body (or of its
@@ -71,8 +81,8 @@ fn map_has_one_default_per_option_in_the_cli_the_server_and_the_document() {
     let cli = as_map(&args.params().filled());
     let server: MapParams = serde_json::from_str(r#"{"topic": "x"}"#).unwrap();
     agree::<MapParams>(cli, as_map(&server.filled()), documented_body("/api/maps", "post", false));
-    assert_eq!(MapParams::defaults()["k"], 200);
-    assert_eq!(MapParams::defaults()["llm_papers"], 12);
+    assert_eq!(MapParams::defaults()["k"], litnav_app::maps::DEFAULT_MAP_PAPERS);
+    assert_eq!(MapParams::defaults()["llm_papers"], litnav_app::maps::DEFAULT_LLM_PAPERS);
 }
 
 #[test]
@@ -93,6 +103,9 @@ fn citation_measures_have_one_default_per_option_in_the_cli_the_server_and_the_d
     let server: MetricParams = litnav_server::api::query_of("/api/papers/p1").unwrap();
     agree::<MetricParams>(cli, as_map(&server.filled()), documented("/api/papers/{paper}", "get"));
     assert_eq!(MetricParams::defaults()["reading"], "subsequent");
+    let library = litnav_app::relations::MetricOptions { seed: 7, ..Default::default() };
+    assert_eq!(args.metric.resolve(7).unwrap(), library, "the CLI's measures are the library's defaults");
+    assert_eq!(server.resolve(7).unwrap(), library, "the server's measures are the library's defaults");
 }
 
 #[test]
@@ -115,7 +128,7 @@ fn rankings_have_one_default_per_option_in_the_cli_the_server_and_the_document()
     let server: RankParams = litnav_server::api::query_of("/api/rankings/disruption").unwrap();
     let document = documented("/api/rankings/{measure}", "get");
     agree::<RankParams>(as_map(&args.params.filled()), as_map(&server.filled()), document);
-    assert_eq!(RankParams::defaults()["k"], 50);
+    assert_eq!(RankParams::defaults()["k"], litnav_app::relations::DEFAULT_RANKED);
 }
 
 #[test]
@@ -127,7 +140,7 @@ fn paths_have_one_default_per_option_in_the_cli_the_server_and_the_document() {
     };
     let server: PathParams = litnav_server::api::query_of("/api/path?from=a&to=b").unwrap();
     agree::<PathParams>(as_map(&args.params.filled()), as_map(&server.filled()), documented("/api/path", "get"));
-    assert_eq!(PathParams::defaults()["max_hops"], 4);
+    assert_eq!(PathParams::defaults()["max_hops"], litnav_app::relations::DEFAULT_MAX_HOPS);
 }
 
 #[test]

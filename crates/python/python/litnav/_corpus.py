@@ -8,7 +8,7 @@ import os
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 from . import _litnav
-from ._errors import InputError, _call, json_text, number, options_json, text, whole
+from ._errors import InputError, citation_path, _call, json_text, number, options_json, text, whole
 
 _DEFAULTS = _litnav.DEFAULTS
 PathLike = Union[str, "os.PathLike[str]"]
@@ -102,7 +102,7 @@ class Corpus:
     def __len__(self) -> int:
         return len(self._inner)
 
-    def search(self, query: str, k: int = 10, **options: Any) -> List[Dict[str, Any]]:
+    def search(self, query: str, k: int = _DEFAULTS["k"], **options: Any) -> List[Dict[str, Any]]:
         """The ``k`` best papers for ``query``: dicts with ``id``, ``title``, ``year`` and
         ``score``, as ``litnav search --json``. ``options`` are the search's other options under
         their server names (``mode``, ``fusion``, ``rrf_k``, ``alpha``, ``seeds``, ``title_boost``,
@@ -200,9 +200,7 @@ class Corpus:
         """How ``source`` reaches ``target`` through what it cites: the maximum-citation path
         within ``max_hops``, the shortest citation paths and both distances, as ``litnav relations
         path --json``."""
-        whole("max_hops", max_hops, least=1)
-        whole("shortest_limit", shortest_limit)
-        return json.loads(_call(self._inner.citation_path, text("source", source), text("target", target), max_hops, shortest_limit))
+        return citation_path(self._inner, text("source", source), text("target", target), max_hops, shortest_limit)
 
     def neighbours(self, id: str, which: str = "co-cited", *, k: int = _DEFAULTS["neighbours"]) -> Dict[str, Any]:
         """The ``k`` papers most often cited together with ``id`` (``which="co-cited"``) or

@@ -105,3 +105,12 @@ def options_json(what: str, request: dict[str, Any]) -> str:
     """A request's options as the JSON object the binding reads; options left at ``None`` are
     left out, so their defaults apply."""
     return json_text(f"{what} options", {name: value for name, value in request.items() if value is not None})
+
+
+def citation_path(inner: Any, source: str, target: str, max_hops: int, shortest_limit: int) -> Any:
+    """``relations path --json`` of ``inner`` (a native ``CitationGraph`` or ``Corpus``), after
+    checking the two counts: what both classes' ``citation_path`` answer."""
+    whole("max_hops", max_hops, least=1)
+    whole("shortest_limit", shortest_limit)
+    return json.loads(_call(_litnav.citation_path, inner, source, target, max_hops, shortest_limit))
+

@@ -9,7 +9,7 @@ import json
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from . import _litnav
-from ._errors import InputError, LitnavError, _call, options_json, text, whole
+from ._errors import InputError, citation_path, LitnavError, _call, options_json, text, whole
 
 _DEFAULTS = _litnav.DEFAULTS
 _UNKNOWN_YEAR = -(2**63)
@@ -167,7 +167,7 @@ class CitationGraph:
         """Citation edges kept (self-citations and repeats dropped)."""
         return self._inner.size()[1]
 
-    def cd_index(self, window: Optional[int] = 5, reading: str = _DEFAULTS["reading"]) -> Dict[Any, Optional[float]]:
+    def cd_index(self, window: Optional[int] = _DEFAULTS["window"], reading: str = _DEFAULTS["reading"]) -> Dict[Any, Optional[float]]:
         """The CD index of every paper (Funk & Owen-Smith; equal to the ``cdindex`` package):
         ``{paper: value}``, ``None`` where undefined. ``window`` counts years after each paper
         (``None``: unbounded); ``reading`` is ``"subsequent"`` (later citing papers only, the
@@ -177,7 +177,7 @@ class CitationGraph:
         values = _numpy().frombuffer(block, dtype="<f8").tolist()
         return {paper: (None if value != value else value) for paper, value in zip(self._ids, values)}
 
-    def disruption(self, window: Optional[int] = 5, reading: str = _DEFAULTS["reading"]) -> Dict[Any, Dict[str, Any]]:
+    def disruption(self, window: Optional[int] = _DEFAULTS["window"], reading: str = _DEFAULTS["reading"]) -> Dict[Any, Dict[str, Any]]:
         """Every paper's CD counts and values (``n_i``, ``n_j``, ``n_k``, ``references``, ``cd``,
         ``cd_nok``, ``i_index``, ``mcd``, and ``undefined`` — why — where CD is undefined)."""
         whole("window", window, optional=True)
@@ -207,16 +207,14 @@ class CitationGraph:
         """How ``source`` reaches ``target`` through what it cites: the maximum-citation path
         within ``max_hops``, the shortest citation paths (at most ``shortest_limit``) and both
         distances, as ``litnav relations path --json``."""
-        whole("max_hops", max_hops, least=1)
-        whole("shortest_limit", shortest_limit)
-        return json.loads(_call(self._inner.citation_path, str(source), str(target), max_hops, shortest_limit))
+        return citation_path(self._inner, str(source), str(target), max_hops, shortest_limit)
 
     def __repr__(self) -> str:
         return f"litnav.CitationGraph({len(self)} papers, {self.edge_count} edges)"
 
 
 def cd_index(
-    edges: Any, times: Any, window: Optional[int] = 5, reading: str = _DEFAULTS["reading"]
+    edges: Any, times: Any, window: Optional[int] = _DEFAULTS["window"], reading: str = _DEFAULTS["reading"]
 ) -> Dict[Any, Optional[float]]:
     """The CD index of every paper (Funk & Owen-Smith; equal to the ``cdindex`` package).
 

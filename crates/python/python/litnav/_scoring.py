@@ -187,7 +187,7 @@ def score_survey(
 def score_retrieval(
     qrels: Union[str, "os.PathLike[str]", Mapping[str, Mapping[str, float]]],
     run: Union[str, "os.PathLike[str]", Mapping[str, Mapping[str, float]]],
-    k: Sequence[int] = (10, 100),
+    k: Sequence[int] = _DEFAULTS["cutoffs"],
     per_query: bool = False,
 ) -> Dict[str, Any]:
     """Recall, precision and nDCG at each cut-off in ``k`` and MRR of ``run`` against ``qrels``,

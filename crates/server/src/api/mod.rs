@@ -33,7 +33,7 @@ pub enum In {
 #[derive(Debug, Clone)]
 pub struct Param {
     /// Name.
-    pub name: &'static str,
+    pub name: Cow<'static, str>,
     /// Where it goes.
     pub location: In,
     /// JSON type (`string`, `integer`, `number`, `boolean`).
@@ -50,7 +50,7 @@ pub struct Param {
 
 const fn path(name: &'static str, about: &'static str) -> Param {
     Param {
-        name,
+        name: Cow::Borrowed(name),
         location: In::Path,
         kind: "string",
         required: true,
@@ -66,12 +66,12 @@ fn request_params<T: Defaults>() -> Vec<Param> {
     T::docs()
         .into_iter()
         .map(|doc| Param {
-            name: doc.name,
+            required: T::REQUIRED.contains(&doc.name.as_str()),
+            default: defaults.get(&doc.name).filter(|v| !v.is_null()).cloned(),
+            name: Cow::Owned(doc.name),
             location: In::Query,
             kind: doc.kind,
-            required: T::REQUIRED.contains(&doc.name),
             about: Cow::Owned(doc.about),
-            default: defaults.get(doc.name).filter(|v| !v.is_null()).cloned(),
             choices: doc.choices,
         })
         .collect()
@@ -88,7 +88,7 @@ const PAPER_FILTERS: [Param; 5] = [
 
 const fn query(name: &'static str, kind: &'static str, about: &'static str) -> Param {
     Param {
-        name,
+        name: Cow::Borrowed(name),
         location: In::Query,
         kind,
         required: false,

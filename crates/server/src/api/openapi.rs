@@ -18,13 +18,13 @@ fn schema_of(docs: Vec<OptionDoc>, defaults: &Map<String, Value>) -> Value {
         .into_iter()
         .map(|doc| {
             let mut property = json!({"type": doc.kind, "description": doc.about});
-            if let Some(default) = defaults.get(doc.name).filter(|v| !v.is_null()) {
+            if let Some(default) = defaults.get(&doc.name).filter(|v| !v.is_null()) {
                 property["default"] = default.clone();
             }
             if let Some(choices) = &doc.choices {
                 property["enum"] = choices.split(", ").map(|c| json!(c)).collect();
             }
-            (doc.name.to_string(), property)
+            (doc.name, property)
         })
         .collect();
     json!({"type": "object", "properties": properties})

@@ -34,7 +34,7 @@ fn options_of<T: serde::de::DeserializeOwned>(
     let mut typed = Map::new();
     for (name, value) in options {
         let Some(doc) = documented.iter().find(|doc| doc.name == name.as_str()) else {
-            let known: Vec<&str> = documented.iter().map(|doc| doc.name).collect();
+            let known: Vec<&str> = documented.iter().map(|doc| doc.name.as_str()).collect();
             return Err(ApiError::input(format!("unknown option `{name}` (one of {})", known.join(", "))));
         };
         // Query strings carry every value as text: numbers and booleans are read back as such.

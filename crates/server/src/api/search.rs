@@ -92,27 +92,29 @@ pub(super) async fn search(State(state): State<AppState>, Query(params): Query<S
     let asked = params.filled().mode.unwrap_or_default();
     let (hits, used, notice) = blocking_with_turn(move |turn| {
         let session = state.session()?;
-        if matches!(request.mode, Mode::Bm25) {
-            return Ok((session.search_lexical(&request)?, ModeName::Bm25, None));
-        }
         let warming = state.warming();
-        if !session.dense_ready() && warming.under_way() {
+        let mut used = asked;
+        let mut notice = None;
+        if !matches!(request.mode, Mode::Bm25) && !session.dense_ready() && warming.under_way() {
             // A cold corpus answers at once, lexically, while its vectors are computed.
             let progress = match (warming.done, warming.total) {
                 (Some(done), Some(total)) => format!(" ({done} of {total} papers)"),
                 _ => " (loading the encoder)".to_string(),
             };
             request.mode = Mode::Bm25;
-            let notice = format!("answered by bm25: the corpus's vectors are being computed{progress}");
-            return Ok((session.search_lexical(&request)?, ModeName::Bm25, Some(notice)));
+            used = ModeName::Bm25;
+            notice = Some(format!("answered by bm25: the corpus's vectors are being computed{progress}"));
         }
-        let encoder = state.workspace().encoder(&Quiet)?;
-        if !session.query_is_encoded(&request) {
-            // A new query waits for the encoder without keeping other requests from the cores.
-            drop(turn);
-            session.encode_query(&request, encoder, &Quiet)?;
-        }
-        Ok((session.search(&request, encoder, &Quiet)?, asked, None))
+        let encoder = || {
+            let encoder = state.workspace().encoder(&Quiet)?;
+            if !session.query_is_encoded(&request) {
+                // A new query waits for the encoder without keeping other requests from the cores.
+                drop(turn);
+                session.encode_query(&request, encoder, &Quiet)?;
+            }
+            Ok(encoder)
+        };
+        Ok((session.answer_with(&request, encoder, &Quiet)?, used, notice))
     })
     .await?;
     let mut response = Json(hits).into_response();
