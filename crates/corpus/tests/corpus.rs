@@ -63,8 +63,12 @@ fn taxobench_papers_merge_into_litbench_by_title() {
     let topic = corpus.topics().iter().find(|t| t.id == "taxobench:28").unwrap();
     assert_eq!(topic.taxonomy.as_ref().unwrap()["name"], "4_A Survey on Uncertainty Quantification of Large Language");
     // Derived ids follow litbench's rule, so adding litbench merges rather than duplicates.
-    let underived: Vec<(&str, &str)> =
-        corpus.papers().iter().filter(|p| p.id != title_id(&p.title)).map(|p| (p.id.as_str(), p.title.as_str())).collect();
+    let underived: Vec<(&str, &str)> = corpus
+        .papers()
+        .iter()
+        .filter(|p| p.id != title_id(&p.title))
+        .map(|p| (p.id.as_str(), p.title.as_str()))
+        .collect();
     assert!(underived.is_empty(), "ids not derived from their titles: {underived:?}");
 
     let both = tempfile::tempdir().unwrap();

@@ -1,15 +1,17 @@
+# Generated from the package by crates/python/tests/python/test_stubs.py; do not edit by hand
+# (LITNAV_UPDATE_SNAPSHOTS=1 with the python test tier writes it again).
 import os
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy
 import numpy.typing
 
 Lines = Union[str, os.PathLike[str], Iterable[Mapping[str, Any]]]
+PathLike = Union[str, os.PathLike[str]]
 
 class LitnavError(Exception):
     kind: str
     code: str
-
 class InputError(LitnavError, ValueError): ...
 class NotFoundError(LitnavError, LookupError): ...
 class ConflictError(LitnavError): ...
@@ -17,31 +19,36 @@ class UnavailableError(LitnavError, OSError): ...
 class InternalError(LitnavError, RuntimeError): ...
 class CancelledError(LitnavError): ...
 
-def score_taxobench(
-    predictions: Lines,
-    data: Lines,
-    similarity: str = "embedding",
-    *,
-    threshold: float = ...,
-    lambda_: float = ...,
-) -> Dict[str, Any]: ...
-def score_tree(
-    reference: Any,
-    prediction: Any,
-    similarity: str = "embedding",
-    *,
-    threshold: float = ...,
-    lambda_: float = ...,
-    tsd_threshold: float = ...,
-) -> Dict[str, Any]: ...
+def cd_index(
+    edges: Any,
+    times: Any,
+    window: Optional[int] = None,
+    reading: str = "subsequent",
+) -> Dict[Any, Optional[float]]: ...
 def check_tree(tree: Any) -> Dict[str, Any]: ...
+def encode(texts: Sequence[str]) -> numpy.typing.NDArray[numpy.float32]: ...
+def ingest(
+    corpus: PathLike,
+    files: Union[PathLike, Sequence[PathLike]],
+    *,
+    format: Optional[str] = None,
+    skip_bad: bool = False,
+    contexts: Sequence[PathLike] = (),
+    surveys: Sequence[PathLike] = (),
+) -> Dict[str, Any]: ...
 def score_clusters(
     gold: Any,
     predicted: Any,
     *,
-    coverage: float = ...,
-    random_runs: int = ...,
+    coverage: float = 80.0,
+    random_runs: int = 10,
     seed: Optional[int] = None,
+) -> Dict[str, Any]: ...
+def score_retrieval(
+    qrels: Union[str, os.PathLike[str], Mapping[str, Mapping[str, float]]],
+    run: Union[str, os.PathLike[str], Mapping[str, Mapping[str, float]]],
+    k: Sequence[int] = (10, 100),
+    per_query: bool = False,
 ) -> Dict[str, Any]: ...
 def score_survey(
     expert: Union[str, os.PathLike[str]],
@@ -51,26 +58,24 @@ def score_survey(
     compat: str = "seed",
     topic: Optional[str] = None,
     corpus: Union[str, os.PathLike[str], None] = None,
-    extras: bool = ...,
+    extras: bool = True,
 ) -> Dict[str, Any]: ...
-def score_retrieval(
-    qrels: Union[str, os.PathLike[str], Mapping[str, Mapping[str, float]]],
-    run: Union[str, os.PathLike[str], Mapping[str, Mapping[str, float]]],
-    k: Sequence[int] = (10, 100),
-    per_query: bool = False,
-) -> Dict[str, Any]: ...
-def cd_index(
-    edges: Any, times: Any, window: Optional[int] = 5, reading: str = "subsequent"
-) -> Dict[Any, Optional[float]]: ...
-def encode(texts: Sequence[str]) -> numpy.typing.NDArray[numpy.float32]: ...
-def ingest(
-    corpus: Union[str, os.PathLike[str]],
-    files: Union[str, os.PathLike[str], Sequence[Union[str, os.PathLike[str]]]],
+def score_taxobench(
+    predictions: Lines,
+    data: Lines,
+    similarity: str = "embedding",
     *,
-    format: Optional[str] = None,
-    skip_bad: bool = False,
-    contexts: Sequence[Union[str, os.PathLike[str]]] = (),
-    surveys: Sequence[Union[str, os.PathLike[str]]] = (),
+    threshold: float = 0.92,
+    lambda_: float = 1.0,
+) -> Dict[str, Any]: ...
+def score_tree(
+    reference: Any,
+    prediction: Any,
+    similarity: str = "embedding",
+    *,
+    threshold: float = 0.92,
+    lambda_: float = 1.0,
+    tsd_threshold: float = 0.8,
 ) -> Dict[str, Any]: ...
 
 class CitationGraph:
@@ -78,10 +83,21 @@ class CitationGraph:
     def __len__(self) -> int: ...
     @property
     def edge_count(self) -> int: ...
-    def cd_index(self, window: Optional[int] = 5, reading: str = "subsequent") -> Dict[Any, Optional[float]]: ...
-    def disruption(self, window: Optional[int] = 5, reading: str = "subsequent") -> Dict[Any, Dict[str, Any]]: ...
-    def novelty(self, units: str = "venues", nulls: int = ..., seed: Optional[int] = None) -> Dict[Any, Dict[str, Any]]: ...
-    def citation_path(self, source: Any, target: Any, max_hops: int = ..., shortest_limit: int = ...) -> Dict[str, Any]: ...
+    def cd_index(self, window: Optional[int] = None, reading: str = "subsequent") -> Dict[Any, Optional[float]]: ...
+    def disruption(self, window: Optional[int] = None, reading: str = "subsequent") -> Dict[Any, Dict[str, Any]]: ...
+    def novelty(
+        self,
+        units: str = "venues",
+        nulls: int = 10,
+        seed: Optional[int] = None,
+    ) -> Dict[Any, Dict[str, Any]]: ...
+    def citation_path(
+        self,
+        source: Any,
+        target: Any,
+        max_hops: int = 4,
+        shortest_limit: int = 20,
+    ) -> Dict[str, Any]: ...
 
 class Corpus:
     def __init__(
@@ -99,7 +115,7 @@ class Corpus:
     def map(
         self,
         topic: str,
-        k: int = ...,
+        k: int = 200,
         *,
         seed: Optional[int] = None,
         html: Union[str, os.PathLike[str], None] = None,
@@ -113,7 +129,7 @@ class Corpus:
         window: Optional[int] = None,
         reading: str = "subsequent",
         units: str = "venues",
-        nulls: int = ...,
+        nulls: int = 10,
         seed: Optional[int] = None,
     ) -> Dict[str, Any]: ...
     def rank(
@@ -121,25 +137,32 @@ class Corpus:
         measure: str = "disruption",
         *,
         topic: Optional[str] = None,
-        k: int = ...,
-        pool: int = ...,
+        k: int = 50,
+        pool: int = 300,
         scinet_form: bool = False,
         window: Optional[int] = None,
         reading: str = "subsequent",
         units: str = "venues",
-        nulls: int = ...,
+        nulls: int = 10,
         seed: Optional[int] = None,
     ) -> Dict[str, Any]: ...
-    def citation_path(self, source: str, target: str, *, max_hops: int = ..., shortest_limit: int = ...) -> Dict[str, Any]: ...
-    def neighbours(self, id: str, which: str = "co-cited", *, k: int = ...) -> Dict[str, Any]: ...
+    def citation_path(
+        self,
+        source: str,
+        target: str,
+        *,
+        max_hops: int = 4,
+        shortest_limit: int = 20,
+    ) -> Dict[str, Any]: ...
+    def neighbours(self, id: str, which: str = "co-cited", *, k: int = 20) -> Dict[str, Any]: ...
     def pair(self, a: str, b: str) -> Dict[str, Any]: ...
     def citers(self, id: str) -> Dict[str, Any]: ...
     def expand(
         self,
         map: Mapping[str, Any],
         subtopic: str,
-        k: int = ...,
+        k: int = 100,
         *,
         seed: Optional[int] = None,
-        min_relevance: float = ...,
+        min_relevance: float = 0.0,
     ) -> Dict[str, Any]: ...

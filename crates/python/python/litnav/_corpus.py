@@ -57,7 +57,7 @@ def ingest(
     return json.loads(answer)
 
 
-def encode(texts: Sequence[str]):
+def encode(texts: Sequence[str]) -> numpy.typing.NDArray[numpy.float32]:
     """Sentence vectors (all-MiniLM-L6-v2, normalized) of ``texts`` as a NumPy ``float32`` array
     of shape ``(len(texts), 384)``, equal to ``litnav embed``."""
     import numpy

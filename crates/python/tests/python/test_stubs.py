@@ -22,6 +22,7 @@ import numpy
 import numpy.typing
 
 Lines = Union[str, os.PathLike[str], Iterable[Mapping[str, Any]]]
+PathLike = Union[str, os.PathLike[str]]
 '''
 
 WIDTH = 120
