@@ -26,6 +26,8 @@ pub struct FetchRequest {
     pub params: FetchParams,
     /// A key given by the face (else the settings'), with where it came from.
     pub api_key: Option<ApiKey>,
+    /// The calls the fetch may make, when its caller is budgeted (a server's); `None`: unbounded.
+    pub allowance: Option<std::sync::Arc<litnav_fetch::Allowance>>,
 }
 
 /// What a fetch did.
@@ -63,6 +65,10 @@ pub fn fetch_openalex(workspace: &Workspace, request: &FetchRequest, progress: &
     let config = HttpConfig {
         rate: request.params.rate()?,
         cache_dir: Some(workspace.settings().home.join("cache").join("openalex")),
+        // An API the owner named (the CLI's user, a server's `--api-url`) may be on their own
+        // network; the public default must resolve to public addresses.
+        trusted_host: request.params.api_url.as_deref().and_then(litnav_fetch::destinations::host_of),
+        allowance: request.allowance.clone(),
         ..HttpConfig::default()
     };
     let source = OpenAlex::new(filled.api_url.as_deref().unwrap_or(litnav_fetch::openalex::PUBLIC_API), key, config)?;
@@ -100,7 +106,13 @@ pub fn fetch_for_map(
         return Ok(None);
     };
     let corpus = corpus.unwrap_or_else(|| default_corpus(workspace, topic));
-    let request = FetchRequest { topic: topic.to_string(), corpus: corpus.clone(), params: params.clone(), api_key };
+    let request = FetchRequest {
+        topic: topic.to_string(),
+        corpus: corpus.clone(),
+        params: params.clone(),
+        api_key,
+        allowance: None,
+    };
     fetch_openalex(workspace, &request, progress)?;
     Ok(Some(corpus))
 }
@@ -117,7 +129,30 @@ pub fn default_corpus(workspace: &Workspace, topic: &str) -> PathBuf {
 fn staging_dir(corpus: &Path) -> Result<tempfile::TempDir> {
     let parent = corpus.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, &e))?;
-    tempfile::Builder::new().prefix(".litnav-fetch-").tempdir_in(parent).map_err(|e| Error::io(parent, &e))
+    remove_abandoned_staging(parent);
+    tempfile::Builder::new()
+        .prefix(&format!("{STAGING_PREFIX}{}-", std::process::id()))
+        .tempdir_in(parent)
+        .map_err(|e| Error::io(parent, &e))
+}
+
+/// How a fetch's staging directory is named: the prefix, then the fetching process's id.
+const STAGING_PREFIX: &str = ".litnav-fetch-";
+
+/// Remove the staging directories in `parent` of fetches whose process is gone (stopped by a
+/// kill or a crash before it could clean up). Where a process cannot be looked up (not Linux),
+/// only those without a process id are.
+fn remove_abandoned_staging(parent: &Path) {
+    let Ok(entries) = std::fs::read_dir(parent) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(rest) = name.strip_prefix(STAGING_PREFIX) else { continue };
+        let owner = rest.split('-').next().and_then(|pid| pid.parse::<u32>().ok());
+        let alive = owner.is_some_and(|pid| !cfg!(target_os = "linux") || Path::new(&format!("/proc/{pid}")).exists());
+        if !alive {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 /// One paragraph on what a fetch found and what the data lacks.
@@ -154,4 +189,26 @@ pub fn summary(report: &FetchReport) -> String {
         text.push_str(&format!(" {count} {what}."));
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_staging_of_a_fetch_whose_process_is_gone_is_removed_and_a_live_ones_kept() {
+        let parent = tempfile::tempdir().unwrap();
+        let dead = parent.path().join(format!("{STAGING_PREFIX}4194305-a1b2"));
+        let live = parent.path().join(format!("{STAGING_PREFIX}{}-c3d4", std::process::id()));
+        let unnamed = parent.path().join(format!("{STAGING_PREFIX}e5f6"));
+        let other = parent.path().join("corpus");
+        for dir in [&dead, &live, &unnamed, &other] {
+            std::fs::create_dir_all(dir.join("inside")).unwrap();
+        }
+        let staging = staging_dir(&other).unwrap();
+        assert!(!dead.exists() && !unnamed.exists(), "abandoned staging removed");
+        assert!(live.exists() && other.exists(), "a running fetch's staging and the corpus kept");
+        let name = staging.path().file_name().unwrap().to_string_lossy().into_owned();
+        assert!(name.starts_with(&format!("{STAGING_PREFIX}{}-", std::process::id())), "{name}");
+    }
 }

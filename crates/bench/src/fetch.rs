@@ -42,6 +42,7 @@ pub fn run(workspace: &Workspace, topic: &str, params: &FetchParams, progress: &
         corpus: scratch.path().join("field"),
         params: FetchParams { api_url: Some(server.url().to_string()), ..params.clone() },
         api_key: None,
+        allowance: None,
     };
     let first = fetch_openalex(&workspace, &request, progress)?;
     let started = std::time::Instant::now();

@@ -363,9 +363,9 @@ pub const MODEL_NAME: &str = "all-MiniLM-L6-v2";
 /// The dimension of [`MODEL_NAME`]'s vectors.
 pub const DIM: usize = 384;
 
-/// Texts [`embed_into_cache`] stores at a time: a stop is honoured within seconds (128 abstracts
-/// take about 2 s on two cores) and a kill loses little, while the appends (each synced to disk)
-/// stay few.
+/// Texts [`embed_into_cache`] stores at a time: a kill loses little (128 abstracts take about 2 s
+/// on two cores), while the appends (each synced to disk) stay few. A stop is looked for after
+/// every batch, stored or not.
 pub const CACHE_CHUNK: usize = 128;
 
 /// Outcome of [`embed_into_cache`].
@@ -382,8 +382,8 @@ pub struct CacheFill {
 /// Make sure every text has a vector in `cache`, encoding the missing ones in one pass over the
 /// encoder's threads and storing them [`CACHE_CHUNK`] at a time as they are finished (each store
 /// is durable, so an interrupted run resumes; storing overlaps the encoding). `progress(done,
-/// total)` is called at the start, after each store and at the end, with counts of texts that
-/// needed encoding; when it breaks, encoding stops there with [`Error::Stopped`] (what was
+/// total)` is called at the start, after each batch encoded and at the end, with counts of texts
+/// that needed encoding and of those stored; when it breaks, encoding stops there with [`Error::Stopped`] (what was
 /// encoded is stored first).
 pub fn embed_into_cache<S: AsRef<str> + Sync>(
     encoder: &Encoder,
@@ -407,7 +407,10 @@ pub fn embed_into_cache<S: AsRef<str> + Sync>(
     encoder.embed_each(&missing_texts, Precision::Single, |indices, vectors| {
         pending.extend(indices.iter().map(|&i| missing[i].0).zip(vectors));
         if pending.len() < CACHE_CHUNK {
-            return ControlFlow::Continue(());
+            // A stop is looked for after every batch (a tenth of a second of encoding or so),
+            // not only at each store, so that it is honoured at once on slow machines too.
+            stopped = progress(done, total).is_break();
+            return if stopped { ControlFlow::Break(()) } else { ControlFlow::Continue(()) };
         }
         if let Err(e) = cache.append(&pending) {
             failure = Some(e);

@@ -141,9 +141,22 @@ fn filling_the_cache_stores_as_it_goes_stops_when_asked_and_resumes() {
         if done > 0 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
     });
     let Err(Error::Stopped { done, total: 300 }) = stopped else { panic!("expected a stop, got {stopped:?}") };
-    // The stop comes after the first store: everything encoded by then is stored, nothing more.
+    // The stop comes at the first store: everything encoded by then is stored, nothing more.
+    // Progress is heard after every batch, before any store too.
     assert!((CACHE_CHUNK..300).contains(&done), "{done} texts stored before the stop");
-    assert_eq!(seen, vec![(0, 300), (done, 300)]);
+    assert_eq!((seen.first(), seen.last()), (Some(&(0, 300)), Some(&(done, 300))));
+    assert!(seen[..seen.len() - 1].iter().all(|&(stored, _)| stored == 0), "{seen:?}");
+    // A stop asked before anything is stored is honoured after the batch under way: what was
+    // encoded is stored, well short of a chunk.
+    let early = tempfile::tempdir().unwrap();
+    let mut cache = VectorCache::open(&early.path().join("vectors.bin"), 384).unwrap();
+    let mut calls = 0;
+    let stopped = litnav_embed::embed_into_cache(encoder(), &mut cache, &texts, |_, _| {
+        calls += 1;
+        if calls > 1 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+    });
+    let Err(Error::Stopped { done: early_done, .. }) = stopped else { panic!("expected a stop, got {stopped:?}") };
+    assert!((1..CACHE_CHUNK).contains(&early_done) && cache.len() == early_done, "{early_done}");
     let expected = encoder().embed(&texts);
     let reopened = VectorCache::open(&path, 384).unwrap();
     assert_eq!(reopened.len(), done, "what the stop reported is what the file holds");

@@ -58,6 +58,18 @@ pub enum Error {
         /// The failure.
         message: String,
     },
+    /// The URL's host resolves to an address litnav does not connect to
+    /// ([`crate::destinations`]); nothing was sent.
+    #[error("{url}: refused before connecting: {refused}")]
+    Destination {
+        /// The request, without the key.
+        url: String,
+        /// Where it would have gone.
+        refused: crate::destinations::AddressRefused,
+    },
+    /// The calls the owner allowed are spent ([`crate::http::Allowance`]).
+    #[error("{0}")]
+    Budget(String),
     /// The user asked to stop.
     #[error("stopped {0}")]
     Cancelled(String),
@@ -66,10 +78,10 @@ pub enum Error {
 impl HasKind for Error {
     fn kind(&self) -> ErrorKind {
         match self {
-            Error::Input(_) | Error::Key { .. } => ErrorKind::Input,
+            Error::Input(_) | Error::Key { .. } | Error::Destination { .. } => ErrorKind::Input,
             Error::Refused { status: 404, .. } => ErrorKind::NotFound,
             Error::Refused { .. } => ErrorKind::Input,
-            Error::Unavailable { .. } | Error::Protocol { .. } => ErrorKind::Unavailable,
+            Error::Unavailable { .. } | Error::Protocol { .. } | Error::Budget(_) => ErrorKind::Unavailable,
             Error::Io { .. } => ErrorKind::Internal,
             Error::Cancelled(_) => ErrorKind::Cancelled,
         }

@@ -9,14 +9,21 @@
 //! (1 s, 2 s, 4 s, …), and never longer than [`HttpConfig::longest_wait`] — except that a 429
 //! whose `Retry-After` is longer than that (OpenAlex's daily allowance, renewed at midnight) fails
 //! at once, saying when it renews. A 401, and a 403 naming the key, fail at once, saying where the
-//! key came from. Every wait, the pacing's too, looks every 50 ms whether the caller asked to stop.
+//! key came from. Every wait — the pacing, a backoff, an answer still on its way — looks every 50 ms
+//! whether the caller asked to stop.
+//!
+//! Redirects are never followed by the client (a merged work's new id is asked for at the same
+//! API), and a host resolving to a non-public address is refused before connecting unless the
+//! owner named it ([`crate::destinations`]).
 
 use crate::Observer;
+use crate::destinations::{GuardedResolver, refused_in};
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+use ureq::unversioned::transport::DefaultConnector;
 
 /// The kinds of call a source prices differently.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -62,6 +69,36 @@ pub struct HttpConfig {
     pub rate: f64,
     /// Where answers are kept (`None`: not kept).
     pub cache_dir: Option<PathBuf>,
+    /// The host the owner named (`--api-url`), which may resolve to any address; every other host
+    /// must resolve to public addresses only ([`crate::destinations`]).
+    pub trusted_host: Option<String>,
+    /// Calls this client may still send, shared with whoever granted them (a server's daily
+    /// budget per caller); `None`: unbounded. Answers from the cache cost nothing.
+    pub allowance: Option<std::sync::Arc<Allowance>>,
+}
+
+/// A number of calls to a source that several clients draw from.
+#[derive(Debug)]
+pub struct Allowance {
+    left: std::sync::atomic::AtomicUsize,
+}
+
+impl Allowance {
+    /// An allowance of `calls` calls.
+    pub fn new(calls: usize) -> Allowance {
+        Allowance { left: std::sync::atomic::AtomicUsize::new(calls) }
+    }
+
+    /// Calls left.
+    pub fn left(&self) -> usize {
+        self.left.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Take one call; `false` when none is left.
+    pub fn take(&self) -> bool {
+        use std::sync::atomic::Ordering::SeqCst;
+        self.left.fetch_update(SeqCst, SeqCst, |left| left.checked_sub(1)).is_ok()
+    }
 }
 
 impl Default for HttpConfig {
@@ -73,6 +110,8 @@ impl Default for HttpConfig {
             longest_wait: Duration::from_secs(120),
             rate: 10.0,
             cache_dir: None,
+            trusted_host: None,
+            allowance: None,
         }
     }
 }
@@ -139,13 +178,14 @@ enum Attempt {
 impl Http {
     /// A client for `source_name` (used in messages) with `key` added to every request.
     pub fn new(source_name: &'static str, config: HttpConfig, key: Option<ApiKey>) -> Http {
-        let agent = ureq::Agent::config_builder()
+        let agent_config = ureq::Agent::config_builder()
             .timeout_global(Some(config.timeout))
             .http_status_as_error(false)
             .max_redirects(0)
             .user_agent(concat!("litnav/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .new_agent();
+            .build();
+        let resolver = GuardedResolver::new(config.trusted_host.clone());
+        let agent = ureq::Agent::with_parts(agent_config, DefaultConnector::new(), resolver);
         Http { agent, config, key, source_name, last_call: Mutex::new(None), calls: Mutex::new(Calls::default()) }
     }
 
@@ -167,6 +207,14 @@ impl Http {
         if let Some(answer) = self.cached(url)? {
             self.count(|c| c.cached += 1);
             return Ok(answer);
+        }
+        if let Some(allowance) = &self.config.allowance
+            && !allowance.take()
+        {
+            return Err(Error::Budget(format!(
+                "{url}: the calls this fetch may make are spent (the server's daily budget of {} calls)",
+                self.source_name
+            )));
         }
         self.count(|c| match kind {
             CallKind::Search => c.search += 1,
@@ -204,29 +252,26 @@ impl Http {
 
     fn attempt(&self, url: &str, observer: &dyn Observer) -> Result<Attempt> {
         self.pace(observer)?;
-        let mut request = self.agent.get(url);
-        if let Some(key) = &self.key {
-            request = request.query("api_key", &key.value);
-        }
-        let mut response = match request.call() {
-            Ok(response) => response,
+        let (agent, owned_url) = (self.agent.clone(), url.to_string());
+        let key = self.key.as_ref().map(|k| k.value.clone());
+        let reply = match run_unless_stopped(move || exchange(&agent, &owned_url, key.as_deref()), observer)? {
+            Ok(reply) => reply,
             Err(error) => {
+                if let Some(refused) = refused_in(&error) {
+                    return Err(Error::Destination { url: url.to_string(), refused: refused.clone() });
+                }
                 return Ok(Attempt::Transient(
                     self.redact(litnav_core::http::describe(&error, self.config.timeout)),
                     None,
                 ));
             }
         };
-        let status = response.status().as_u16();
-        let header = |name: &str| response.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_string);
-        let retry_after = header("retry-after").and_then(|v| retry_after(&v, std::time::SystemTime::now()));
-        let (remaining, limit, location) =
-            (header("x-ratelimit-remaining"), header("x-ratelimit-limit"), header("location"));
+        let Reply { status, retry_after, remaining, limit, location, body } = reply;
         self.count(|c| {
             c.remaining = remaining.or(c.remaining.take());
             c.limit = limit.or(c.limit.take());
         });
-        let body = match response.body_mut().with_config().limit(256 << 20).read_to_string() {
+        let body = match body {
             Ok(body) => body,
             Err(error) => {
                 return Ok(Attempt::Transient(self.redact(format!("the answer was cut off ({error})")), None));
@@ -348,6 +393,58 @@ fn retry_after(value: &str, now: std::time::SystemTime) -> Option<Duration> {
     }
     let at = httpdate::parse_http_date(value).ok()?;
     Some(at.duration_since(now).unwrap_or(Duration::ZERO))
+}
+
+/// What one exchange brought back: the status, the headers the client reads, and the body (or
+/// why it could not be read whole).
+struct Reply {
+    status: u16,
+    retry_after: Option<Duration>,
+    remaining: Option<String>,
+    limit: Option<String>,
+    location: Option<String>,
+    body: std::result::Result<String, String>,
+}
+
+/// One GET of `url` (with `key` added as it leaves).
+fn exchange(agent: &ureq::Agent, url: &str, key: Option<&str>) -> std::result::Result<Reply, ureq::Error> {
+    let mut request = agent.get(url);
+    if let Some(key) = key {
+        request = request.query("api_key", key);
+    }
+    let mut response = request.call()?;
+    let header = |name: &str| response.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_string);
+    let (retry_after, remaining, limit, location) = (
+        header("retry-after").and_then(|v| retry_after(&v, std::time::SystemTime::now())),
+        header("x-ratelimit-remaining"),
+        header("x-ratelimit-limit"),
+        header("location"),
+    );
+    let body = response.body_mut().with_config().limit(256 << 20).read_to_string().map_err(|e| e.to_string());
+    Ok(Reply { status: response.status().as_u16(), retry_after, remaining, limit, location, body })
+}
+
+/// `work` on a thread of its own while this one looks every 50 ms whether the user asked to
+/// stop: a blocking exchange cannot be interrupted, so a stopped one is left to end by its
+/// timeout, its answer dropped.
+fn run_unless_stopped<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+    observer: &dyn Observer,
+) -> Result<T> {
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = sender.send(work());
+    });
+    loop {
+        observer.check("waiting for an answer")?;
+        match receiver.recv_timeout(STOP_CHECK) {
+            Ok(done) => return Ok(done),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(Error::Cancelled("the exchange's thread ended without an answer".into()));
+            }
+        }
+    }
 }
 
 /// How often a wait looks whether the user asked to stop.

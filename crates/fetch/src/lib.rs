@@ -9,13 +9,14 @@
 //! retried with backoff, cached on disk by request, so an interrupted fetch resumes where it
 //! stopped and a repeated one makes no call.
 
+pub mod destinations;
 pub mod error;
 pub mod http;
 pub mod openalex;
 pub mod stand_in;
 
 pub use error::{Error, Result};
-pub use http::{ApiKey, Calls, HttpConfig};
+pub use http::{Allowance, ApiKey, Calls, HttpConfig};
 
 use serde::Serialize;
 use serde_json::Value;

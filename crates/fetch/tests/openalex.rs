@@ -42,6 +42,8 @@ fn config(cache: &Path) -> HttpConfig {
         backoff: Duration::from_millis(20),
         rate: 1000.0,
         cache_dir: Some(cache.to_path_buf()),
+        // The stand-in listens on loopback: the tests name it as a user's --api-url would.
+        trusted_host: Some("127.0.0.1".to_string()),
         ..HttpConfig::default()
     }
 }
@@ -231,6 +233,37 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
         if path.is_dir() { files.extend(walk(&path)) } else { files.push(path) }
     }
     files
+}
+
+#[test]
+fn a_host_on_the_machines_own_network_is_refused_before_anything_is_sent() {
+    let server = stand_in();
+    let cache = tempfile::tempdir().unwrap();
+    let untrusted = || HttpConfig { trusted_host: None, ..config(cache.path()) };
+    // The stand-in itself, not named by the owner: loopback, refused; it heard nothing.
+    let source = OpenAlex::new(server.url(), None, untrusted()).unwrap();
+    let error = fetch(&source, &plan(5, BOTH), &Unwatched).err().unwrap();
+    assert!(matches!(error, litnav_fetch::Error::Destination { .. }), "{error}");
+    assert!(error.to_string().contains("a loopback address"), "{error}");
+    assert!(server.log().is_empty(), "nothing reached the stand-in: {:?}", server.log());
+    assert_eq!(source_calls(&source), 1, "refused once, not retried");
+    // Private, link-local (a cloud's metadata service), unspecified, IPv6 loopback and unique
+    // local: refused at resolution (literal addresses, so no lookup either), nothing sent.
+    for (url, range) in [
+        ("http://10.1.2.3:8080", "a private address"),
+        ("http://169.254.169.254", "a link-local address"),
+        ("http://0.0.0.0:9", "an unspecified address"),
+        ("http://[::1]:9", "a loopback address"),
+        ("http://[fd12::1]:9", "a private (unique local) address"),
+    ] {
+        let source = OpenAlex::new(url, None, untrusted()).unwrap();
+        let error = fetch(&source, &plan(5, BOTH), &Unwatched).err().unwrap().to_string();
+        assert!(error.contains("refused before connecting") && error.contains(range), "{url}: {error}");
+    }
+    // The same stand-in named by the owner is reached.
+    let trusted = HttpConfig { trusted_host: litnav_fetch::destinations::host_of(server.url()), ..untrusted() };
+    let source = OpenAlex::new(server.url(), None, trusted).unwrap();
+    assert_eq!(fetch(&source, &plan(5, BOTH), &Unwatched).unwrap().report.hits, 5);
 }
 
 #[test]

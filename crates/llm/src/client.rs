@@ -117,10 +117,16 @@ pub struct Usage {
     pub completion_tokens: u64,
 }
 
+/// Whether the caller asked to stop (a server job's cancel flag).
+pub type StopCheck = std::sync::Arc<dyn Fn() -> bool + Send + Sync>;
+
+/// How often a request out to the endpoint, or a wait before a retry, looks at the stop check.
+const STOP_CHECK: Duration = Duration::from_millis(50);
+
 /// A chat-completions client. Shareable across threads.
-#[derive(Debug)]
 pub struct Client {
     config: Config,
+    stop: Option<StopCheck>,
     agent: ureq::Agent,
     cache: Option<Cache>,
     schema_supported: AtomicBool,
@@ -152,6 +158,7 @@ impl Client {
             .new_agent();
         let cache = config.cache_dir.clone().map(Cache::new);
         Client {
+            stop: None,
             agent,
             cache,
             schema_supported: AtomicBool::new(true),
@@ -164,6 +171,13 @@ impl Client {
             completion_tokens: AtomicU64::new(0),
             config,
         }
+    }
+
+    /// This client, giving up on a request (its retries and its wait for an answer) within
+    /// 50 ms of `stop` saying so, with [`Error::Stopped`]; an answer that arrives later is dropped.
+    pub fn with_stop(mut self, stop: StopCheck) -> Client {
+        self.stop = Some(stop);
+        self
     }
 
     /// The configuration.
@@ -261,7 +275,7 @@ impl Client {
                 Err(e) if attempt < self.config.retries && retryable(&e) => {
                     attempt += 1;
                     self.retries.fetch_add(1, Ordering::Relaxed);
-                    std::thread::sleep(pause);
+                    self.sleep_unless_stopped(pause)?;
                     pause *= 2;
                 }
                 other => return other,
@@ -269,17 +283,82 @@ impl Client {
         }
     }
 
+    fn stopped(&self) -> bool {
+        self.stop.as_ref().is_some_and(|stop| stop())
+    }
+
+    fn sleep_unless_stopped(&self, pause: Duration) -> Result<()> {
+        let end = std::time::Instant::now() + pause;
+        loop {
+            if self.stopped() {
+                return Err(Error::Stopped);
+            }
+            let left = end.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() {
+                return Ok(());
+            }
+            std::thread::sleep(left.min(STOP_CHECK));
+        }
+    }
+
+    /// One exchange. With a stop check it runs on a thread of its own while this one watches the
+    /// check (a blocking exchange cannot be interrupted; an abandoned one ends by its timeout).
     fn post(&self, body: &Value) -> Result<Entry> {
-        let url = format!("{}/chat/completions", self.config.base_url.trim_end_matches('/'));
-        let mut request = self.agent.post(&url).header("Content-Type", "application/json");
-        if let Some(key) = &self.config.api_key {
+        let exchange = Exchange {
+            agent: self.agent.clone(),
+            url: format!("{}/chat/completions", self.config.base_url.trim_end_matches('/')),
+            key: self.config.api_key.clone(),
+            body: body.to_string(),
+            timeout: self.config.timeout,
+        };
+        if self.stop.is_none() {
+            return exchange.send();
+        }
+        let (sender, receiver) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = sender.send(exchange.send());
+        });
+        loop {
+            match receiver.recv_timeout(STOP_CHECK) {
+                Ok(answer) => return answer,
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) if self.stopped() => return Err(Error::Stopped),
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(Error::Protocol {
+                        url: self.config.base_url.clone(),
+                        message: "the request's thread ended without an answer".into(),
+                    });
+                }
+            }
+        }
+    }
+}
+
+impl std::fmt::Debug for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Client").field("config", &self.config).field("stoppable", &self.stop.is_some()).finish()
+    }
+}
+
+/// One chat-completions request, owned, so that it can be sent from another thread.
+struct Exchange {
+    agent: ureq::Agent,
+    url: String,
+    key: Option<String>,
+    body: String,
+    timeout: Duration,
+}
+
+impl Exchange {
+    fn send(self) -> Result<Entry> {
+        let Exchange { agent, url, key, body, timeout } = self;
+        let mut request = agent.post(&url).header("Content-Type", "application/json");
+        if let Some(key) = &key {
             request = request.header("Authorization", &format!("Bearer {key}"));
         }
-        let transport = |e: ureq::Error| Error::Transport {
-            url: url.clone(),
-            message: describe_transport(&e, self.config.timeout),
-        };
-        let mut response = request.send(body.to_string().as_bytes()).map_err(transport)?;
+        let transport =
+            |e: ureq::Error| Error::Transport { url: url.clone(), message: describe_transport(&e, timeout) };
+        let mut response = request.send(body.as_bytes()).map_err(transport)?;
         let status = response.status().as_u16();
         let text = response.body_mut().read_to_string().map_err(transport)?;
         if !(200..300).contains(&status) {

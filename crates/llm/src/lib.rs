@@ -77,6 +77,9 @@ pub enum Error {
         /// The last answer, verbatim.
         answer: String,
     },
+    /// The caller asked to stop while the request was out (its answer, when it comes, is dropped).
+    #[error("stopped while waiting for the LLM")]
+    Stopped,
     /// Configuration is incomplete or wrong.
     #[error("LLM configuration: {0}")]
     Config(String),
@@ -92,9 +95,10 @@ pub enum Error {
 
 impl Error {
     /// Whether the endpoint itself failed (unreachable, an error status, or offline without a
-    /// cached answer), as opposed to one answer being unusable: further requests would fail too.
+    /// cached answer) or the caller stopped, as opposed to one answer being unusable: further
+    /// requests would fail too.
     pub fn is_endpoint_failure(&self) -> bool {
-        matches!(self, Error::Transport { .. } | Error::Status { .. } | Error::Offline)
+        matches!(self, Error::Transport { .. } | Error::Status { .. } | Error::Offline | Error::Stopped)
     }
 }
 
@@ -107,6 +111,7 @@ impl litnav_core::HasKind for Error {
             Error::Status { .. } => ErrorKind::Unavailable,
             Error::Invalid { .. } => ErrorKind::Unavailable,
             Error::Config(_) => ErrorKind::Input,
+            Error::Stopped => ErrorKind::Cancelled,
             Error::Cache { .. } => ErrorKind::Internal,
         }
     }

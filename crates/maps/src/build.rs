@@ -84,7 +84,7 @@ pub enum PaperSource {
 }
 
 /// How to build a map.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct MapRequest {
     /// The topic, in plain words (the map's title).
     pub topic: String,
@@ -101,6 +101,23 @@ pub struct MapRequest {
     /// Organize with TaxoBench's LLM Bottom-Up organizer instead of clustering (the options'
     /// seed and `recurse_above` apply; its method does not).
     pub bottom_up: Option<BottomUpSettings>,
+}
+
+impl MapRequest {
+    /// A map of `topic` with the defaults every face resolves to: [`DEFAULT_MAP_PAPERS`] papers
+    /// retrieved without filters and cut at [`MAP_FLOOR`], clustered with the organizer's default
+    /// options under `seed`, the relevance floor the source's, [`DEFAULT_LLM_PAPERS`] shown to an
+    /// LLM stage, no LLM organizer.
+    pub fn new(topic: impl Into<String>, seed: u64) -> MapRequest {
+        MapRequest {
+            topic: topic.into(),
+            source: PaperSource::Retrieve { k: DEFAULT_MAP_PAPERS, filter: Filter::default(), floor: MAP_FLOOR },
+            options: Options { seed, ..Options::default() },
+            min_relevance: None,
+            llm_papers: DEFAULT_LLM_PAPERS,
+            bottom_up: None,
+        }
+    }
 }
 
 /// How the LLM Bottom-Up organizer sees the papers.
@@ -532,7 +549,7 @@ pub fn docs_from_file(
 }
 
 /// How to expand a subtopic.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ExpandRequest {
     /// Id of the subtopic or theme (`t2.s1`).
     pub subtopic: String,
@@ -542,6 +559,20 @@ pub struct ExpandRequest {
     pub options: Options,
     /// Papers the Subtopic Expander and the LLM stage see.
     pub llm_papers: usize,
+}
+
+impl ExpandRequest {
+    /// An expansion of `subtopic` with the defaults every face resolves to:
+    /// [`DEFAULT_EXPANSION_PAPERS`] new papers, the organizer's default options under `seed` with
+    /// [`EXPANSION_RELEVANCE_FLOOR`], [`DEFAULT_LLM_PAPERS`] shown to an LLM.
+    pub fn new(subtopic: impl Into<String>, seed: u64) -> ExpandRequest {
+        ExpandRequest {
+            subtopic: subtopic.into(),
+            k: DEFAULT_EXPANSION_PAPERS,
+            options: Options { seed, min_relevance: EXPANSION_RELEVANCE_FLOOR, ..Options::default() },
+            llm_papers: DEFAULT_LLM_PAPERS,
+        }
+    }
 }
 
 /// A subtopic grown into its own map.

@@ -69,7 +69,7 @@ pub enum Method {
 }
 
 /// Organizer settings.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Options {
     /// Seed of every stochastic step.
     pub seed: u64,

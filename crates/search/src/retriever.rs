@@ -182,6 +182,17 @@ impl Retriever {
         }
     }
 
+    /// The papers nearest paper `id`'s vector under `query`'s filters and scan (its text is not
+    /// used), the paper itself left out; `None` when the dense index has no paper `id`.
+    pub fn search_like(&self, query: &SearchQuery, id: &str) -> Result<Option<Vec<Hit>>> {
+        let (index, _) = self.dense_parts()?;
+        let Some(vector) = index.vector_of(id) else { return Ok(None) };
+        let mut hits = self.scan_vectors(query, index, vector, query.k + 1);
+        hits.retain(|hit| hit.id != id);
+        hits.truncate(query.k);
+        Ok(Some(hits))
+    }
+
     /// A search expanded by the neighbours of its best hits ([`Expansion`]); `text_of` gives the
     /// text a seed is searched with on the lexical side (its title and abstract where the caller
     /// has them; [`Retriever::search`] uses the title, the only text the index keeps).

@@ -20,14 +20,18 @@ pub struct ApiError {
     pub code: &'static str,
     /// What is wrong, in words a person can act on.
     pub message: String,
+    /// Seconds to wait before asking again (a budget's refusal), sent as `Retry-After`.
+    #[serde(skip)]
+    pub retry_after: Option<u64>,
 }
 
 impl ApiError {
-    /// An error with `code`, answered with the code's status.
+    /// An error with `code`, answered with the code's status; its message says nothing of the
+    /// machine ([`crate::redact::scrub`]).
     pub fn with_code(code: Code, message: impl Into<String>) -> ApiError {
         let row = code.row();
         let status = StatusCode::from_u16(row.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        ApiError { status, code: row.code, message: message.into() }
+        ApiError { status, code: row.code, message: crate::redact::scrub(&message.into()), retry_after: None }
     }
 
     /// A request the client can fix.
@@ -77,7 +81,11 @@ struct Body<'a> {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(Body { error: &self })).into_response()
+        let mut response = (self.status, Json(Body { error: &self })).into_response();
+        if let Some(seconds) = self.retry_after {
+            response.headers_mut().insert(axum::http::header::RETRY_AFTER, seconds.into());
+        }
+        response
     }
 }
 

@@ -145,7 +145,8 @@ impl Job {
 
 impl Progress for Job {
     fn stage(&self, what: &str) {
-        self.update(|view| view.steps.push(Step { name: what.to_string(), done: None, total: None }));
+        let name = crate::redact::scrub(what);
+        self.update(|view| view.steps.push(Step { name, done: None, total: None }));
     }
 
     fn advance(&self, done: usize, total: usize) {
@@ -158,7 +159,8 @@ impl Progress for Job {
     }
 
     fn notice(&self, message: &str) {
-        self.update(|view| view.notices.push(message.to_string()));
+        let message = crate::redact::scrub(message);
+        self.update(|view| view.notices.push(message));
     }
 
     fn cancelled(&self) -> bool {

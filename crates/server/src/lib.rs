@@ -11,12 +11,16 @@
 //! - [`jobs`]: jobs reporting litnav's progress, cancellable between steps.
 //! - [`guard`]: loopback by default, Host and Origin checks, the token, security headers.
 //! - [`error`]: litnav's error kinds as HTTP statuses with JSON bodies.
+//! - [`budget`]: what a caller may spend: jobs at once, fetch calls a day, maps a minute.
+//! - [`redact`]: answers that say nothing of the machine (its paths become what they are).
 
 pub mod api;
+pub mod budget;
 pub mod error;
 pub mod guard;
 pub mod jobs;
 mod page;
+pub mod redact;
 pub mod state;
 
 /// The API's OpenAPI document (`GET /api/openapi.json`).
@@ -64,6 +68,11 @@ pub struct ServeOptions {
     /// Whether jobs may open network connections (a map that fetches its field from OpenAlex);
     /// without it the server never connects anywhere.
     pub allow_network: bool,
+    /// The API fetches go to (default: OpenAlex's public one). The owner's choice alone: a
+    /// request naming a URL is refused, and only this host may be on a private network.
+    pub api_url: Option<String>,
+    /// What a caller may spend.
+    pub budgets: budget::Budgets,
 }
 
 impl ServeOptions {
@@ -211,7 +220,9 @@ pub fn run(workspace: Workspace, options: ServeOptions, ready: impl FnOnce(&str)
     let guard = options.guard(addr.port())?;
     let state =
         AppState::new(workspace, options.corpus_dir.clone(), options.maps_dir.clone(), options.llm.clone(), guard)?
-            .with_network(options.allow_network);
+            .with_network(options.allow_network)
+            .with_api_url(options.api_url.clone())
+            .with_budgets(options.budgets);
     let host =
         if addr.ip().is_loopback() && addr.is_ipv4() { format!("127.0.0.1:{}", addr.port()) } else { addr.to_string() };
     let url = match &options.token {

@@ -29,6 +29,10 @@ pub(crate) struct Shared {
     pub llm: Option<LlmOptions>,
     /// Whether jobs may open network connections (a map that fetches its field first).
     pub network: bool,
+    /// The API a fetch goes to, as the owner named it (`None`: OpenAlex's public one).
+    pub api_url: Option<String>,
+    /// The budgets per caller and what was spent.
+    pub usage: crate::budget::Usage,
     /// Computing the corpus's vectors at start-up.
     pub warming: Warming,
     pub guard: crate::guard::Guard,
@@ -50,6 +54,12 @@ impl AppState {
         llm: Option<LlmOptions>,
         guard: crate::guard::Guard,
     ) -> Result<AppState, litnav_app::Error> {
+        // Absolute, so that every message naming them is recognised and redacted.
+        let corpus_dir = std::path::absolute(&corpus_dir).unwrap_or(corpus_dir);
+        let maps_dir = std::path::absolute(&maps_dir).unwrap_or(maps_dir);
+        crate::redact::register(&corpus_dir.display().to_string(), "the corpus");
+        crate::redact::register(&maps_dir.display().to_string(), "the map store");
+        crate::redact::register(&workspace.settings().home.display().to_string(), "litnav's home");
         let session = CorpusSession::open(&corpus_dir)?;
         Ok(AppState(Arc::new(Shared {
             workspace,
@@ -60,6 +70,8 @@ impl AppState {
             maps: MapStore::new(maps_dir),
             llm,
             network: false,
+            api_url: None,
+            usage: crate::budget::Usage::new(crate::budget::Budgets::default(), guard.token.is_some()),
             warming: Warming::default(),
             guard,
             heavy: Mutex::new(()),
@@ -74,6 +86,50 @@ impl AppState {
             shared.network = allowed;
         }
         self
+    }
+
+    /// Fetch from the API at `url` (`litnav serve --api-url`; `None`: OpenAlex's public one);
+    /// call before serving.
+    pub fn with_api_url(mut self, url: Option<String>) -> AppState {
+        if let Some(url) = &url {
+            crate::redact::register(url.trim().trim_end_matches('/'), "the API");
+        }
+        if let Some(shared) = Arc::get_mut(&mut self.0) {
+            shared.api_url = url;
+        }
+        self
+    }
+
+    /// Budget each caller with `budgets`; call before serving.
+    pub fn with_budgets(mut self, budgets: crate::budget::Budgets) -> AppState {
+        if let Some(shared) = Arc::get_mut(&mut self.0) {
+            shared.usage = crate::budget::Usage::new(budgets, shared.guard.token.is_some());
+        }
+        self
+    }
+
+    /// Refuse a new job with `id` when the caller's jobs at once are spent (a job with this id
+    /// already queued or running is joined, not counted again).
+    pub fn admit_job(&self, id: &str) -> ApiResult<()> {
+        if self.0.jobs.get(id).is_some_and(|job| !job.view().state.is_final()) {
+            return Ok(());
+        }
+        self.0.usage.new_job(self.0.jobs.running())
+    }
+
+    /// The budgets and what was spent.
+    pub fn usage(&self) -> &crate::budget::Usage {
+        &self.0.usage
+    }
+
+    /// The name of the served corpus's directory (what answers call it; never its path).
+    pub fn corpus_name(&self) -> String {
+        self.0.corpus_dir.file_name().map_or_else(|| "corpus".to_string(), |n| n.to_string_lossy().into_owned())
+    }
+
+    /// The API a fetch goes to, as the owner named it.
+    pub fn api_url(&self) -> Option<&str> {
+        self.0.api_url.as_deref()
     }
 
     /// An error unless jobs may open network connections.
@@ -134,6 +190,13 @@ impl AppState {
             ApiError::input("this server has no LLM endpoint: start it with `litnav serve --llm` to use one")
         })?;
         Ok(self.0.workspace.llm(options)?)
+    }
+
+    /// A client of the server's LLM endpoint for `job`: a request out when the job is cancelled
+    /// is given up within 50 ms.
+    pub fn llm_for(&self, job: &Arc<crate::jobs::Job>) -> ApiResult<litnav_llm::Client> {
+        let job = Arc::clone(job);
+        Ok(self.llm()?.with_stop(Arc::new(move || job.cancelled())))
     }
 
     /// Load the encoder and the current session's vectors now — computing the vectors a corpus

@@ -92,6 +92,9 @@ codes! {
     Forbidden = ("forbidden", Input, 403, None),
     /// The request lacks the server's token.
     Unauthorized = ("unauthorized", Input, 401, None),
+    /// The caller has spent a budget the server's owner set (jobs at once, fetch calls per day,
+    /// maps per minute); the answer's `Retry-After` says when to ask again.
+    OverBudget = ("over_budget", Unavailable, 429, None),
 }
 
 impl Code {
@@ -155,6 +158,14 @@ impl Code {
         }
     }
 
+    /// The code of a fetch error.
+    pub fn of_fetch(error: &litnav_fetch::Error) -> Code {
+        match error {
+            litnav_fetch::Error::Budget(_) => Code::OverBudget,
+            other => Code::of_kind(other.kind()),
+        }
+    }
+
     /// The code of a citation-graph error.
     pub fn of_graph(error: &litnav_graph::Error) -> Code {
         use litnav_graph::Error as E;
@@ -183,6 +194,7 @@ impl Code {
             .or_else(|| cause.downcast_ref::<litnav_embed::Error>().map(Code::of_embed))
             .or_else(|| cause.downcast_ref::<litnav_llm::Error>().map(Code::of_llm))
             .or_else(|| cause.downcast_ref::<litnav_graph::Error>().map(Code::of_graph))
+            .or_else(|| cause.downcast_ref::<litnav_fetch::Error>().map(Code::of_fetch))
     }
 }
 
@@ -195,7 +207,7 @@ impl Error {
             Error::Embed(e) => Code::of_embed(e),
             Error::Graph(e) => Code::of_graph(e),
             Error::Llm(e) => Code::of_llm(e),
-            Error::Fetch(e) => Code::of_kind(e.kind()),
+            Error::Fetch(e) => Code::of_fetch(e),
             Error::Other { kind, .. } => Code::of_kind(*kind),
             Error::Context { source, .. } => source.code(),
         }

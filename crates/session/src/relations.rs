@@ -168,7 +168,7 @@ pub struct Ranking {
 }
 
 /// What to rank.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct RankRequest {
     /// The measure.
     pub measure: Measure,
@@ -182,6 +182,21 @@ pub struct RankRequest {
     pub scinet_form: bool,
     /// How the measures are computed.
     pub metric: MetricOptions,
+}
+
+impl RankRequest {
+    /// A ranking of the whole corpus by `measure` with the defaults every face resolves to:
+    /// [`DEFAULT_RANKED`] papers, the CD index, the measures' defaults under `seed`.
+    pub fn new(measure: Measure, seed: u64) -> RankRequest {
+        RankRequest {
+            measure,
+            topic: None,
+            pool: DEFAULT_TOPIC_POOL,
+            k: DEFAULT_RANKED,
+            scinet_form: false,
+            metric: MetricOptions { seed, ..MetricOptions::default() },
+        }
+    }
 }
 
 /// BM25 matches a free-text topic takes when a ranking is limited to it, unless asked otherwise.

@@ -37,6 +37,9 @@ pub struct SearchRequest {
     pub abstract_boost: f32,
     /// How the dense side scans the vectors (default: as the session was opened to).
     pub scan: Option<DenseScan>,
+    /// Rank the papers nearest this paper's vector (its id) instead: the query's words and the
+    /// mode are not used, the filters and `k` are.
+    pub like: Option<String>,
 }
 
 impl SearchRequest {
@@ -53,6 +56,7 @@ impl SearchRequest {
             abstract_boost: query.abstract_boost,
             scan: query.scan,
             query: query.text,
+            like: None,
         }
     }
 
@@ -204,15 +208,37 @@ impl CorpusSession {
         encoder: impl FnOnce() -> Result<&'e Encoder>,
         progress: &dyn Progress,
     ) -> Result<Vec<Hit>> {
+        if let Some(id) = &request.like {
+            return self.search_like(request, id, encoder()?, progress);
+        }
         match request.mode {
             Mode::Bm25 => self.search_lexical(request),
             _ => self.search(request, encoder()?, progress),
         }
     }
 
+    /// The papers nearest paper `id`'s vector (`litnav search --like ID`), under the request's
+    /// filters and `k`.
+    fn search_like(
+        &self,
+        request: &SearchRequest,
+        id: &str,
+        encoder: &Encoder,
+        progress: &dyn Progress,
+    ) -> Result<Vec<Hit>> {
+        self.require(id)?;
+        let retriever = self.dense(encoder, progress)?;
+        retriever
+            .search_like(&request.to_query(), id)?
+            .ok_or_else(|| Error::internal(format!("paper `{id}` has no vector in the dense index")))
+    }
+
     /// Whether a search would start without waiting for the encoder: BM25, or its query vector is
     /// among the recent ones (false before the dense index is loaded).
     pub fn query_is_encoded(&self, request: &SearchRequest) -> bool {
+        if request.like.is_some() {
+            return self.dense.get().is_some();
+        }
         matches!(request.mode, Mode::Bm25)
             || self.dense.get().is_some_and(|retriever| retriever.query_is_encoded(&request.query))
     }
@@ -220,6 +246,9 @@ impl CorpusSession {
     /// Encode a search's words as a query vector now (dense, hybrid and expanded searches find it
     /// ready); nothing for BM25.
     pub fn encode_query(&self, request: &SearchRequest, encoder: &Encoder, progress: &dyn Progress) -> Result<()> {
+        if request.like.is_some() {
+            return self.dense(encoder, progress).map(|_| ());
+        }
         if matches!(request.mode, Mode::Bm25) {
             return Ok(());
         }

@@ -28,7 +28,8 @@ pub struct FetchParams {
     #[serde(default)]
     #[cfg_attr(feature = "clap", arg(long, value_name = "N"))]
     pub citing_per_work: Option<usize>,
-    /// The source's API (OpenAlex's public one, or a mirror).
+    /// The source's API (OpenAlex's public one, or a mirror). The owner's choice only: the CLI
+    /// takes it, a server takes it when started (`serve --api-url`) and refuses it in a request.
     #[serde(default)]
     #[cfg_attr(feature = "clap", arg(long, value_name = "URL"))]
     pub api_url: Option<String>,

@@ -47,6 +47,10 @@ pub trait Defaults: schemars::JsonSchema {
     /// The options that must be given.
     const REQUIRED: &'static [&'static str];
 
+    /// Options of which one must be given, none alone required (a search's words or a paper's
+    /// id); they have no default.
+    const ONE_OF: &'static [&'static str] = &[];
+
     /// Every option, in the order the type declares them, from its JSON schema ([`docs_of`]).
     fn docs() -> Vec<OptionDoc> {
         docs_of::<Self>()
@@ -160,7 +164,8 @@ mod tests {
             assert!(names.contains(&name.as_str()), "{name} has a default but no documentation");
         }
         for name in &names {
-            assert!(T::defaults().contains_key(*name) || T::REQUIRED.contains(name), "{name} has no default");
+            let given = T::REQUIRED.contains(name) || T::ONE_OF.contains(name);
+            assert!(T::defaults().contains_key(*name) || given, "{name} has no default");
         }
     }
 

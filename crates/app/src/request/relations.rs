@@ -181,6 +181,19 @@ pub struct PathRequest {
     pub shortest_limit: usize,
 }
 
+impl PathRequest {
+    /// The paths from `from` to `to` with the library's defaults ([`DEFAULT_MAX_HOPS`],
+    /// [`DEFAULT_SHORTEST_PATHS`]).
+    pub fn new(from: impl Into<String>, to: impl Into<String>) -> PathRequest {
+        PathRequest {
+            from: from.into(),
+            to: to.into(),
+            max_hops: DEFAULT_MAX_HOPS,
+            shortest_limit: DEFAULT_SHORTEST_PATHS,
+        }
+    }
+}
+
 impl PathParams {
     /// These options with every one not given at its default (the ends stay as given).
     pub fn filled(&self) -> PathParams {

@@ -17,10 +17,15 @@ pub const MAX_SEARCH_K: usize = 1000;
 #[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(deny_unknown_fields)]
 pub struct SearchParams {
-    /// What to look for, in plain words (no query syntax).
+    /// What to look for, in plain words (no query syntax); this or `like`.
     #[serde(rename = "q", default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "clap", arg(long = "query", short = 'q', required = true))]
+    #[cfg_attr(feature = "clap", arg(long = "query", short = 'q', required_unless_present = "like"))]
     pub query: Option<String>,
+    /// Instead of words, a paper's id: the papers nearest its vector, itself left out (the mode is
+    /// not used; the filters and k are).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "ID", conflicts_with = "query"))]
+    pub like: Option<String>,
     /// How many results.
     #[serde(default)]
     #[cfg_attr(feature = "clap", arg(long, short))]
@@ -83,6 +88,7 @@ impl SearchParams {
         let library = SearchRequest::new(String::new());
         SearchParams {
             query: self.query.clone(),
+            like: self.like.clone(),
             k: self.k.or(Some(library.k)),
             mode: Some(self.mode.unwrap_or_default()),
             fusion: Some(self.fusion.unwrap_or_default()),
@@ -101,8 +107,12 @@ impl SearchParams {
     pub fn resolve(&self) -> Result<SearchRequest> {
         let filled = self.filled();
         let query = filled.query.unwrap_or_default();
-        if query.trim().is_empty() {
-            return Err(Error::input("q: give the words to search for"));
+        let like = filled.like.map(|id| id.trim().to_string());
+        match (&like, query.trim().is_empty()) {
+            (None, true) => return Err(Error::input("q: give the words to search for (or like: a paper's id)")),
+            (Some(_), false) => return Err(Error::input("q and like: give words or a paper's id, not both")),
+            (Some(id), true) if id.is_empty() => return Err(Error::input("like: give a paper's id")),
+            _ => {}
         }
         let k = filled.k.unwrap_or_default();
         if k == 0 || k > MAX_SEARCH_K {
@@ -139,12 +149,14 @@ impl SearchParams {
             title_boost: number("title_boost", filled.title_boost)?,
             abstract_boost: number("abstract_boost", filled.abstract_boost)?,
             scan: filled.scan.map(ScanName::scan),
+            like,
         })
     }
 }
 
 impl Defaults for SearchParams {
-    const REQUIRED: &'static [&'static str] = &["q"];
+    const REQUIRED: &'static [&'static str] = &[];
+    const ONE_OF: &'static [&'static str] = &["q", "like"];
 
     fn defaults() -> serde_json::Map<String, serde_json::Value> {
         super::to_map(&SearchParams::default().filled())
@@ -166,7 +178,11 @@ mod tests {
     #[test]
     fn out_of_range_options_are_named() {
         let bad = |params: SearchParams| params.resolve().unwrap_err().to_string();
-        assert_eq!(bad(SearchParams::default()), "q: give the words to search for");
+        assert_eq!(bad(SearchParams::default()), "q: give the words to search for (or like: a paper's id)");
+        let both = SearchParams { like: Some("p1".into()), ..SearchParams::new("x") };
+        assert_eq!(bad(both), "q and like: give words or a paper's id, not both");
+        let like = SearchParams { like: Some(" p1 ".into()), ..SearchParams::default() }.resolve().unwrap();
+        assert_eq!(like, SearchRequest { like: Some("p1".into()), ..SearchRequest::new("") });
         assert_eq!(bad(SearchParams { k: Some(0), ..SearchParams::new("x") }), "k: must be between 1 and 1000, not 0");
         assert!(bad(SearchParams { alpha: Some(2.0), ..SearchParams::new("x") }).starts_with("alpha:"));
         assert!(bad(SearchParams { rrf_k: Some(f32::NAN), ..SearchParams::new("x") }).starts_with("rrf_k:"));

@@ -62,6 +62,7 @@ pub fn run(source: Source) -> Result<()> {
         corpus: args.corpus.clone(),
         params: args.params,
         api_key: args.key.key(),
+        allowance: None,
     };
     let progress = Terminal::new();
     let outcome = fetch_openalex(&workspace, &request, &progress);

@@ -4,6 +4,7 @@ use crate::progress::Terminal;
 use anyhow::Result;
 use litnav_app::request::{LlmParams, ModelParams};
 use litnav_server::ServeOptions;
+use litnav_server::budget::Budgets;
 use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -35,6 +36,19 @@ pub struct Args {
     /// connection.
     #[arg(long)]
     allow_network: bool,
+    /// The API fetches go to (default: OpenAlex's public one): a mirror, or a stand-in. Only the
+    /// owner names it; requests cannot, and only this host may be on a private network.
+    #[arg(long, value_name = "URL", requires = "allow_network")]
+    api_url: Option<String>,
+    /// Map, expansion and sentiment jobs a caller may have queued or running at once.
+    #[arg(long, value_name = "N", default_value_t = Budgets::default().jobs_at_once)]
+    budget_jobs: usize,
+    /// Calls to OpenAlex a caller's fetches may make per day (UTC; cached answers are free).
+    #[arg(long, value_name = "N", default_value_t = Budgets::default().fetch_calls_per_day)]
+    budget_fetch_calls: usize,
+    /// Map and expansion requests a caller may make per minute.
+    #[arg(long, value_name = "N", default_value_t = Budgets::default().maps_per_minute)]
+    budget_maps: usize,
     #[command(flatten)]
     model: ModelParams,
     /// With --llm, map and expansion jobs may ask for the LLM stage (and `method: llm`).
@@ -58,6 +72,12 @@ pub fn run(args: Args) -> Result<()> {
         token: args.token.clone(),
         llm: args.llm.llm.then(|| args.llm.options()),
         allow_network: args.allow_network,
+        api_url: args.api_url.clone(),
+        budgets: Budgets {
+            jobs_at_once: args.budget_jobs,
+            fetch_calls_per_day: args.budget_fetch_calls,
+            maps_per_minute: args.budget_maps,
+        },
     };
     litnav_server::run(workspace, options, |url| {
         println!("litnav serves {url}");

@@ -267,6 +267,21 @@ fn dense_and_hybrid_search_embed_the_corpus_on_first_use() {
         let other = half.iter().find(|(other, _)| other == id).map(|(_, s)| *s);
         assert!(other.is_some_and(|s| (s - score).abs() < 1e-3), "{id}: {score} vs {other:?}");
     }
+    // Papers like one: its nearest vectors, itself left out, in the order of a dense search for
+    // its own vector; an unknown id is named.
+    let like =
+        |id: &str| litnav(&["search", "--corpus", path(&corpus), "--like", id, "-k", "3", "--model", &model, "--json"]);
+    let first = single[0].0.clone();
+    let out = like(&first);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let hits: Vec<serde_json::Value> = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(hits.len(), 3);
+    assert!(hits.iter().all(|h| h["id"] != first.as_str()), "the paper itself is left out");
+    assert!(hits.windows(2).all(|w| w[0]["score"].as_f64() >= w[1]["score"].as_f64()));
+    let out = like("no-such-paper");
+    assert!(!out.status.success() && stderr(&out).contains("no paper with id `no-such-paper`"), "{}", stderr(&out));
+    let out = litnav(&["search", "--corpus", path(&corpus), "--like", &first, "-q", "attention"]);
+    assert!(!out.status.success(), "words and an id together are refused");
     let out = litnav(&["search", "--corpus", path(&corpus), "-q", "attention", "--query-precision", "f8"]);
     assert!(!out.status.success() && stderr(&out).contains("f32") && stderr(&out).contains("f16"), "{}", stderr(&out));
     let out = litnav(&["embed", "--corpus", path(&corpus), "--model", &model, "--json"]);

@@ -81,8 +81,9 @@ fn map_has_one_default_per_option_in_the_cli_the_server_and_the_document() {
     let cli = as_map(&args.params().filled());
     let server: MapParams = serde_json::from_str(r#"{"topic": "x"}"#).unwrap();
     agree::<MapParams>(cli, as_map(&server.filled()), documented_body("/api/maps", "post", false));
-    assert_eq!(MapParams::defaults()["k"], litnav_app::maps::DEFAULT_MAP_PAPERS);
-    assert_eq!(MapParams::defaults()["llm_papers"], litnav_app::maps::DEFAULT_LLM_PAPERS);
+    let library = litnav_app::maps::MapRequest::new("x", 7);
+    assert_eq!(args.params().resolve(7).unwrap(), library, "the CLI's map is the library's default one");
+    assert_eq!(server.resolve(7).unwrap(), library, "the server's map is the library's default one");
 }
 
 #[test]
@@ -93,6 +94,9 @@ fn expand_has_one_default_per_option_in_the_cli_the_server_and_the_document() {
     let server: ExpandParams = serde_json::from_str("{}").unwrap();
     let document = documented_body("/api/maps/{id}/nodes/{node}/expand", "post", false);
     agree::<ExpandParams>(cli, as_map(&server.filled()), document);
+    let library = litnav_app::maps::ExpandRequest::new("t1", 7);
+    assert_eq!(args.params().resolve("t1", 7).unwrap(), library, "the CLI's expansion is the library's default one");
+    assert_eq!(server.resolve("t1", 7).unwrap(), library, "the server's expansion is the library's default one");
 }
 
 #[test]
@@ -128,7 +132,10 @@ fn rankings_have_one_default_per_option_in_the_cli_the_server_and_the_document()
     let server: RankParams = litnav_server::api::query_of("/api/rankings/disruption").unwrap();
     let document = documented("/api/rankings/{measure}", "get");
     agree::<RankParams>(as_map(&args.params.filled()), as_map(&server.filled()), document);
-    assert_eq!(RankParams::defaults()["k"], litnav_app::relations::DEFAULT_RANKED);
+    let disruption = litnav_app::relations::Measure::Disruption;
+    let library = litnav_app::relations::RankRequest::new(disruption, 7);
+    assert_eq!(args.params.resolve(disruption, 7).unwrap(), library, "the CLI's ranking is the library's default one");
+    assert_eq!(server.resolve(disruption, 7).unwrap(), library, "the server's ranking is the library's default one");
 }
 
 #[test]
@@ -140,7 +147,9 @@ fn paths_have_one_default_per_option_in_the_cli_the_server_and_the_document() {
     };
     let server: PathParams = litnav_server::api::query_of("/api/path?from=a&to=b").unwrap();
     agree::<PathParams>(as_map(&args.params.filled()), as_map(&server.filled()), documented("/api/path", "get"));
-    assert_eq!(PathParams::defaults()["max_hops"], litnav_app::relations::DEFAULT_MAX_HOPS);
+    let library = litnav_app::request::relations::PathRequest::new("a", "b");
+    assert_eq!(args.params.resolve().unwrap(), library, "the CLI's path is the library's default one");
+    assert_eq!(server.resolve().unwrap(), library, "the server's path is the library's default one");
 }
 
 #[test]

@@ -400,6 +400,40 @@ fn serve_refuses_remote_addresses_without_a_token_and_stops_gracefully() {
 }
 
 #[test]
+fn stopping_the_server_ends_a_fetch_waiting_out_a_backoff_within_two_seconds() {
+    use litnav_fetch::stand_in::{Faults, StandIn, work_from_paper};
+    // An API that answers every call 503 with `Retry-After: 3600` (the client waits its longest,
+    // two minutes, before each retry).
+    let paper = serde_json::json!({"id": 1, "title": "Graph networks for molecules", "year": 2020});
+    let stand_in = StandIn::start(vec![work_from_paper(&paper, 1, &[])], Default::default()).unwrap();
+    stand_in.inject(Faults { unavailable_for_long: usize::MAX, ..Faults::default() });
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("mini");
+    let fixture = litnav_testkit::fixture("mini");
+    let out = litnav(&["ingest", "--corpus", path(&corpus), path(&fixture.join("papers.jsonl"))]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut server = serve(&corpus, &dir.path().join("maps"), &["--allow-network", "--api-url", stand_in.url()]);
+    let base = server.url.trim_end_matches('/').to_string();
+    let body = serde_json::json!({"topic": "molecules", "fetch": {"max": 5}});
+    ureq::post(&format!("{base}/api/maps")).send_json(body).unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while stand_in.log().is_empty() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(!stand_in.log().is_empty(), "the fetch reached the owner's API");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let asked = std::time::Instant::now();
+    let status = Command::new("kill").args(["-TERM", &server.child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let exit = server.child.wait().unwrap();
+    let took = asked.elapsed();
+    assert!(exit.success(), "a graceful stop exits 0: {exit:?}");
+    assert!(took < std::time::Duration::from_secs(2), "the server took {took:?} to stop");
+    eprintln!("the server stopped {:.0} ms after SIGTERM, a fetch in its backoff", took.as_secs_f64() * 1000.0);
+    assert_eq!(stand_in.log().len(), 1, "no retry after the stop");
+}
+
+#[test]
 #[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn bench_serve_loads_the_server_without_errors() {
     let report = bench_report(&["serve", "--clients", "8", "--seconds", "3"]);

@@ -110,6 +110,13 @@ class Corpus:
         text("query", query)
         return json.loads(_call(self._inner.search, options_json("search", dict(options, q=query, k=k))))
 
+    def like(self, paper_id: str, k: int = _DEFAULTS["k"], **options: Any) -> List[Dict[str, Any]]:
+        """The ``k`` papers nearest paper ``paper_id``'s vector, itself left out, as ``litnav
+        search --like``. ``options`` are the search's filters and scan (``before``,
+        ``exclude_surveys``, ``scan``), with the same defaults."""
+        text("paper_id", paper_id)
+        return json.loads(_call(self._inner.search, options_json("search", dict(options, like=paper_id, k=k))))
+
     def map(
         self,
         topic: str,

@@ -82,6 +82,18 @@ def test_corpus_search_equals_litnav_search(cli, mode):
         assert set(ours) == {"id", "title", "year", "score"}
 
 
+def test_papers_like_one_equal_litnav_search_like(cli):
+    corpus = litnav.Corpus()
+    vit = "p0c6cf3b71649"  # An Image is Worth 16x16 Words
+    hits = corpus.like(vit, k=12, before=2022)
+    printed = cli("search", "--like", vit, "-k", "12", "--before", "2022", "--json")
+    assert [h["id"] for h in hits] == [p["id"] for p in printed] and len(hits) == 12
+    assert vit not in [h["id"] for h in hits]
+    assert all(h["year"] < 2022 for h in hits)
+    with pytest.raises(litnav.NotFoundError, match="no-such-paper"):
+        corpus.like("no-such-paper")
+
+
 def test_corpus_takes_the_commands_model_options(cli):
     query = "uncertainty of large language model answers"
     half = litnav.Corpus(query_precision="f16", threads=1).search(query, k=10, mode="dense")

@@ -13,7 +13,7 @@ use litnav_app::browse::{self, PaperQuery, SortBy};
 use litnav_app::export::{self, Format};
 use litnav_app::fetch::{FetchRequest, fetch_openalex};
 use litnav_app::maps;
-use litnav_app::request::{ExpandParams, MapParams};
+use litnav_app::request::{ExpandParams, FetchParams, MapParams};
 use litnav_app::score::{similarity, tree};
 use litnav_app::{Progress, Quiet};
 use serde::{Deserialize, Serialize};
@@ -31,6 +31,7 @@ fn accepted(job: &Job, map: &str) -> Response {
 }
 
 pub(super) async fn create(State(state): State<AppState>, Json(body): Json<MapParams>) -> ApiResult<Response> {
+    state.usage().map_request()?;
     let topic = body.topic()?;
     let body = MapParams { topic: Some(topic.clone()), ..body };
     // Refused now, not as a failed job: bad options, a fetch the server may not make, an LLM it
@@ -38,8 +39,14 @@ pub(super) async fn create(State(state): State<AppState>, Json(body): Json<MapPa
     let request = body.resolve(state.workspace().settings().seed)?;
     if let Some(fetch) = &body.fetch {
         state.network()?;
+        if fetch.api_url.is_some() {
+            return Err(ApiError::input(
+                "fetch.api_url: this server fetches only from the API its owner started it with (litnav serve --api-url); a request cannot name one",
+            ));
+        }
         fetch.plan(&topic)?;
         fetch.rate()?;
+        state.usage().fetch_allowance()?;
     }
     if body.needs_llm() {
         state.llm()?;
@@ -49,6 +56,7 @@ pub(super) async fn create(State(state): State<AppState>, Json(body): Json<MapPa
     if state.0.maps.contains(&id) {
         return Ok(accepted(&state.0.jobs.done(&id, "map", &topic), &id));
     }
+    state.admit_job(&id)?;
     let (job, new) = state.0.jobs.start(&id, "map", &topic);
     if new {
         let (state, job, id) = (state.clone(), Arc::clone(&job), id.clone());
@@ -86,7 +94,13 @@ fn take_turn<'s>(state: &'s AppState, job: &Job) -> ApiResult<std::sync::MutexGu
 }
 
 /// The map job: `body` as received (stored with the map), `request` as resolved from it.
-fn build(state: &AppState, job: &Job, id: &str, body: &MapParams, request: &maps::MapRequest) -> ApiResult<String> {
+fn build(
+    state: &AppState,
+    job: &Arc<Job>,
+    id: &str,
+    body: &MapParams,
+    request: &maps::MapRequest,
+) -> ApiResult<String> {
     let _turn = take_turn(state, job)?;
     state.await_vectors(job)?;
     let mut fetch_notice = None;
@@ -94,15 +108,16 @@ fn build(state: &AppState, job: &Job, id: &str, body: &MapParams, request: &maps
         let fetch = FetchRequest {
             topic: request.topic.clone(),
             corpus: state.0.corpus_dir.clone(),
-            params: params.clone(),
+            params: FetchParams { api_url: state.api_url().map(str::to_string), ..params.clone() },
             api_key: None,
+            allowance: Some(state.usage().fetch_allowance()?),
         };
-        let fetched = fetch_openalex(state.workspace(), &fetch, job)?;
+        let fetched = fetch_openalex(state.workspace(), &fetch, job.as_ref())?;
         fetch_notice = Some(litnav_app::fetch::summary(&fetched.fetch));
     }
     let session = state.session()?;
-    let client = if body.needs_llm() { Some(state.llm()?) } else { None };
-    let outcome = maps::build_map(state.workspace(), Some(&session), request, client.as_ref(), job)?;
+    let client = if body.needs_llm() { Some(state.llm_for(job)?) } else { None };
+    let outcome = maps::build_map(state.workspace(), Some(&session), request, client.as_ref(), job.as_ref())?;
     job.check("storing the map")?;
     state.0.maps.put(StoredMap {
         id: id.to_string(),
@@ -111,7 +126,7 @@ fn build(state: &AppState, job: &Job, id: &str, body: &MapParams, request: &maps
         parent: None,
         expanded: None,
         map: outcome.map,
-        notices: fetch_notice.into_iter().chain(outcome.notices).collect(),
+        notices: fetch_notice.into_iter().chain(outcome.notices).map(|n| crate::redact::scrub(&n)).collect(),
         coverage: outcome.coverage,
         checks: outcome.checks,
         edits: Vec::new(),
@@ -232,6 +247,7 @@ pub(super) async fn expand(
     Path((id, node)): Path<(String, String)>,
     body: axum::body::Bytes,
 ) -> ApiResult<Response> {
+    state.usage().map_request()?;
     // The body is optional: no body expands with the defaults.
     let body: ExpandParams = if body.iter().all(u8::is_ascii_whitespace) {
         ExpandParams::default()
@@ -255,6 +271,7 @@ pub(super) async fn expand(
     if state.0.maps.contains(&new_id) {
         return Ok(accepted(&state.0.jobs.done(&new_id, "expand", &title), &new_id));
     }
+    state.admit_job(&new_id)?;
     let (job, new) = state.0.jobs.start(&new_id, "expand", &title);
     if new {
         let (state, job, new_id) = (state.clone(), Arc::clone(&job), new_id.clone());
@@ -268,7 +285,7 @@ pub(super) async fn expand(
 
 fn grow(
     state: &AppState,
-    job: &Job,
+    job: &Arc<Job>,
     id: &str,
     parent: &StoredMap,
     node: &str,
@@ -277,8 +294,8 @@ fn grow(
 ) -> ApiResult<String> {
     let _turn = take_turn(state, job)?;
     let session = state.session()?;
-    let client = if body.llm == Some(true) { Some(state.llm()?) } else { None };
-    let expansion = maps::expand(state.workspace(), &session, &parent.map, request, client.as_ref(), job)?;
+    let client = if body.llm == Some(true) { Some(state.llm_for(job)?) } else { None };
+    let expansion = maps::expand(state.workspace(), &session, &parent.map, request, client.as_ref(), job.as_ref())?;
     job.check("grafting the sub-map into the map")?;
     let grafted = browse::graft(&parent.map, node, &expansion.map)?;
     state.0.maps.put(StoredMap {

@@ -136,6 +136,16 @@ pub fn endpoints() -> Vec<Endpoint> {
         },
         Endpoint {
             method: "get",
+            path: "/api/usage",
+            summary: "The budgets per caller (jobs at once, fetch calls a day, maps a minute) and what was spent",
+            params: vec![],
+            body: None,
+            answers: "{caller, budgets: {jobs_at_once, fetch_calls_per_day, maps_per_minute}, spent: {jobs_running, fetch_calls_today, maps_last_minute}}",
+            streaming: false,
+            handler: get(search::usage),
+        },
+        Endpoint {
+            method: "get",
             path: "/api/openapi.json",
             summary: "This description of the API (OpenAPI 3.1)",
             params: vec![],

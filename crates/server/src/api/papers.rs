@@ -8,6 +8,7 @@ use crate::jobs::JobView;
 use crate::state::{AppState, digest};
 use axum::extract::State;
 use axum::response::Response;
+use litnav_app::Progress;
 use litnav_app::Quiet;
 use litnav_app::export::{self, Format};
 use litnav_app::relations::{CitersReport, PaperProfile, PaperRef, PathReport};
@@ -69,9 +70,12 @@ pub(super) async fn classify(State(state): State<AppState>, Path(id): Path<Strin
         blocking(move || Ok(state.session()?.require(&id)?.title.clone())).await?
     };
     let job_id = digest(&[&state.0.corpus_dir.display().to_string(), "sentiment", &id]);
+    state.admit_job(&job_id)?;
     let (job, new) = state.0.jobs.start(&job_id, crate::jobs::SENTIMENT, &title);
     if new {
         let (state, job, id) = (state.clone(), Arc::clone(&job), id.clone());
+        let stop = Arc::clone(&job);
+        let client = client.with_stop(Arc::new(move || stop.cancelled()));
         tokio::task::spawn_blocking(move || {
             job.running();
             let outcome = state.session().and_then(|session| {

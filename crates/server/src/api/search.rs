@@ -2,7 +2,7 @@
 
 use super::extract::Query;
 use super::{blocking, blocking_with_turn};
-use crate::error::ApiResult;
+use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
@@ -17,6 +17,7 @@ use serde::Serialize;
 pub(super) struct Health {
     status: &'static str,
     version: &'static str,
+    /// The corpus directory's name (never its path).
     corpus: String,
     generation: u64,
     papers: usize,
@@ -41,7 +42,7 @@ pub(super) async fn health(State(state): State<AppState>) -> ApiResult<Json<Heal
     Ok(Json(Health {
         status: "ok",
         version: env!("CARGO_PKG_VERSION"),
-        corpus: session.dir().display().to_string(),
+        corpus: state.corpus_name(),
         generation: session.corpus().manifest().generation,
         papers: session.papers().len(),
         jobs_running: state.0.jobs.running(),
@@ -52,9 +53,16 @@ pub(super) async fn health(State(state): State<AppState>) -> ApiResult<Json<Heal
     }))
 }
 
+/// `GET /api/usage`.
+pub(super) async fn usage(State(state): State<AppState>) -> Json<crate::budget::UsageView> {
+    Json(state.usage().view(state.0.jobs.running()))
+}
+
 pub(super) async fn corpus(State(state): State<AppState>) -> ApiResult<Json<litnav_app::info::CorpusReport>> {
+    // The directory by its name: a remote caller learns nothing of the server's paths.
+    let name = state.corpus_name().into();
     let report = blocking(move || Ok(litnav_app::info::report(state.session()?.corpus()))).await?;
-    Ok(Json(report))
+    Ok(Json(litnav_app::info::CorpusReport { corpus: name, ..report }))
 }
 
 #[derive(Serialize)]
@@ -93,14 +101,24 @@ pub(super) async fn search(State(state): State<AppState>, Query(params): Query<S
     let (hits, used, notice) = blocking_with_turn(move |turn| {
         let session = state.session()?;
         let warming = state.warming();
-        let mut used = asked;
+        // Papers like one are found by their vectors: a dense search.
+        let mut used = if request.like.is_some() { ModeName::Dense } else { asked };
         let mut notice = None;
-        if !matches!(request.mode, Mode::Bm25) && !session.dense_ready() && warming.under_way() {
+        let cold = !session.dense_ready() && warming.under_way();
+        let progress = match (warming.done, warming.total) {
+            (Some(done), Some(total)) => format!(" ({done} of {total} papers)"),
+            _ => " (loading the encoder)".to_string(),
+        };
+        if cold && request.like.is_some() {
+            return Err(ApiError::with_code(
+                litnav_app::codes::Code::Unavailable,
+                format!(
+                    "papers like one are found by their vectors, which are being computed{progress}; ask again soon"
+                ),
+            ));
+        }
+        if !matches!(request.mode, Mode::Bm25) && cold {
             // A cold corpus answers at once, lexically, while its vectors are computed.
-            let progress = match (warming.done, warming.total) {
-                (Some(done), Some(total)) => format!(" ({done} of {total} papers)"),
-                _ => " (loading the encoder)".to_string(),
-            };
             request.mode = Mode::Bm25;
             used = ModeName::Bm25;
             notice = Some(format!("answered by bm25: the corpus's vectors are being computed{progress}"));
