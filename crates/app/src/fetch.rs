@@ -129,7 +129,7 @@ pub fn default_corpus(workspace: &Workspace, topic: &str) -> PathBuf {
 fn staging_dir(corpus: &Path) -> Result<tempfile::TempDir> {
     let parent = corpus.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, &e))?;
-    remove_abandoned_staging(parent);
+    remove_abandoned_staging(corpus);
     tempfile::Builder::new()
         .prefix(&format!("{STAGING_PREFIX}{}-", std::process::id()))
         .tempdir_in(parent)
@@ -139,10 +139,11 @@ fn staging_dir(corpus: &Path) -> Result<tempfile::TempDir> {
 /// How a fetch's staging directory is named: the prefix, then the fetching process's id.
 const STAGING_PREFIX: &str = ".litnav-fetch-";
 
-/// Remove the staging directories in `parent` of fetches whose process is gone (stopped by a
-/// kill or a crash before it could clean up). Where a process cannot be looked up (not Linux),
-/// only those without a process id are.
-fn remove_abandoned_staging(parent: &Path) {
+/// Remove the staging directories beside `corpus` of fetches whose process is gone (stopped by a
+/// kill or a crash before it could clean up): each fetch does, and a server when it starts. Where
+/// a process cannot be looked up (not Linux), only those without a process id are.
+pub fn remove_abandoned_staging(corpus: &Path) {
+    let parent = corpus.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let Ok(entries) = std::fs::read_dir(parent) else { return };
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();

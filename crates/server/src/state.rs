@@ -60,6 +60,7 @@ impl AppState {
         crate::redact::register(&corpus_dir.display().to_string(), "the corpus");
         crate::redact::register(&maps_dir.display().to_string(), "the map store");
         crate::redact::register(&workspace.settings().home.display().to_string(), "litnav's home");
+        litnav_app::fetch::remove_abandoned_staging(&corpus_dir);
         let session = CorpusSession::open(&corpus_dir)?;
         Ok(AppState(Arc::new(Shared {
             workspace,

@@ -353,6 +353,13 @@ async fn a_job_told_to_stop_ends_within_two_seconds_in_a_backoff_and_in_an_llm_c
     eprintln!("cancelled in a fetch's backoff: {:.0} ms", took.as_secs_f64() * 1000.0);
     let generation = get(&state, "/api/health").await.json()["generation"].clone();
     assert_eq!(generation, 1, "the corpus as it was");
+    // What a fetch killed mid-way left beside the corpus (its process gone) is removed when a
+    // server starts on it.
+    let abandoned = home.path().join(".litnav-fetch-4194305-k1ll3d");
+    std::fs::create_dir_all(abandoned.join("staging")).unwrap();
+    drop(state);
+    let _restarted = served(home.path(), Guard::loopback(8780), None);
+    assert!(!abandoned.exists(), "an abandoned fetch's staging is removed at start");
 
     // An LLM endpoint that accepts the request and never answers.
     let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();

@@ -185,7 +185,7 @@ mod tests {
     fn an_options_documentation_is_its_doc_comment_with_its_type_and_choices() {
         let docs = SearchParams::docs();
         let doc = |name: &str| docs.iter().find(|d| d.name == name).unwrap().clone();
-        assert_eq!(doc("q").about, "What to look for, in plain words (no query syntax).");
+        assert_eq!(doc("q").about, "What to look for, in plain words (no query syntax); this or `like`.");
         assert_eq!((doc("k").kind, doc("alpha").kind, doc("exclude_surveys").kind), ("integer", "number", "boolean"));
         assert_eq!(doc("mode").choices.as_deref(), Some(ModeName::names().as_str()));
         assert_eq!(doc("mode").kind, "string");
