@@ -835,9 +835,20 @@ impl std::fmt::Display for Ranking {
         }
         writeln!(f)?;
         for row in &self.papers {
-            writeln!(f, "{:>3}. {:>7.3}  p{:<5.1}  {}", row.rank, row.score, row.percentile, row.paper)?;
+            let (value, counts) = shown(row.score, &row.details);
+            writeln!(f, "{:>3}. {value:>7}  p{:<5.1}  {counts}{}", row.rank, row.percentile, row.paper)?;
         }
         Ok(())
+    }
+}
+
+/// A ranked value as a reader tells rows apart: a count as a whole number, a CD index or a
+/// novelty with the counts behind it (so that ties at 1.000 differ by how many papers made them).
+fn shown(score: f64, details: &Detail) -> (String, String) {
+    match details {
+        Detail::Citations(_) => (format!("{score:.0}"), String::new()),
+        Detail::Disruption(d) => (format!("{score:.3}"), format!("(n_i {}, n_j {}, n_k {})  ", d.n_i, d.n_j, d.n_k)),
+        Detail::Novelty(n) => (format!("{score:.3}"), format!("({} reference pairs)  ", n.pairs)),
     }
 }
 

@@ -95,6 +95,18 @@ fn relations_on_aan_reproduce_the_reference_and_read_contexts() {
     let scores: Vec<f64> = report["papers"].as_array().unwrap().iter().map(|p| p["score"].as_f64().unwrap()).collect();
     assert_eq!(scores.len(), 10);
     assert!(scores.windows(2).all(|w| w[0] >= w[1]));
+    // As text: each CD index with the counts behind it (ties told apart), citation counts whole.
+    let words = ["relations", "disruption", "--corpus", path(&corpus), "--topic", "statistical machine translation"];
+    let out = litnav(&[&words[..], &["-k", "3"]].concat());
+    let first = stdout(&out).lines().nth(1).unwrap_or_default().to_string();
+    let counts = &report["papers"][0];
+    let expected = format!("(n_i {}, n_j {}, n_k {})", counts["n_i"], counts["n_j"], counts["n_k"]);
+    assert!(first.contains(&expected), "{first:?} lacks {expected}");
+    let out = litnav(&["relations", "citations", "--corpus", path(&corpus), "-k", "3"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let first = stdout(&out).lines().nth(1).unwrap_or_default().to_string();
+    let count = first.split_whitespace().nth(1).unwrap_or_default();
+    assert!(count.parse::<u64>().is_ok(), "a count is whole: {first:?}");
 
     let out = litnav(&["relations", "co-cited", "--corpus", path(&corpus), "P02-1040", "-k", "3", "--json"]);
     assert!(out.status.success(), "{}", stderr(&out));
