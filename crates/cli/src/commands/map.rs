@@ -36,7 +36,8 @@ pub struct Args {
     /// (`--papers data.jsonl --instance 3`) or any topic id the file defines.
     #[arg(long, value_name = "ID", requires = "papers")]
     instance: Option<String>,
-    /// Write the map as JSON (TaxoBench-compatible tree with ids, descriptions, relevance).
+    /// Write the map as JSON, what --json prints: the tree (TaxoBench-compatible, with ids,
+    /// descriptions, relevance) and beside it the coverage verdict and the map's checks.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
     /// Write the map as a TaxoBench prediction line (`id` — the --instance, else the topic —,
@@ -115,8 +116,8 @@ pub fn run(args: Args) -> Result<()> {
     let printed = outcome.printed()?;
     write_file(args.markdown.as_deref(), &outcome.markdown())?;
     write_file(args.html.as_deref(), &outcome.html())?;
+    write_file(args.out.as_deref(), &serde_json::to_string_pretty(&printed)?)?;
     let MapOutcome { map, checks, .. } = outcome;
-    write_file(args.out.as_deref(), &serde_json::to_string_pretty(&map)?)?;
     if let Some(path) = &args.taxobench_out {
         let id = args.instance.as_deref().unwrap_or(&request.topic);
         let line = litnav_app::score::taxobench::prediction_line(id, &request.topic, &map);

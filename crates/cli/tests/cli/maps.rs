@@ -188,6 +188,8 @@ fn expand_grows_a_subtopic_into_its_own_map() {
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let map: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&map_path).unwrap()).unwrap();
+    // The file is what --json prints: the tree and, beside it, the coverage verdict and checks.
+    assert!(map["coverage"]["covered"].is_boolean() && map["checks"].is_object(), "{}", map["coverage"]);
     // The first leaf of the map.
     let mut node = &map["subtopics"][0];
     while node["subtopics"].is_array() {
