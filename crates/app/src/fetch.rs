@@ -127,13 +127,18 @@ pub fn default_corpus(workspace: &Workspace, topic: &str) -> PathBuf {
 
 /// A scratch directory beside the corpus (on the same disk), removed when dropped.
 fn staging_dir(corpus: &Path) -> Result<tempfile::TempDir> {
-    let parent = corpus.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let parent = beside(corpus);
     std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, &e))?;
     remove_abandoned_staging(corpus);
     tempfile::Builder::new()
         .prefix(&format!("{STAGING_PREFIX}{}-", std::process::id()))
         .tempdir_in(parent)
         .map_err(|e| Error::io(parent, &e))
+}
+
+/// The directory `corpus` is in, where its fetches stage their files.
+fn beside(corpus: &Path) -> &Path {
+    corpus.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."))
 }
 
 /// How a fetch's staging directory is named: the prefix, then the fetching process's id.
@@ -143,8 +148,7 @@ const STAGING_PREFIX: &str = ".litnav-fetch-";
 /// kill or a crash before it could clean up): each fetch does, and a server when it starts. Where
 /// a process cannot be looked up (not Linux), only those without a process id are.
 pub fn remove_abandoned_staging(corpus: &Path) {
-    let parent = corpus.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let Ok(entries) = std::fs::read_dir(parent) else { return };
+    let Ok(entries) = std::fs::read_dir(beside(corpus)) else { return };
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
         let Some(rest) = name.strip_prefix(STAGING_PREFIX) else { continue };

@@ -13,6 +13,7 @@
 //! - [`files`]: files written whole or not at all (`write_atomically`).
 //! - `http` (feature `http`): a failed HTTP exchange in words, for every client litnav has.
 //! - [`memory`]: this process's resident memory and its peak (benchmarks and `LITNAV_PEAK_MEMORY`).
+//! - [`stop`]: waits that end when the caller asks to stop (a sleep, blocking work on its own thread).
 
 pub mod bytes;
 pub mod date;
@@ -22,6 +23,7 @@ pub mod http;
 pub mod memory;
 pub mod rng;
 pub mod secret;
+pub mod stop;
 pub mod text;
 pub mod vector;
 

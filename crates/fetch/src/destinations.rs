@@ -89,7 +89,11 @@ pub fn refusal(host: &str, trusted: Option<&str>, addresses: &[std::net::SocketA
 
 /// The host of `url` (lower case, without brackets or port), when it has one.
 pub fn host_of(url: &str) -> Option<String> {
-    let uri: ureq::http::Uri = url.trim().parse().ok()?;
+    bare_host(&url.trim().parse().ok()?)
+}
+
+/// `uri`'s host as [`refusal`] compares hosts: lower case, an IPv6 address without brackets.
+fn bare_host(uri: &ureq::http::Uri) -> Option<String> {
     Some(uri.host()?.trim_start_matches('[').trim_end_matches(']').to_ascii_lowercase())
 }
 
@@ -115,7 +119,7 @@ impl Resolver for GuardedResolver {
         timeout: NextTimeout,
     ) -> Result<ResolvedSocketAddrs, ureq::Error> {
         let addresses = self.inner.resolve(uri, config, timeout)?;
-        let host = uri.host().unwrap_or_default().trim_start_matches('[').trim_end_matches(']').to_ascii_lowercase();
+        let host = bare_host(uri).unwrap_or_default();
         match refusal(&host, self.trusted.as_deref(), &addresses) {
             Some(refused) => Err(ureq::Error::Io(std::io::Error::new(std::io::ErrorKind::PermissionDenied, refused))),
             None => Ok(addresses),

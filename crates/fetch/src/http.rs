@@ -19,6 +19,7 @@
 use crate::Observer;
 use crate::destinations::{GuardedResolver, refused_in};
 use crate::error::{Error, Result};
+use litnav_core::stop::{Ended, run_unless, sleep_unless};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -425,42 +426,21 @@ fn exchange(agent: &ureq::Agent, url: &str, key: Option<&str>) -> std::result::R
 }
 
 /// `work` on a thread of its own while this one looks every 50 ms whether the user asked to
-/// stop: a blocking exchange cannot be interrupted, so a stopped one is left to end by its
-/// timeout, its answer dropped.
+/// stop ([`litnav_core::stop::run_unless`]): a stopped exchange is left to end by its timeout,
+/// its answer dropped.
 fn run_unless_stopped<T: Send + 'static>(
     work: impl FnOnce() -> T + Send + 'static,
     observer: &dyn Observer,
 ) -> Result<T> {
-    let (sender, receiver) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = sender.send(work());
-    });
-    loop {
-        observer.check("waiting for an answer")?;
-        match receiver.recv_timeout(STOP_CHECK) {
-            Ok(done) => return Ok(done),
-            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
-            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
-                return Err(Error::Cancelled("the exchange's thread ended without an answer".into()));
-            }
-        }
-    }
+    run_unless(work, &|| observer.cancelled()).map_err(|ended| match ended {
+        Ended::Stopped => Error::Cancelled("while waiting for an answer".into()),
+        Ended::Lost => Error::Cancelled("the exchange's thread ended without an answer".into()),
+    })
 }
-
-/// How often a wait looks whether the user asked to stop.
-const STOP_CHECK: Duration = Duration::from_millis(50);
 
 /// Sleep `pause`, ending early with [`Error::Cancelled`] when `observer` says the user asked to stop.
 fn sleep_unless_stopped(pause: Duration, observer: &dyn Observer, what: &str) -> Result<()> {
-    let end = Instant::now() + pause;
-    loop {
-        observer.check(what)?;
-        let left = end.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return Ok(());
-        }
-        std::thread::sleep(left.min(STOP_CHECK));
-    }
+    sleep_unless(pause, &|| observer.cancelled()).map_err(|_| Error::Cancelled(format!("while {what}")))
 }
 
 /// What an error body says: its `message` (and `error`) when it is JSON, else its first words.

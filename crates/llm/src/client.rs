@@ -2,6 +2,7 @@
 
 use crate::cache::{Cache, Entry};
 use crate::{Error, Result};
+use litnav_core::stop::{Ended, run_unless, sleep_unless};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -119,9 +120,6 @@ pub struct Usage {
 
 /// Whether the caller asked to stop (a server job's cancel flag).
 pub type StopCheck = std::sync::Arc<dyn Fn() -> bool + Send + Sync>;
-
-/// How often a request out to the endpoint, or a wait before a retry, looks at the stop check.
-const STOP_CHECK: Duration = Duration::from_millis(50);
 
 /// A chat-completions client. Shareable across threads.
 pub struct Client {
@@ -287,22 +285,14 @@ impl Client {
         self.stop.as_ref().is_some_and(|stop| stop())
     }
 
+    /// Wait `pause` before a retry, unless the caller stops first ([`litnav_core::stop`]).
     fn sleep_unless_stopped(&self, pause: Duration) -> Result<()> {
-        let end = std::time::Instant::now() + pause;
-        loop {
-            if self.stopped() {
-                return Err(Error::Stopped);
-            }
-            let left = end.saturating_duration_since(std::time::Instant::now());
-            if left.is_zero() {
-                return Ok(());
-            }
-            std::thread::sleep(left.min(STOP_CHECK));
-        }
+        sleep_unless(pause, &|| self.stopped()).map_err(|_| Error::Stopped)
     }
 
     /// One exchange. With a stop check it runs on a thread of its own while this one watches the
-    /// check (a blocking exchange cannot be interrupted; an abandoned one ends by its timeout).
+    /// check ([`run_unless`]: a blocking exchange cannot be interrupted; an abandoned one ends by
+    /// its timeout).
     fn post(&self, body: &Value) -> Result<Entry> {
         let exchange = Exchange {
             agent: self.agent.clone(),
@@ -314,22 +304,13 @@ impl Client {
         if self.stop.is_none() {
             return exchange.send();
         }
-        let (sender, receiver) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let _ = sender.send(exchange.send());
-        });
-        loop {
-            match receiver.recv_timeout(STOP_CHECK) {
-                Ok(answer) => return answer,
-                Err(std::sync::mpsc::RecvTimeoutError::Timeout) if self.stopped() => return Err(Error::Stopped),
-                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
-                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
-                    return Err(Error::Protocol {
-                        url: self.config.base_url.clone(),
-                        message: "the request's thread ended without an answer".into(),
-                    });
-                }
-            }
+        match run_unless(move || exchange.send(), &|| self.stopped()) {
+            Ok(answer) => answer,
+            Err(Ended::Stopped) => Err(Error::Stopped),
+            Err(Ended::Lost) => Err(Error::Protocol {
+                url: self.config.base_url.clone(),
+                message: "the request's thread ended without an answer".into(),
+            }),
         }
     }
 }

@@ -105,7 +105,7 @@ pub(super) async fn search(State(state): State<AppState>, Query(params): Query<S
         let mut used = if request.like.is_some() { ModeName::Dense } else { asked };
         let mut notice = None;
         let cold = !session.dense_ready() && warming.under_way();
-        let progress = match (warming.done, warming.total) {
+        let progress = || match (warming.done, warming.total) {
             (Some(done), Some(total)) => format!(" ({done} of {total} papers)"),
             _ => " (loading the encoder)".to_string(),
         };
@@ -113,7 +113,8 @@ pub(super) async fn search(State(state): State<AppState>, Query(params): Query<S
             return Err(ApiError::with_code(
                 litnav_app::codes::Code::Unavailable,
                 format!(
-                    "papers like one are found by their vectors, which are being computed{progress}; ask again soon"
+                    "papers like one are found by their vectors, which are being computed{}; ask again soon",
+                    progress()
                 ),
             ));
         }
@@ -121,7 +122,7 @@ pub(super) async fn search(State(state): State<AppState>, Query(params): Query<S
             // A cold corpus answers at once, lexically, while its vectors are computed.
             request.mode = Mode::Bm25;
             used = ModeName::Bm25;
-            notice = Some(format!("answered by bm25: the corpus's vectors are being computed{progress}"));
+            notice = Some(format!("answered by bm25: the corpus's vectors are being computed{}", progress()));
         }
         let encoder = || {
             let encoder = state.workspace().encoder(&Quiet)?;
