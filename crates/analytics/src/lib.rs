@@ -43,6 +43,8 @@ pub mod schema;
 pub mod synthetic;
 #[cfg(feature = "engine")]
 mod tables;
+#[cfg(feature = "engine")]
+pub mod vectors;
 
 #[cfg(feature = "engine")]
 pub use datafusion::arrow;

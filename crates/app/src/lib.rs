@@ -29,5 +29,5 @@ pub use litnav_score::{judge, survey};
 pub use litnav_session::{
     Citations, Context, CorpusSession, Error, IngestReport, IngestRequest, LlmOptions, Progress, Quiet, Result,
     SearchRequest, Settings, Workspace, bibliography, codes, edges, error, info, ingest, number, parallel, progress,
-    relations, session, settings, workspace, year,
+    relations, session, settings, supplied, workspace, year,
 };

@@ -6,6 +6,7 @@ pub mod corrections;
 pub mod coverage;
 pub mod dense;
 pub mod discovery;
+pub mod distractors;
 pub mod embed;
 pub mod expander;
 pub mod fetch;

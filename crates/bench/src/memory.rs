@@ -142,7 +142,10 @@ fn corpus_commands(corpus: &Path, dir: &Path, model: &Path) -> Vec<(&'static str
     };
     vec![
         ("info", with(vec!["info".into()], &[]).into_iter().chain(c()).collect()),
-        ("search (bm25)", with(vec!["search".into()], &["-q", query, "-k", "100"]).into_iter().chain(c()).collect()),
+        (
+            "search (bm25)",
+            with(vec!["search".into()], &["-q", query, "-k", "100", "--mode", "bm25"]).into_iter().chain(c()).collect(),
+        ),
         (
             "search (hybrid)",
             with(vec!["search".into()], &["-q", query, "-k", "100", "--mode", "hybrid"])

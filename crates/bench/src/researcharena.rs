@@ -549,7 +549,8 @@ fn organize_topics(
 }
 
 impl Row {
-    fn mean(&self, key: &str) -> f64 {
+    /// The mean of score `key` (`recall@100`, `ndcg@10`, …) over the topics.
+    pub fn mean(&self, key: &str) -> f64 {
         self.scores.mean.get(key).and_then(serde_json::Value::as_f64).unwrap_or(0.0)
     }
 }

@@ -239,6 +239,11 @@ pub struct ResearcharenaArgs {
     /// text) or raw scores, best first (the paper's public code).
     #[arg(long, value_enum, default_value_t = MergeArg::Rrf)]
     merge: MergeArg,
+    /// Run the tasks with litbench inside larger corpora: N distractors each (comma-separated
+    /// sizes) — first the datasets' other real papers (AAN, CiteSeer), then synthetic ones made
+    /// from them; each corpus is built once under the home.
+    #[arg(long, value_name = "N", value_delimiter = ',', conflicts_with = "corpus")]
+    distractors: Vec<usize>,
     /// Only the first N topics.
     #[arg(long, value_name = "N")]
     limit: Option<usize>,
@@ -586,6 +591,10 @@ pub struct DenseArgs {
     /// Clusters probed per query (default max(8, lists/8)).
     #[arg(long)]
     probes: Option<usize>,
+    /// Measure on this many vectors made from the corpus's real ones (each a real vector plus
+    /// seeded Gaussian noise, renormalized), in memory, instead of the corpus's own.
+    #[arg(long, value_name = "N")]
+    synthetic: Option<usize>,
     #[command(flatten)]
     model: ModelArgs,
     /// Print the report as JSON.
@@ -676,7 +685,13 @@ pub fn run(suite: Suite, face: &dyn Face) -> Result<String> {
         Suite::Dense(args) => {
             let (workspace, session) = open(face, &args.model, args.corpus.as_deref())?;
             let progress = face.start("measuring IVF against exact search");
-            let report = crate::dense::run_session(&workspace, &session, args.queries, args.lists, args.probes)?;
+            let shape = crate::dense::Shape {
+                queries: args.queries,
+                lists: args.lists,
+                probes: args.probes,
+                synthetic: args.synthetic,
+            };
+            let report = crate::dense::run_session(&workspace, &session, shape)?;
             show(&report, args.json, progress)
         }
         Suite::Eval(args) => run_eval(face, args),
@@ -1030,6 +1045,10 @@ fn run_researcharena(face: &dyn Face, args: ResearcharenaArgs) -> Result<String>
         },
     };
     let progress = face.start("running ResearchArena's tasks");
+    if !args.distractors.is_empty() {
+        let report = crate::distractors::run(&workspace, &args.distractors, &options, &*progress)?;
+        return show(&report, args.json, progress);
+    }
     show(&run(&workspace, &session, &options)?, args.json, progress)
 }
 

@@ -24,6 +24,13 @@ impl SplitMix64 {
     pub fn below(&mut self, n: usize) -> usize {
         (self.next_u64() % n as u64) as usize
     }
+
+    /// A standard normal draw (Box–Muller, one of the pair).
+    pub fn gaussian(&mut self) -> f64 {
+        let u = self.next_f64().max(f64::MIN_POSITIVE);
+        let v = self.next_f64();
+        (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+    }
 }
 
 /// Fisher–Yates shuffle.

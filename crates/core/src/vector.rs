@@ -21,6 +21,41 @@ pub fn dot(a: &[f32], b: &[f32]) -> f32 {
     dot_lanes(a, b)
 }
 
+/// `Σ a[i]·b[i]` of two int8 vectors, exact in i32 (the approximate scans' inner loop, see
+/// `litnav-embed`'s `rows.rs`); compiled for AVX2 where the CPU has it, like [`dot`].
+#[allow(unsafe_code)]
+pub fn dot_i8(a: &[i8], b: &[i8]) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx2")]
+        unsafe fn dot_i8_avx2(a: &[i8], b: &[i8]) -> i32 {
+            dot_i8_lanes(a, b)
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2, checked just above.
+            return unsafe { dot_i8_avx2(a, b) };
+        }
+    }
+    dot_i8_lanes(a, b)
+}
+
+#[inline(always)]
+fn dot_i8_lanes(a: &[i8], b: &[i8]) -> i32 {
+    let n = a.len().min(b.len());
+    let (a, b) = (&a[..n], &b[..n]);
+    let mut lanes = [0i32; 16];
+    let (a_chunks, b_chunks) = (a.chunks_exact(16), b.chunks_exact(16));
+    let tail: i32 =
+        a_chunks.remainder().iter().zip(b_chunks.remainder()).map(|(&x, &y)| i32::from(x) * i32::from(y)).sum();
+    for (x, y) in a_chunks.zip(b_chunks) {
+        let (x, y): (&[i8; 16], &[i8; 16]) = (x.try_into().unwrap_or(&[0; 16]), y.try_into().unwrap_or(&[0; 16]));
+        for l in 0..16 {
+            lanes[l] += i32::from(i16::from(x[l]) * i16::from(y[l]));
+        }
+    }
+    lanes.iter().sum::<i32>() + tail
+}
+
 #[inline(always)]
 fn dot_lanes(a: &[f32], b: &[f32]) -> f32 {
     let n = a.len().min(b.len());
@@ -71,6 +106,21 @@ pub fn unit_mean<V: AsRef<[f32]>>(vectors: &[V]) -> Vec<f32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn int8_dot_products_are_exact_at_every_length_and_extreme() {
+        let mut rng = crate::rng::SplitMix64(3);
+        for n in [0, 1, 15, 16, 17, 384, 1000] {
+            let a: Vec<i8> = (0..n).map(|_| rng.next_u64() as i8).collect();
+            let mut b: Vec<i8> = (0..n).map(|_| rng.next_u64() as i8).collect();
+            if let Some(first) = b.first_mut() {
+                *first = i8::MIN;
+            }
+            let naive: i32 = a.iter().zip(&b).map(|(&x, &y)| i32::from(x) * i32::from(y)).sum();
+            assert_eq!(dot_i8(&a, &b), naive, "{n}");
+        }
+        assert_eq!(dot_i8(&[i8::MIN; 64], &[i8::MIN; 64]), 64 * 16384);
+    }
 
     #[test]
     fn by_hand() {

@@ -112,6 +112,13 @@ impl Catalog {
         }
     }
 
+    /// The paper `record` was merged into (or became), by the rules a merge follows.
+    pub fn paper_of(&self, record: &PaperRecord) -> Option<&Paper> {
+        let mut record = record.clone();
+        record.paper.title = record.paper.title.split_whitespace().collect::<Vec<_>>().join(" ");
+        self.find_duplicate(&record).map(|index| &self.papers[index])
+    }
+
     /// Find a paper by id, alias, DOI, OpenAlex id or arXiv id (URL prefixes are ignored).
     pub fn resolve(&self, reference: &str) -> Option<usize> {
         let reference = reference.trim();

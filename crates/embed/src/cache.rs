@@ -27,13 +27,27 @@ use std::path::{Path, PathBuf};
 const MAGIC: &[u8; 8] = b"litnavv1";
 const HEADER: usize = 16;
 
-/// Where a corpus directory keeps its vectors.
+/// Where a corpus directory keeps its vectors of litnav's own model.
 pub fn corpus_cache_path(corpus_dir: &Path) -> PathBuf {
-    corpus_dir.join("vectors").join(format!("{}.bin", crate::MODEL_NAME))
+    model_cache_path(corpus_dir, crate::MODEL_NAME)
+}
+
+/// Where a corpus directory keeps its vectors of `model` (a name made safe as a file name:
+/// `BAAI/bge-small-en-v1.5` is kept as `BAAI_bge-small-en-v1.5.bin`).
+pub fn model_cache_path(corpus_dir: &Path, model: &str) -> PathBuf {
+    corpus_dir.join("vectors").join(format!("{}.bin", file_safe(model)))
+}
+
+/// `name` with every character but ASCII letters, digits, `.`, `-` and `_` replaced by `_`.
+pub fn file_safe(name: &str) -> String {
+    name.chars().map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') { c } else { '_' }).collect()
 }
 
 /// A cache key.
 pub type Key = [u8; 16];
+
+/// Vectors [`VectorCache::append_all`] writes (and syncs) at a time.
+pub const APPEND_BATCH: usize = 4096;
 
 /// Vectors by content key.
 pub struct VectorCache {
@@ -56,6 +70,44 @@ impl VectorCache {
         let mut key = [0u8; 16];
         key.copy_from_slice(&digest[..16]);
         key
+    }
+
+    /// Read every complete record of the cache file at `path` in file order, without holding
+    /// them: `each` gets a key and its vector (a key written twice is given twice; the first is
+    /// the cache's). A missing file has no records. Memory stays at one read buffer whatever the
+    /// file's size — what writing a corpus's rows file needs ([`crate::rows`]).
+    pub fn scan(path: &Path, dim: usize, mut each: impl FnMut(&Key, &[f32])) -> Result<()> {
+        let bad = |message: String| Error::model(path, message);
+        let file = match File::open(path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => return Err(bad(format!("cannot open: {e}"))),
+        };
+        file.lock_shared().map_err(|e| bad(format!("cannot lock: {e}")))?;
+        let mut reader = std::io::BufReader::with_capacity(1 << 20, &file);
+        let mut header = [0u8; HEADER];
+        match reader.read_exact(&mut header) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Ok(()),
+            Err(e) => return Err(bad(format!("cannot read: {e}"))),
+        }
+        check_header(path, &header, dim)?;
+        let mut record = vec![0u8; 16 + dim * 4];
+        let mut vector = vec![0f32; dim];
+        loop {
+            match reader.read_exact(&mut record) {
+                Ok(()) => {}
+                // A partial last record is a killed writer's leftover: not a record.
+                Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Ok(()),
+                Err(e) => return Err(bad(format!("cannot read: {e}"))),
+            }
+            let mut key = [0u8; 16];
+            key.copy_from_slice(&record[..16]);
+            for (v, b) in vector.iter_mut().zip(record[16..].chunks_exact(4)) {
+                *v = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            }
+            each(&key, &vector);
+        }
     }
 
     /// Open (or create) the cache file at `path` for vectors of dimension `dim`.
@@ -99,16 +151,7 @@ impl VectorCache {
         let length = self.read_to + bytes.len() as u64;
         let mut records = &bytes[..];
         if self.read_to == 0 {
-            if bytes.len() < HEADER || &bytes[..8] != MAGIC {
-                return Err(bad("is not a litnav vector cache; delete it to rebuild".into()));
-            }
-            let stored_dim = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize;
-            if stored_dim != self.dim {
-                return Err(bad(format!(
-                    "holds {stored_dim}-dimensional vectors, the model makes {}; delete it to rebuild",
-                    self.dim
-                )));
-            }
+            check_header(&self.path, &bytes, self.dim)?;
             records = &bytes[HEADER..];
             self.read_to = HEADER as u64;
         }
@@ -144,6 +187,33 @@ impl VectorCache {
     /// The vector stored under `key`.
     pub fn get(&self, key: &Key) -> Option<&[f32]> {
         self.index.get(key).map(|&slot| &self.vectors[slot * self.dim..(slot + 1) * self.dim])
+    }
+
+    /// Take from `source` the vectors it holds under `keys` that this cache lacks (appended in
+    /// batches); returns how many were copied.
+    pub fn copy_from(&mut self, source: &VectorCache, keys: impl IntoIterator<Item = Key>) -> Result<usize> {
+        let missing: Vec<(Key, Vec<f32>)> = keys
+            .into_iter()
+            .filter(|key| self.get(key).is_none())
+            .filter_map(|key| source.get(&key).map(|v| (key, v.to_vec())))
+            .collect();
+        self.append_all(missing.into_iter().map(Ok))
+    }
+
+    /// Append `entries` as they come, [`APPEND_BATCH`] at a time (each batch as [`VectorCache::append`]
+    /// does); the first failed entry stops it. Returns how many were given.
+    pub fn append_all(&mut self, entries: impl IntoIterator<Item = Result<(Key, Vec<f32>)>>) -> Result<usize> {
+        let (mut batch, mut given) = (Vec::with_capacity(APPEND_BATCH), 0);
+        for entry in entries {
+            batch.push(entry?);
+            given += 1;
+            if batch.len() == APPEND_BATCH {
+                self.append(&batch)?;
+                batch.clear();
+            }
+        }
+        self.append(&batch)?;
+        Ok(given)
     }
 
     /// Append vectors (those whose key is not cached yet, by this process or another) and make
@@ -185,6 +255,19 @@ impl VectorCache {
         self.read_to += bytes.len() as u64;
         Ok(())
     }
+}
+
+/// Refuse a file whose first bytes are not a cache header for vectors of `dim` dimensions.
+fn check_header(path: &Path, bytes: &[u8], dim: usize) -> Result<()> {
+    if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+        return Err(Error::model(path, "is not a litnav vector cache; delete it to rebuild".into()));
+    }
+    let stored_dim = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize;
+    if stored_dim != dim {
+        let message = format!("holds {stored_dim}-dimensional vectors, the model makes {dim}; delete it to rebuild");
+        return Err(Error::model(path, message));
+    }
+    Ok(())
 }
 
 /// Write `bytes` at the end of `file` and flush them to the disk.
@@ -252,6 +335,23 @@ mod tests {
         assert_eq!(cache.get(&k2), Some(&[7.0, 8.0, 9.0][..]));
         assert_eq!(std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0), len);
         assert!(VectorCache::open(&path, 4).is_err(), "a dimension mismatch is refused");
+    }
+
+    #[test]
+    fn a_scan_reads_the_complete_records_in_order_without_opening_the_cache() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("v.bin");
+        let mut seen = Vec::new();
+        VectorCache::scan(&path, 3, |key, v| seen.push((*key, v.to_vec()))).unwrap_or_else(|e| panic!("{e}"));
+        assert!(seen.is_empty(), "no file, no records");
+        let (k1, k2) = (VectorCache::key("m", "one"), VectorCache::key("m", "two"));
+        let mut cache = VectorCache::open(&path, 3).unwrap_or_else(|e| panic!("{e}"));
+        cache.append(&[(k1, vec![1.0, 2.0, 3.0]), (k2, vec![4.0, 5.0, 6.0])]).unwrap_or_else(|e| panic!("{e}"));
+        let len = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+        File::options().write(true).open(&path).and_then(|f| f.set_len(len - 5)).unwrap_or_else(|e| panic!("{e}"));
+        VectorCache::scan(&path, 3, |key, v| seen.push((*key, v.to_vec()))).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(seen, vec![(k1, vec![1.0, 2.0, 3.0])], "a torn last record is not a record");
+        assert!(VectorCache::scan(&path, 4, |_, _| {}).is_err(), "a dimension mismatch is refused");
     }
 
     #[test]

@@ -1,7 +1,7 @@
-//! Matrix products against operands packed once on the FMA units, the FMA peak they are measured
-//! against, and the memory map of the weights file. With `kernels.rs` (instruction-set dispatch)
-//! and `tiles.rs` (the AMX product) the only modules of this crate that use `unsafe`: the AVX2
-//! and AVX-512 micro-kernels and the map, each behind bounds checked in safe code.
+//! Matrix products against operands packed once on the FMA units, and the FMA peak they are
+//! measured against. With `kernels.rs` (instruction-set dispatch), `tiles.rs` (the AMX product)
+//! and `mapped.rs` (read-only file maps) the only modules of this crate that use `unsafe`: the
+//! AVX2 and AVX-512 micro-kernels, each behind bounds checked in safe code.
 //!
 //! Every product here is `c = a · wᵀ (+ bias)`, with `w` an `[outputs × inputs]` matrix in
 //! PyTorch's layout. `w` is *packed* first ([`Packed`]): cut into panels of 16 outputs, each
@@ -712,14 +712,6 @@ unsafe fn fma_chains(_steps: usize) -> f32 {
 #[cfg(not(target_arch = "x86_64"))]
 unsafe fn fma_chains_512(_steps: usize) -> f32 {
     0.0
-}
-
-/// Memory-map a file read-only. The weights file is never written while litnav runs; if another
-/// process truncated it underneath, reads could fault, which is why the map is only used to copy
-/// the tensors out once at load time.
-pub(crate) fn map_file(file: &std::fs::File) -> std::io::Result<memmap2::Mmap> {
-    // SAFETY: see above; the map lives only for the duration of loading.
-    unsafe { memmap2::Mmap::map(file) }
 }
 
 #[cfg(test)]

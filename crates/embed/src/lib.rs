@@ -39,7 +39,10 @@ mod gemm;
 mod half;
 pub mod install;
 mod kernels;
+mod mapped;
 pub mod model;
+pub mod npy;
+pub mod rows;
 pub mod safetensors;
 mod tiles;
 

@@ -21,7 +21,7 @@ pub struct Tensor {
 pub fn load(path: &Path) -> Result<HashMap<String, Tensor>> {
     let bad = |message: String| Error::model(path, message);
     let file = std::fs::File::open(path).map_err(|e| bad(format!("cannot open the weights: {e}")))?;
-    let bytes = crate::gemm::map_file(&file).map_err(|e| bad(format!("cannot read the weights: {e}")))?;
+    let bytes = crate::mapped::map_file(&file).map_err(|e| bad(format!("cannot read the weights: {e}")))?;
     if bytes.len() < 8 {
         return Err(bad("is too short to be a safetensors file".into()));
     }

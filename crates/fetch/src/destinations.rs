@@ -100,15 +100,21 @@ fn bare_host(uri: &ureq::http::Uri) -> Option<String> {
 /// The system's resolver, with every answer checked by [`refusal`].
 #[derive(Debug)]
 pub(crate) struct GuardedResolver {
-    /// The host the owner named, allowed anywhere.
-    pub trusted: Option<String>,
+    /// The hosts the owner named, allowed anywhere: the API's (`--api-url`), and the proxy the
+    /// environment sets (`HTTPS_PROXY` and the like), which is often on the owner's own network.
+    pub trusted: Vec<String>,
     inner: DefaultResolver,
 }
 
 impl GuardedResolver {
-    pub(crate) fn new(trusted: Option<String>) -> GuardedResolver {
+    pub(crate) fn new(trusted: Vec<String>) -> GuardedResolver {
         GuardedResolver { trusted, inner: DefaultResolver::default() }
     }
+}
+
+/// The host of the proxy the environment sets, as [`refusal`] compares hosts.
+pub(crate) fn proxy_host(proxy: &ureq::Proxy) -> String {
+    proxy.host().trim_start_matches('[').trim_end_matches(']').to_ascii_lowercase()
 }
 
 impl Resolver for GuardedResolver {
@@ -120,7 +126,8 @@ impl Resolver for GuardedResolver {
     ) -> Result<ResolvedSocketAddrs, ureq::Error> {
         let addresses = self.inner.resolve(uri, config, timeout)?;
         let host = bare_host(uri).unwrap_or_default();
-        match refusal(&host, self.trusted.as_deref(), &addresses) {
+        let trusted = self.trusted.iter().find(|t| t.eq_ignore_ascii_case(&host)).map(String::as_str);
+        match refusal(&host, trusted, &addresses) {
             Some(refused) => Err(ureq::Error::Io(std::io::Error::new(std::io::ErrorKind::PermissionDenied, refused))),
             None => Ok(addresses),
         }

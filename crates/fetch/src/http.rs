@@ -17,7 +17,7 @@
 //! owner named it ([`crate::destinations`]).
 
 use crate::Observer;
-use crate::destinations::{GuardedResolver, refused_in};
+use crate::destinations::{GuardedResolver, proxy_host, refused_in};
 use crate::error::{Error, Result};
 use litnav_core::stop::{Ended, run_unless, sleep_unless};
 use serde::{Deserialize, Serialize};
@@ -179,13 +179,18 @@ enum Attempt {
 impl Http {
     /// A client for `source_name` (used in messages) with `key` added to every request.
     pub fn new(source_name: &'static str, config: HttpConfig, key: Option<ApiKey>) -> Http {
+        // The environment's proxy, read once: the agent goes through it, and the guard lets its
+        // host through (a proxy on the owner's own network is the owner's choice).
+        let proxy = ureq::Proxy::try_from_env();
+        let trusted = config.trusted_host.iter().cloned().chain(proxy.as_ref().map(proxy_host)).collect();
         let agent_config = ureq::Agent::config_builder()
             .timeout_global(Some(config.timeout))
             .http_status_as_error(false)
             .max_redirects(0)
+            .proxy(proxy)
             .user_agent(concat!("litnav/", env!("CARGO_PKG_VERSION")))
             .build();
-        let resolver = GuardedResolver::new(config.trusted_host.clone());
+        let resolver = GuardedResolver::new(trusted);
         let agent = ureq::Agent::with_parts(agent_config, DefaultConnector::new(), resolver);
         Http { agent, config, key, source_name, last_call: Mutex::new(None), calls: Mutex::new(Calls::default()) }
     }

@@ -188,9 +188,11 @@ pub fn centered(points: &[Vec<f32>]) -> Vec<Vec<f32>> {
         .collect()
 }
 
-/// The normalized mean of each cluster's unit vectors (labels 0..k).
-pub fn unit_centroids(points: &[Vec<f32>], labels: &[usize]) -> Vec<Vec<f32>> {
-    let k = labels.iter().max().map_or(0, |m| m + 1);
+/// The normalized mean of each of `k` clusters' unit vectors (labels 0..k); a cluster no point
+/// is labelled with keeps a zero vector, so the result always has `k` entries (a clustering may
+/// leave a label unused, and its groups are indexed by label).
+pub fn unit_centroids(points: &[Vec<f32>], labels: &[usize], k: usize) -> Vec<Vec<f32>> {
+    let k = k.max(labels.iter().max().map_or(0, |m| m + 1));
     let dim = points.first().map_or(0, Vec::len);
     let mut centroids = vec![vec![0.0f32; dim]; k];
     for (label, p) in labels.iter().zip(points) {
@@ -379,6 +381,16 @@ impl Dendrogram {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_label_no_point_has_keeps_its_zero_centroid() {
+        let points = vec![vec![1.0, 0.0], vec![0.0, 2.0], vec![3.0, 4.0]];
+        let centroids = unit_centroids(&points, &[0, 0, 1], 3);
+        assert_eq!(centroids.len(), 3);
+        assert_eq!(centroids[2], vec![0.0, 0.0]);
+        let norm = |v: &[f32]| v.iter().map(|x| x * x).sum::<f32>().sqrt();
+        assert!((norm(&centroids[0]) - 1.0).abs() < 1e-6 && (norm(&centroids[1]) - 1.0).abs() < 1e-6);
+    }
 
     fn unit(v: &[f32]) -> Vec<f32> {
         let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();

@@ -162,7 +162,9 @@ fn organize_naming(
     };
     // Names and relevance use centroids of the papers' own vectors; themes group subtopics in the
     // clustering space.
-    let subtopics = cluster::Clustering { centroids: cluster::unit_centroids(&vectors, &labels), labels };
+    let subtopic_count = labels.iter().max().map_or(0, |m| m + 1);
+    let subtopics =
+        cluster::Clustering { centroids: cluster::unit_centroids(&vectors, &labels, subtopic_count), labels };
     let members = groups(&subtopics.labels, subtopics.centroids.len());
     let texts: Vec<String> = docs
         .iter()
@@ -173,7 +175,7 @@ fn organize_naming(
     // first, the subtopics then take phrases the themes did not.
     let theme_clustering = if options.themes && members.len() >= 6 {
         let count = members.len();
-        let subtopic_space = cluster::unit_centroids(&space, &subtopics.labels);
+        let subtopic_space = cluster::unit_centroids(&space, &subtopics.labels, subtopic_count);
         let (themes, _) =
             cluster::best_by_silhouette(&subtopic_space, (count / 5).max(2)..=(count / 3).max(2), options.seed);
         Some(themes)
@@ -199,7 +201,7 @@ fn organize_naming(
                 })
                 .collect();
             let paper_themes: Vec<usize> = subtopics.labels.iter().map(|&s| themes.labels[s]).collect();
-            let theme_centroids = cluster::unit_centroids(&vectors, &paper_themes);
+            let theme_centroids = cluster::unit_centroids(&vectors, &paper_themes, themes.centroids.len());
             let theme_nodes = namer.name_groups(&theme_docs, &theme_centroids, used);
             let mut subtopic_nodes = namer.name_groups(&members, &subtopics.centroids, used);
             let mut theme_nodes: Vec<MapNode> = theme_nodes
@@ -427,6 +429,45 @@ mod tests {
             });
         }
         docs
+    }
+
+    /// A retrieval of many copies of a few papers (a corpus that holds each paper many times, as
+    /// replicated benchmark corpora do): clusters can come out empty, and a theme can hold only
+    /// empty subtopics. Every paper is still placed once and no name is taken twice.
+    #[test]
+    fn copies_of_a_few_papers_are_organized_without_a_gap_in_the_groups() {
+        let embed = |texts: &[String]| -> Vec<Vec<f32>> {
+            texts.iter().map(|t| unit(&[1.0, t.len() as f32 / 100.0, 0.1, 0.0, 0.0, 0.0, 0.0, 0.0])).collect()
+        };
+        for (papers, distinct) in [(65, 3), (65, 5), (65, 7), (40, 4), (120, 6)] {
+            let vectors: Vec<Vec<f32>> = (0..distinct)
+                .map(|i| {
+                    let mut v = vec![0.0f32; 8];
+                    v[i] = 1.0;
+                    v[(i + 1) % 8] = 0.2;
+                    unit(&v)
+                })
+                .collect();
+            let docs: Vec<Doc> = (0..papers)
+                .map(|i| Doc {
+                    id: format!("c{i:03}"),
+                    title: format!("Copy {} of paper {}", i / distinct, i % distinct),
+                    year: Some(2020),
+                    abstract_text: Some(format!("Words of paper {} and more words", i % distinct)),
+                    vector: vectors[i % distinct].clone(),
+                })
+                .collect();
+            let topic = unit(&[1.0; 8]);
+            for method in [Method::KMeans, Method::Ward] {
+                let map = organize("copies", &topic, &docs, &embed, Options { method, ..Options::default() });
+                let mut ids = map.all_paper_ids();
+                ids.sort();
+                let count = ids.len();
+                ids.dedup();
+                assert_eq!((ids.len(), count), (papers, papers), "{method:?}, {papers} copies of {distinct}");
+                assert_distinct_names(&map);
+            }
+        }
     }
 
     #[test]

@@ -32,10 +32,8 @@ impl Namer<'_> {
         order.sort_by_key(|&g| std::cmp::Reverse(members[g].len()));
         let mut nodes: Vec<Option<MapNode>> = vec![None; members.len()];
         for g in order {
-            let (m, centroid) = (&members[g], &centroids[g]);
-            if m.is_empty() {
-                continue;
-            }
+            let m = &members[g];
+            let Some(centroid) = centroids.get(g).filter(|_| !m.is_empty()) else { continue };
             // Papers ordered by closeness to the centroid: the first are the most representative.
             let ordered = by_centrality(m, docs, centroid);
             // Only small groups fall back on a title: in larger ones the pair of key words says

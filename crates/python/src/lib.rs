@@ -75,7 +75,14 @@ impl Interruptible {
 
 /// A litnav error as the exception the package maps to a class by its kind.
 fn fail(error: litnav_app::Error) -> PyErr {
-    Failure::new_err((error.kind().name(), error.code().row().code, error.to_string()))
+    // The message and each cause, as the command line shows them on separate lines.
+    let mut message = error.to_string();
+    let mut cause = std::error::Error::source(&error);
+    while let Some(inner) = cause {
+        message.push_str(&format!("\n  caused by: {inner}"));
+        cause = inner.source();
+    }
+    Failure::new_err((error.kind().name(), error.code().row().code, message))
 }
 
 /// A request's options from the JSON object the package sends (the server's names and types).
@@ -511,7 +518,8 @@ fn encode<'py>(py: Python<'py>, texts: Vec<String>) -> PyResult<(Bound<'py, PyBy
 /// Ingest `files` (papers, topics, edges; formats detected unless `format` names one) into the
 /// corpus at `corpus` (created if needed); JSON of the report as `ingest --json`.
 #[pyfunction]
-#[pyo3(signature = (corpus, files, format, skip_bad, contexts, surveys))]
+#[pyo3(signature = (corpus, files, format, skip_bad, contexts, surveys, vectors=None, vectors_model=None))]
+#[allow(clippy::too_many_arguments)]
 fn ingest(
     py: Python<'_>,
     corpus: PathBuf,
@@ -520,6 +528,8 @@ fn ingest(
     skip_bad: bool,
     contexts: Vec<PathBuf>,
     surveys: Vec<PathBuf>,
+    vectors: Option<PathBuf>,
+    vectors_model: Option<String>,
 ) -> PyResult<String> {
     py.detach(|| {
         let format = match format.as_deref() {
@@ -529,7 +539,9 @@ fn ingest(
                 litnav_app::Error::input(format!("format: `{name}` is not one of {}", known.join(", ")))
             })?),
         };
-        let request = litnav_app::IngestRequest { files, format, skip_bad, contexts, surveys };
+        let vectors =
+            vectors.map(|file| litnav_app::supplied::VectorsInput { file, model: vectors_model.unwrap_or_default() });
+        let request = litnav_app::IngestRequest { files, format, skip_bad, contexts, surveys, vectors };
         to_json(&Workspace::load()?.ingest(&corpus, &request)?)
     })
     .map_err(fail)

@@ -1,11 +1,16 @@
 //! Exact dense retrieval: cosine similarity between a query vector and every paper vector
 //! (vectors are unit length, so cosine is the dot product), top-k by a partial selection.
+//!
+//! A corpus's vectors are read through its rows file ([`litnav_embed::rows`]), memory-mapped:
+//! opening costs nothing, and a search touches only the rows it scores. The file is derived
+//! from the vector cache once per generation ([`DenseIndex::open`]).
 
 use crate::{Error, Filter, Hit, Result};
+use litnav_core::bytes::fnv1a;
 use litnav_core::vector::dot;
 use litnav_corpus::Paper;
-use litnav_embed::MODEL_NAME;
-use litnav_embed::cache::VectorCache;
+use litnav_embed::cache::{Key, VectorCache};
+use litnav_embed::rows::{MappedRows, RowsWriter, Shape, quantize, rows_path};
 use std::path::Path;
 
 /// What dense retrieval needs to know about a paper besides its vector.
@@ -21,46 +26,87 @@ pub struct DocMeta {
     pub is_survey: bool,
 }
 
+/// The vectors themselves: given in memory, or mapped from a corpus's rows file. Both keep each
+/// row in full precision and quantized to int8 (see [`litnav_embed::rows`]).
+enum Vectors {
+    Owned { floats: Vec<f32>, scales: Vec<f32>, quantized: Vec<i8> },
+    Mapped(MappedRows),
+}
+
 /// Paper vectors in corpus order, with their metadata.
 pub struct DenseIndex {
     docs: Vec<DocMeta>,
-    vectors: Vec<f32>,
+    vectors: Vectors,
     dim: usize,
     rows: std::collections::HashMap<String, usize>,
 }
 
+/// Where a corpus's vectors come from, for [`DenseIndex::open`].
+pub struct VectorSource<'a> {
+    /// The corpus directory (its `vectors/` holds the rows files).
+    pub corpus_dir: &'a Path,
+    /// The generation the papers are of.
+    pub generation: u64,
+    /// The name of the model that made the vectors.
+    pub model: &'a str,
+    /// Their dimension.
+    pub dim: usize,
+    /// The vector cache they are kept in (by model and text).
+    pub cache: &'a Path,
+}
+
 impl DenseIndex {
-    /// Gather every paper's vector (title + abstract, see `Paper::text`) from `cache`. Fails with
-    /// a count of missing vectors and the command that computes them.
-    pub fn from_cache(papers: &[Paper], cache: &VectorCache, corpus_dir: &Path) -> Result<DenseIndex> {
-        let mut vectors = Vec::new();
-        let mut docs = Vec::with_capacity(papers.len());
-        let mut missing = 0;
-        let mut dim = 0;
-        for paper in papers {
-            match cache.get(&VectorCache::key(MODEL_NAME, &paper.text())) {
-                Some(vector) => {
-                    dim = vector.len();
-                    vectors.extend_from_slice(vector);
-                    docs.push(DocMeta {
-                        id: paper.id.clone(),
-                        title: paper.title.clone(),
-                        year: paper.year,
-                        is_survey: paper.is_survey,
-                    });
+    /// The index of `papers` (a generation's, in corpus order) over their rows file. When the
+    /// file is missing, for other papers, or damaged, it is written from the vector cache, read
+    /// through once without holding it; if papers lack a vector there, `fill` is called with
+    /// their number first (to encode them into the cache) and the cache read again. Rows files of
+    /// earlier generations are removed once a newer one is written (a reader that mapped one
+    /// keeps it until it lets go). Fails with a count of missing vectors and the command that
+    /// computes them.
+    pub fn open<E: From<Error>>(
+        papers: &[Paper],
+        source: VectorSource<'_>,
+        fill: impl FnOnce(usize) -> std::result::Result<(), E>,
+    ) -> std::result::Result<DenseIndex, E> {
+        let path = rows_path(source.corpus_dir, source.model, source.generation);
+        let shape = Shape { dim: source.dim, rows: papers.len(), fingerprint: papers_fingerprint(papers, &source) };
+        // A damaged file is derived data: rebuilt, not reported.
+        let rows = match MappedRows::open(&path, shape) {
+            Ok(Some(rows)) => rows,
+            _ => {
+                match write_rows(papers, &source, &path, shape) {
+                    Err(Error::MissingVectors { missing, .. }) => {
+                        fill(missing)?;
+                        write_rows(papers, &source, &path, shape)?;
+                    }
+                    other => other?,
                 }
-                None => missing += 1,
+                remove_older_rows(&source);
+                let read_back = MappedRows::open(&path, shape).map_err(Error::Embed)?;
+                read_back.ok_or_else(|| {
+                    Error::Embed(litnav_embed::Error::Model {
+                        path: path.clone(),
+                        message: "was written but does not read back".into(),
+                    })
+                })?
             }
-        }
-        if missing > 0 {
-            return Err(Error::MissingVectors { dir: corpus_dir.to_path_buf(), missing, papers: papers.len() });
-        }
-        Ok(DenseIndex::from_parts(docs, vectors, dim))
+        };
+        Ok(DenseIndex::with_vectors(papers.iter().map(DocMeta::of).collect(), Vectors::Mapped(rows), source.dim))
     }
 
-    /// An index over given metadata and row-major vectors (`docs.len() × dim`).
-    pub fn from_parts(docs: Vec<DocMeta>, vectors: Vec<f32>, dim: usize) -> DenseIndex {
-        assert_eq!(docs.len() * dim, vectors.len(), "one vector per document");
+    /// An index over given metadata and row-major vectors (`docs.len() × dim`), in memory.
+    pub fn from_parts(docs: Vec<DocMeta>, floats: Vec<f32>, dim: usize) -> DenseIndex {
+        assert_eq!(docs.len() * dim, floats.len(), "one vector per document");
+        let (mut scales, mut quantized) = (Vec::with_capacity(docs.len()), Vec::with_capacity(floats.len()));
+        for vector in floats.chunks_exact(dim.max(1)) {
+            let (scale, q) = quantize(vector);
+            scales.push(scale);
+            quantized.extend(q);
+        }
+        DenseIndex::with_vectors(docs, Vectors::Owned { floats, scales, quantized }, dim)
+    }
+
+    fn with_vectors(docs: Vec<DocMeta>, vectors: Vectors, dim: usize) -> DenseIndex {
         let rows = docs.iter().enumerate().map(|(i, d)| (d.id.clone(), i)).collect();
         DenseIndex { docs, vectors, dim, rows }
     }
@@ -82,7 +128,20 @@ impl DenseIndex {
 
     /// The vector of document `i`.
     pub fn vector(&self, i: usize) -> &[f32] {
-        &self.vectors[i * self.dim..(i + 1) * self.dim]
+        match &self.vectors {
+            Vectors::Owned { floats, .. } => &floats[i * self.dim..(i + 1) * self.dim],
+            Vectors::Mapped(rows) => rows.row(i),
+        }
+    }
+
+    /// Document `i`'s int8 vector and its scale: dot products with a query quantized the same
+    /// way ([`litnav_embed::rows::dot_quantized`]) come close to the exact ones, a quarter of the
+    /// bytes read (approximate scans rescore their best with [`DenseIndex::vector`]).
+    pub fn quantized(&self, i: usize) -> (f32, &[i8]) {
+        match &self.vectors {
+            Vectors::Owned { scales, quantized, .. } => (scales[i], &quantized[i * self.dim..(i + 1) * self.dim]),
+            Vectors::Mapped(rows) => rows.quantized(i),
+        }
     }
 
     /// The vector of the document with this corpus id.
@@ -125,5 +184,71 @@ impl DenseIndex {
                 Hit { id: doc.id.clone(), title: doc.title.clone(), year: doc.year, score }
             })
             .collect()
+    }
+}
+
+impl DocMeta {
+    fn of(paper: &Paper) -> DocMeta {
+        DocMeta { id: paper.id.clone(), title: paper.title.clone(), year: paper.year, is_survey: paper.is_survey }
+    }
+}
+
+/// What a rows file is built for: the model, the generation and every paper's id, in order.
+fn papers_fingerprint(papers: &[Paper], source: &VectorSource<'_>) -> u64 {
+    let mut bytes = Vec::with_capacity(papers.len() * 24);
+    bytes.extend_from_slice(source.model.as_bytes());
+    bytes.extend_from_slice(&source.generation.to_le_bytes());
+    for paper in papers {
+        bytes.extend_from_slice(paper.id.as_bytes());
+        bytes.push(0);
+    }
+    fnv1a(&bytes)
+}
+
+/// Write every paper's vector into the rows file at `path`, reading the vector cache once
+/// through (memory: the papers' keys, sorted, and one record); nothing is left behind when a
+/// paper has no vector there.
+fn write_rows(papers: &[Paper], source: &VectorSource<'_>, path: &Path, shape: Shape) -> Result<()> {
+    // Papers with the same text share a key, and so a vector.
+    let mut wanted: Vec<(Key, usize)> =
+        papers.iter().enumerate().map(|(row, p)| (VectorCache::key(source.model, &p.text()), row)).collect();
+    wanted.sort_unstable();
+    let mut writer = RowsWriter::create(path, shape)?;
+    let mut failure = None;
+    VectorCache::scan(source.cache, source.dim, |key, vector| {
+        let start = wanted.partition_point(|(k, _)| k < key);
+        for &(_, row) in wanted[start..].iter().take_while(|(k, _)| k == key) {
+            // A key written twice keeps its first vector, as the cache does.
+            if failure.is_none() && !writer.has(row) {
+                failure = writer.put(row, vector).err();
+            }
+        }
+    })?;
+    if let Some(e) = failure {
+        return Err(e.into());
+    }
+    let missing = writer.unwritten();
+    if missing > 0 {
+        return Err(Error::MissingVectors { dir: source.corpus_dir.to_path_buf(), missing, papers: papers.len() });
+    }
+    Ok(writer.finish()?)
+}
+
+/// Remove the rows files of `source.model` for generations before `source.generation`.
+fn remove_older_rows(source: &VectorSource<'_>) {
+    let prefix = format!("{}.g", litnav_embed::cache::file_safe(source.model));
+    remove_older_generations(&source.corpus_dir.join("vectors"), &prefix, ".rows", source.generation);
+}
+
+/// Remove the files of `dir` named `<prefix><generation><suffix>` whose generation is before
+/// `current` (a reader that still has one open keeps it until it lets go).
+pub fn remove_older_generations(dir: &Path, prefix: &str, suffix: &str, current: u64) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let generation = name.strip_prefix(prefix).and_then(|rest| rest.strip_suffix(suffix)?.parse::<u64>().ok());
+        if generation.is_some_and(|g| g < current) {
+            let _ = std::fs::remove_file(entry.path());
+        }
     }
 }

@@ -1,7 +1,10 @@
-//! Approximate dense retrieval for large corpora: an inverted file (IVF-flat).
+//! Approximate dense retrieval for large corpora: an inverted file over int8 vectors, rescored.
 //!
 //! Spherical k-means (seeded) splits the unit vectors into `lists` clusters; a query scores the
-//! centroids, scans the documents of the `probes` best clusters exactly, and returns their top k.
+//! centroids, scans the documents of the `probes` best clusters on their int8 vectors against the
+//! query's own int8 form (a quarter of the bytes of full precision, integer products), rescores
+//! the best [`RESCORED_PER_HIT`]` · k` (at least [`RESCORED_AT_LEAST`]) with their full-precision
+//! vectors, and returns the top k of those.
 //! Training uses at most [`TRAINING_SAMPLE`] vectors (a seeded sample) for ten Lloyd iterations;
 //! every document is then assigned to its nearest centroid. Defaults: `lists = ⌈2·√n⌉`,
 //! `probes = max(8, lists / 8)`; `litnav bench dense` measures its recall@10 against exact search.
@@ -16,9 +19,15 @@ use crate::{Filter, Hit};
 use litnav_core::bytes::{ByteReader, fnv1a};
 use litnav_core::rng::{SplitMix64, shuffle};
 use litnav_core::vector::dot;
+use litnav_embed::rows::{dot_quantized, quantize};
 use std::path::Path;
 
 const MAGIC: &[u8; 10] = b"LITNAVIVF1";
+
+/// Candidates of the int8 scan rescored in full precision, per hit asked for...
+pub const RESCORED_PER_HIT: usize = 4;
+/// ...and at least this many.
+pub const RESCORED_AT_LEAST: usize = 40;
 
 /// At most this many vectors train the centroids.
 pub const TRAINING_SAMPLE: usize = 20_000;
@@ -47,12 +56,25 @@ impl IvfOptions {
     }
 }
 
+/// How the documents of the probed lists are scored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Rescoring {
+    /// On int8 vectors, the best `max(RESCORED_PER_HIT · k, RESCORED_AT_LEAST)` rescored.
+    #[default]
+    Default,
+    /// On int8 vectors, the best this many (at least k) rescored.
+    Candidates(usize),
+    /// Every document in full precision (no int8 scan).
+    FullPrecision,
+}
+
 /// The inverted file over a [`DenseIndex`].
 pub struct IvfIndex {
     centroids: Vec<f32>,
     lists: Vec<Vec<usize>>,
     dim: usize,
     probes: usize,
+    rescoring: Rescoring,
 }
 
 impl IvfIndex {
@@ -92,7 +114,19 @@ impl IvfIndex {
         for i in 0..n {
             members[nearest(&centroids, dim, index.vector(i))].push(i);
         }
-        IvfIndex { centroids, lists: members, dim, probes: options.probes.clamp(1, lists) }
+        IvfIndex {
+            centroids,
+            lists: members,
+            dim,
+            probes: options.probes.clamp(1, lists),
+            rescoring: Rescoring::Default,
+        }
+    }
+
+    /// Score the probed documents as `rescoring` says.
+    pub fn with_rescoring(mut self, rescoring: Rescoring) -> Self {
+        self.rescoring = rescoring;
+        self
     }
 
     /// Scan this many clusters per query.
@@ -115,13 +149,27 @@ impl IvfIndex {
         if probes < centroid_scores.len() {
             centroid_scores.select_nth_unstable_by(probes, by_score);
         }
-        let scored: Vec<(f32, usize)> = centroid_scores[..probes]
+        let members = centroid_scores[..probes]
             .iter()
             .flat_map(|&(_, c)| self.lists[c].iter().copied())
-            .filter(|&i| index.admits(i, filter))
-            .map(|i| (dot(query, index.vector(i)), i))
-            .collect();
-        index.top_k(scored, k)
+            .filter(|&i| index.admits(i, filter));
+        let rescored = match self.rescoring {
+            Rescoring::Default => (k * RESCORED_PER_HIT).max(RESCORED_AT_LEAST),
+            Rescoring::Candidates(n) => n.max(k),
+            Rescoring::FullPrecision => {
+                return index.top_k(members.map(|i| (dot(query, index.vector(i)), i)).collect(), k);
+            }
+        };
+        let (scale, quantized) = quantize(query);
+        let query_int8 = (scale, quantized.as_slice());
+        let mut scored: Vec<(f32, usize)> =
+            members.map(|i| (dot_quantized(query_int8, index.quantized(i)), i)).collect();
+        if rescored < scored.len() {
+            scored.select_nth_unstable_by(rescored, by_score);
+            scored.truncate(rescored);
+        }
+        let exact = scored.into_iter().map(|(_, i)| (dot(query, index.vector(i)), i)).collect();
+        index.top_k(exact, k)
     }
 }
 
@@ -196,7 +244,13 @@ impl IvfIndex {
         if !reader.at_end() {
             return Err("trailing bytes".into());
         }
-        Ok(Some(IvfIndex { centroids, lists: members, dim, probes: probes.clamp(1, lists) }))
+        Ok(Some(IvfIndex {
+            centroids,
+            lists: members,
+            dim,
+            probes: probes.clamp(1, lists),
+            rescoring: Rescoring::Default,
+        }))
     }
 }
 

@@ -12,7 +12,7 @@ pub mod queries;
 pub mod retriever;
 pub mod smoothing;
 
-pub use dense::DenseIndex;
+pub use dense::{DenseIndex, VectorSource};
 pub use ivf::IvfIndex;
 pub use lexical::{BuildOptions, BuildStats, LexicalIndex, SearchQuery};
 pub use retriever::{Expansion, Feedback, Mode, Retriever};

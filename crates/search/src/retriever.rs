@@ -1,5 +1,6 @@
 //! One entry point for the four retrieval modes over a corpus directory.
 
+use crate::dense::VectorSource;
 use crate::hybrid::{Fusion, fuse, weighted_reciprocal_rank_fusion};
 use crate::ivf::{IvfIndex, IvfOptions};
 use crate::queries::QueryEncoder;
@@ -7,7 +8,7 @@ use crate::smoothing::{ScoreFloor, Smoothing, above_floor, smooth_by_neighbours}
 use crate::{DenseIndex, DenseScan, Filter, Hit, LexicalIndex, Result, SearchQuery};
 use litnav_corpus::{Corpus, Lease};
 use litnav_embed::Encoder;
-use litnav_embed::cache::{VectorCache, corpus_cache_path};
+use litnav_embed::cache::corpus_cache_path;
 use std::path::Path;
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -90,7 +91,9 @@ pub const EXPANSION_DEPTH: usize = 200;
 /// Lexical and (when dense parts are given) dense retrieval over one corpus.
 pub struct Retriever {
     lexical: LexicalIndex,
-    dense: Option<(DenseIndex, QueryEncoder)>,
+    /// The paper vectors, and the encoder of query texts in their space (none when they come
+    /// from a model litnav does not run).
+    dense: Option<(DenseIndex, Option<QueryEncoder>)>,
     scan: DenseScan,
     /// Where the IVF index is saved, and the fingerprint of the vectors it must be built from.
     ivf_file: Option<(PathBuf, u64)>,
@@ -109,12 +112,20 @@ impl Retriever {
         };
         let corpus = Corpus::open(dir)?;
         let lexical = LexicalIndex::open_leased(corpus.lease().clone())?;
-        let cache = VectorCache::open(&corpus_cache_path(dir), encoder.dim())?;
-        let dense = DenseIndex::from_cache(corpus.papers(), &cache, dir)?;
-        Ok(Retriever::new(lexical, Some((dense, QueryEncoder::new(encoder)))))
+        let cache = corpus_cache_path(dir);
+        let source = VectorSource {
+            corpus_dir: dir,
+            generation: corpus.manifest().generation,
+            model: litnav_embed::MODEL_NAME,
+            dim: encoder.dim(),
+            cache: &cache,
+        };
+        // Vectors are computed elsewhere (`litnav embed --corpus`, a session): none here.
+        let dense = DenseIndex::open(corpus.papers(), source, |_| Ok::<(), crate::Error>(()))?;
+        Ok(Retriever::new(lexical, Some((dense, Some(QueryEncoder::new(encoder))))))
     }
 
-    fn new(lexical: LexicalIndex, dense: Option<(DenseIndex, QueryEncoder)>) -> Retriever {
+    fn new(lexical: LexicalIndex, dense: Option<(DenseIndex, Option<QueryEncoder>)>) -> Retriever {
         Retriever { lexical, dense, scan: DenseScan::default(), ivf_file: None, ivf: OnceLock::new() }
     }
 
@@ -154,7 +165,13 @@ impl Retriever {
     /// A retriever over an opened lexical index, and dense parts when given (the paper vectors
     /// and the encoder of queries).
     pub fn from_parts(lexical: LexicalIndex, dense: Option<(DenseIndex, Encoder)>) -> Retriever {
-        Retriever::new(lexical, dense.map(|(index, encoder)| (index, QueryEncoder::new(encoder))))
+        Retriever::new(lexical, dense.map(|(index, encoder)| (index, Some(QueryEncoder::new(encoder)))))
+    }
+
+    /// A retriever over paper vectors whose model litnav cannot run: papers are compared with
+    /// papers ([`Retriever::search_like`], floors, smoothing), and a query text only lexically.
+    pub fn from_vectors(lexical: LexicalIndex, index: DenseIndex) -> Retriever {
+        Retriever::new(lexical, Some((index, None)))
     }
 
     /// The dense index, when the retriever has one.
@@ -185,7 +202,7 @@ impl Retriever {
     /// The papers nearest paper `id`'s vector under `query`'s filters and scan (its text is not
     /// used), the paper itself left out; `None` when the dense index has no paper `id`.
     pub fn search_like(&self, query: &SearchQuery, id: &str) -> Result<Option<Vec<Hit>>> {
-        let (index, _) = self.dense_parts()?;
+        let index = self.vectors()?;
         let Some(vector) = index.vector_of(id) else { return Ok(None) };
         let mut hits = self.scan_vectors(query, index, vector, query.k + 1);
         hits.retain(|hit| hit.id != id);
@@ -233,7 +250,7 @@ impl Retriever {
         if floor.keeps_all() {
             return Ok(hits);
         }
-        let (index, _) = self.dense_parts()?;
+        let index = self.vectors()?;
         Ok(above_floor(hits, |id| index.vector_of(id), floor))
     }
 
@@ -265,7 +282,7 @@ impl Retriever {
 
     /// Whether a search for `text` would find its query vector ready (false without dense parts).
     pub fn query_is_encoded(&self, text: &str) -> bool {
-        self.dense.as_ref().is_some_and(|(_, queries)| queries.is_cached(text))
+        self.queries().is_some_and(|queries| queries.is_cached(text))
     }
 
     /// Encode `text` as a query now (or find it among the recent ones), so that a search for it
@@ -276,13 +293,31 @@ impl Retriever {
         Ok(())
     }
 
+    /// The paper vectors and the encoder of query texts.
     fn dense_parts(&self) -> Result<(&DenseIndex, &QueryEncoder)> {
-        self.dense.as_ref().map(|(index, queries)| (index, queries)).ok_or_else(|| {
-            crate::Error::Embed(litnav_embed::Error::Model {
-                path: Default::default(),
-                message: "dense retrieval needs the sentence encoder (open the retriever with one)".into(),
-            })
-        })
+        let index = self.vectors()?;
+        let queries = self.queries().ok_or_else(|| {
+            no_dense("a query text cannot be encoded: the paper vectors come from a model litnav does not run")
+        })?;
+        Ok((index, queries))
+    }
+
+    /// The paper vectors.
+    fn vectors(&self) -> Result<&DenseIndex> {
+        self.dense
+            .as_ref()
+            .map(|(index, _)| index)
+            .ok_or_else(|| no_dense("dense retrieval needs the sentence encoder (open the retriever with one)"))
+    }
+
+    /// Whether query texts can be encoded in the space of the paper vectors.
+    pub fn encodes_queries(&self) -> bool {
+        self.queries().is_some()
+    }
+
+    /// The encoder of query texts, when the paper vectors are in its space.
+    fn queries(&self) -> Option<&QueryEncoder> {
+        self.dense.as_ref().and_then(|(_, queries)| queries.as_ref())
     }
 
     fn dense_search(&self, query: &SearchQuery, k: usize) -> Result<Vec<Hit>> {
@@ -301,4 +336,8 @@ impl Retriever {
         }
         index.search(vector, k, filter)
     }
+}
+
+fn no_dense(message: &str) -> crate::Error {
+    crate::Error::Embed(litnav_embed::Error::Model { path: Default::default(), message: message.into() })
 }

@@ -9,8 +9,8 @@ use litnav_eval::retrieval::{ndcg_at, recall_at};
 use litnav_search::hybrid::Fusion;
 use litnav_search::ivf::{IvfIndex, IvfOptions};
 use litnav_search::{
-    BuildOptions, DenseIndex, DenseScan, Expansion, Filter, Hit, LexicalIndex, Mode, Retriever, ScoreFloor,
-    SearchQuery, Smoothing, lexical,
+    BuildOptions, DenseScan, Expansion, Filter, Hit, LexicalIndex, Mode, Retriever, ScoreFloor, SearchQuery, Smoothing,
+    lexical,
 };
 use std::collections::HashSet;
 use std::sync::OnceLock;
@@ -189,22 +189,26 @@ fn ivf_recall_at_default_settings() {
     let dir = fixture.dir.path();
     let encoder: &Encoder = litnav_testkit::encoder();
     let cache = VectorCache::open(&corpus_cache_path(dir), encoder.dim()).unwrap();
-    let index = DenseIndex::from_cache(fixture.corpus.papers(), &cache, dir).unwrap();
-    let ivf = IvfIndex::build(&index, IvfOptions::for_size(index.len()));
+    let index = fixture.retriever.dense_index().unwrap();
+    // The mapped rows are the cache's vectors, in corpus order.
+    for (i, paper) in fixture.corpus.papers().iter().enumerate().step_by(97) {
+        assert_eq!(index.vector(i), cache.get(&VectorCache::key(litnav_embed::MODEL_NAME, &paper.text())).unwrap());
+    }
+    let ivf = IvfIndex::build(index, IvfOptions::for_size(index.len()));
     let titles: Vec<&str> = fixture.corpus.papers().iter().step_by(40).map(|p| p.title.as_str()).collect();
     let mut recall = 0.0;
     for query in encoder.embed(&titles) {
         let exact: HashSet<String> = index.search(&query, 10, Filter::default()).into_iter().map(|h| h.id).collect();
-        let approximate = ivf.search(&index, &query, 10, Filter::default());
+        let approximate = ivf.search(index, &query, 10, Filter::default());
         recall += approximate.iter().filter(|h| exact.contains(&h.id)).count() as f64 / 10.0;
     }
     recall /= titles.len() as f64;
     eprintln!("IVF recall@10 at defaults: {recall:.3} over {} queries", titles.len());
     assert!(recall >= 0.95, "IVF recall@10 {recall:.3} < 0.95");
     // Probing every list is exact.
-    let all = IvfIndex::build(&index, IvfOptions::for_size(index.len())).with_probes(usize::MAX);
+    let all = IvfIndex::build(index, IvfOptions::for_size(index.len())).with_probes(usize::MAX);
     let query = encoder.embed(&["continual learning without forgetting"]).pop().unwrap();
-    assert_eq!(all.search(&index, &query, 10, Filter::default()), index.search(&query, 10, Filter::default()));
+    assert_eq!(all.search(index, &query, 10, Filter::default()), index.search(&query, 10, Filter::default()));
 }
 
 #[test]
@@ -237,6 +241,45 @@ fn a_saved_ivf_index_reads_back_the_same_and_a_stale_or_damaged_one_is_never_use
     for keep in [0, 7, 30, bytes.len() - 1] {
         std::fs::write(&path, &bytes[..keep]).unwrap();
         assert!(IvfIndex::read(&path, index, fingerprint).is_err(), "cut at {keep}");
+    }
+}
+
+#[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
+fn the_rows_file_is_written_once_per_generation_and_a_damaged_one_is_rebuilt() {
+    let fixture = litbench();
+    let encoder = litnav_testkit::encoder().clone();
+    let generation = fixture.corpus.manifest().generation;
+    let path = litnav_embed::rows::rows_path(fixture.dir.path(), litnav_embed::MODEL_NAME, generation);
+    let written = std::fs::metadata(&path).expect("the fixture's retriever wrote the rows").modified().unwrap();
+    let query = fixture.retriever.dense_index().unwrap().vector(5).to_vec();
+    let expected = fixture.retriever.dense_index().unwrap().search(&query, 10, Filter::default());
+    // Opened again: read through the same file, not rewritten.
+    let again = Retriever::open(fixture.dir.path(), Some(encoder.clone())).unwrap();
+    assert_eq!(std::fs::metadata(&path).unwrap().modified().unwrap(), written);
+    assert_eq!(again.dense_index().unwrap().search(&query, 10, Filter::default()), expected);
+    drop(again);
+    // Cut short (a full disk, another program): rebuilt from the cache, same answers.
+    let scratch = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(fixture.dir.path()).unwrap().flatten() {
+        copy_tree(&entry.path(), &scratch.path().join(entry.file_name()));
+    }
+    let copy = litnav_embed::rows::rows_path(scratch.path(), litnav_embed::MODEL_NAME, generation);
+    let length = std::fs::metadata(&copy).unwrap().len();
+    std::fs::OpenOptions::new().write(true).open(&copy).unwrap().set_len(length / 2).unwrap();
+    let rebuilt = Retriever::open(scratch.path(), Some(encoder)).unwrap();
+    assert_eq!(std::fs::metadata(&copy).unwrap().len(), length);
+    assert_eq!(rebuilt.dense_index().unwrap().search(&query, 10, Filter::default()), expected);
+}
+
+fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
+    if from.is_dir() {
+        std::fs::create_dir_all(to).unwrap();
+        for entry in std::fs::read_dir(from).unwrap().flatten() {
+            copy_tree(&entry.path(), &to.join(entry.file_name()));
+        }
+    } else {
+        std::fs::copy(from, to).unwrap();
     }
 }
 

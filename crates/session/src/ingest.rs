@@ -5,6 +5,7 @@
 use crate::bibliography::{SurveyContexts, contexts_of};
 use crate::error::{Context, Error, Result};
 use crate::progress::Progress;
+use crate::supplied::{Supplied, VectorsInput, VectorsModel};
 use crate::workspace::Workspace;
 use litnav_corpus::{Format, IngestOutcome, Manifest, MergeReport, ReadOptions, Staging, ingest_files};
 use litnav_embed::cache::{VectorCache, corpus_cache_path};
@@ -27,6 +28,8 @@ pub struct IngestRequest {
     /// Surveys (Bloom-Eval directories or Markdown files) whose citation contexts to keep: every
     /// paragraph's citations of references that resolve to corpus papers.
     pub surveys: Vec<PathBuf>,
+    /// Paper vectors computed elsewhere, one row per paper record of the papers file.
+    pub vectors: Option<VectorsInput>,
 }
 
 /// How many skipped-record reasons an ingest report keeps per file.
@@ -46,6 +49,20 @@ pub struct IngestReport {
     /// Per survey whose contexts were taken.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub surveys: Vec<SurveyContexts>,
+    /// The supplied vectors stored, when `--vectors` was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vectors: Option<VectorsStored>,
+}
+
+/// What an ingest did with supplied vectors.
+#[derive(Debug, Clone, Serialize)]
+pub struct VectorsStored {
+    /// The file read.
+    pub file: PathBuf,
+    /// The model they are of, and its dimension.
+    pub model: VectorsModel,
+    /// Rows stored.
+    pub rows: usize,
 }
 
 /// One input file of an ingest.
@@ -79,6 +96,7 @@ impl IngestReport {
             merge: outcome.report,
             files,
             surveys: Vec::new(),
+            vectors: None,
         }
     }
 }
@@ -143,8 +161,21 @@ impl Workspace {
             .map(|path| litnav_survey::Survey::read(path).map_err(|e| Error::input(e.to_string())))
             .collect::<Result<Vec<_>>>()?;
         let options = ReadOptions { format: request.format, skip_bad: request.skip_bad };
+        let supplied =
+            request.vectors.as_ref().map(|input| Supplied::check(input, &request.files, options)).transpose()?;
         let mut survey_reports = Vec::new();
+        let (mut keys, mut refused) = (Vec::new(), None);
         let outcome = ingest_files(dir, &request.files, options, |staging, papers| {
+            if let Some(supplied) = &supplied {
+                match supplied.keys(papers) {
+                    Ok(found) => keys = found,
+                    Err(e) => {
+                        let message = e.to_string();
+                        refused = Some(e);
+                        return Err(litnav_corpus::Error::Artifact { name: "vectors".into(), source: message.into() });
+                    }
+                }
+            }
             let mut all = new_contexts.clone();
             for survey in &surveys {
                 let (found, report) = contexts_of(survey, papers, staging.topics);
@@ -152,10 +183,20 @@ impl Workspace {
                 survey_reports.push(report);
             }
             build_artifacts(staging, papers, &all)
-        })
+        });
+        // A vectors file that does not fit the papers is the input's fault, not an artifact's.
+        let outcome = match (outcome, refused) {
+            (Err(_), Some(refused)) => Err(refused),
+            (outcome, _) => outcome.map_err(Error::from),
+        }
         .context(|| format!("ingest into {} failed; the corpus is unchanged", dir.display()))?;
         let mut report = IngestReport::new(dir, outcome);
         report.surveys = survey_reports;
+        if let Some(supplied) = &supplied {
+            report.vectors = Some(supplied.store(dir, &keys).context(|| {
+                format!("the papers were ingested into {}, their vectors were not stored; ingest again", dir.display())
+            })?);
+        }
         Ok(report)
     }
 
@@ -194,14 +235,10 @@ impl Workspace {
         let source = VectorCache::open(&source_path, dim)?;
         let mut target = VectorCache::open(&corpus_cache_path(dir), dim)?;
         let corpus = litnav_corpus::Corpus::open(dir)?;
-        let entries: Vec<_> = corpus
-            .papers()
-            .iter()
-            .map(|p| VectorCache::key(litnav_embed::MODEL_NAME, &p.text()))
-            .filter(|key| target.get(key).is_none())
-            .filter_map(|key| source.get(&key).map(|v| (key, v.to_vec())))
-            .collect();
-        target.append(&entries)?;
+        target.copy_from(
+            &source,
+            corpus.papers().iter().map(|p| VectorCache::key(litnav_embed::MODEL_NAME, &p.text())),
+        )?;
         Ok(())
     }
 }
@@ -271,6 +308,16 @@ impl std::fmt::Display for IngestReport {
                 s.references,
                 s.contexts,
                 s.paragraphs
+            )?;
+        }
+        if let Some(v) = &self.vectors {
+            writeln!(
+                f,
+                "  {} vectors of {} ({} dimensions) from {}",
+                v.rows,
+                v.model.model,
+                v.model.dim,
+                v.file.display()
             )?;
         }
         writeln!(

@@ -24,6 +24,7 @@ pub mod progress;
 pub mod relations;
 pub mod session;
 pub mod settings;
+pub mod supplied;
 pub mod workspace;
 
 pub use error::{Context, Error, Result};

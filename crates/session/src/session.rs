@@ -5,15 +5,17 @@
 
 use crate::error::{Error, Result};
 use crate::progress::Progress;
-use crate::workspace::{Workspace, fill_vectors};
+use crate::supplied::VectorsModel;
+use crate::workspace::{CacheFill, Workspace, fill_vectors};
 use litnav_corpus::{Corpus, Paper, Topic};
 use litnav_embed::Encoder;
-use litnav_embed::cache::{VectorCache, corpus_cache_path};
+use litnav_embed::cache::{VectorCache, corpus_cache_path, model_cache_path};
 use litnav_graph::contexts::CitationContext;
 use litnav_graph::{Graph, Node, store as graph_store};
 use litnav_organize::Doc;
 use litnav_search::{
-    DenseIndex, DenseScan, Expansion, Filter, Hit, LexicalIndex, Mode, Retriever, ScoreFloor, SearchQuery, lexical,
+    DenseIndex, DenseScan, Expansion, Filter, Hit, LexicalIndex, Mode, Retriever, ScoreFloor, SearchQuery,
+    VectorSource, lexical,
 };
 use std::any::Any;
 use std::collections::HashMap;
@@ -82,14 +84,7 @@ fn ivf_path(corpus_dir: &Path, generation: u64) -> PathBuf {
 /// in memory; a new session reads the current generation's).
 fn remove_older_ivf_files(corpus_dir: &Path, current: u64) {
     let prefix = format!("ivf-{}-g", litnav_embed::MODEL_NAME);
-    let Ok(entries) = std::fs::read_dir(corpus_dir.join("vectors")) else { return };
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let generation = name.strip_prefix(&prefix).and_then(|rest| rest.strip_suffix(".bin")?.parse::<u64>().ok());
-        if generation.is_some_and(|g| g < current) {
-            let _ = std::fs::remove_file(entry.path());
-        }
-    }
+    litnav_search::dense::remove_older_generations(&corpus_dir.join("vectors"), &prefix, ".bin", current);
 }
 
 /// A corpus's citation graph and the citation contexts kept with it.
@@ -117,6 +112,9 @@ pub struct CorpusSession {
     /// corpus's contexts: kept for the session (a server's generation), so a classification is
     /// paid for once.
     pub(crate) judged_sentiments: Mutex<HashMap<usize, litnav_core::Sentiment>>,
+    /// What encoding the papers the vector cache lacked did, and its seconds, when the dense
+    /// index had to (`litnav embed --corpus` reports it).
+    filled: Mutex<Option<(CacheFill, f64)>>,
 }
 
 impl CorpusSession {
@@ -136,6 +134,7 @@ impl CorpusSession {
             citations: OnceLock::new(),
             kept: Mutex::new(HashMap::new()),
             judged_sentiments: Mutex::new(HashMap::new()),
+            filled: Mutex::new(None),
         })
     }
 
@@ -187,6 +186,13 @@ impl CorpusSession {
             Mode::Bm25 => &self.lexical,
             _ => self.dense(encoder, progress)?,
         };
+        if !retriever.encodes_queries() && !matches!(request.mode, Mode::Bm25) {
+            progress.notice(&format!(
+                "this corpus's paper vectors come from {}, which litnav does not run, so a query text cannot be placed among them: searched lexically (BM25)",
+                self.vectors_model()?.model
+            ));
+            return self.search_lexical(request);
+        }
         if let Mode::Expanded(expansion) = request.mode {
             let text_of = |hit: &Hit| self.seed_text(hit);
             return Ok(retriever.search_expanded(&request.to_query(), expansion, &text_of)?);
@@ -282,13 +288,41 @@ impl CorpusSession {
         if let Some(retriever) = self.dense.get() {
             return Ok(retriever);
         }
-        let mut cache = VectorCache::open(&corpus_cache_path(&self.dir), encoder.dim())?;
-        fill_vectors(encoder, &mut cache, self.papers(), progress)?;
-        let index = DenseIndex::from_cache(self.papers(), &cache, &self.dir)?;
         let generation = self.corpus.manifest().generation;
+        let model = self.vectors_model()?;
+        let cache = model_cache_path(&self.dir, &model.model);
+        let source =
+            VectorSource { corpus_dir: &self.dir, generation, model: &model.model, dim: model.dim, cache: &cache };
+        let index = if model.is_local() {
+            DenseIndex::open(self.papers(), source, |_missing| -> Result<()> {
+                let started = std::time::Instant::now();
+                let mut cache = VectorCache::open(&cache, encoder.dim())?;
+                let fill = fill_vectors(encoder, &mut cache, self.papers(), progress)?;
+                let seconds = started.elapsed().as_secs_f64();
+                *self.filled.lock().map_err(|_| Error::internal("a dense index build panicked"))? =
+                    Some((fill, seconds));
+                progress.stage("writing the paper vectors in corpus order");
+                Ok(())
+            })?
+        } else {
+            // Vectors of a model litnav does not run come only from --vectors.
+            DenseIndex::open(self.papers(), source, |missing| -> Result<()> {
+                Err(Error::input(format!(
+                    "{missing} of {} papers in {} have no vector of {}: ingest them with --vectors FILE --vectors-model {}",
+                    self.papers().len(),
+                    self.dir.display(),
+                    model.model,
+                    model.model
+                )))
+            })?
+        };
         let ivf_file = (ivf_path(&self.dir, generation), litnav_search::ivf::fingerprint(&index, generation));
-        let retriever = Retriever::from_parts(self.lexical.lexical().clone(), Some((index, encoder.clone())))
-            .with_scan(self.scan, Some(ivf_file));
+        let retriever = if model.is_local() {
+            Retriever::from_parts(self.lexical.lexical().clone(), Some((index, encoder.clone())))
+        } else {
+            Retriever::from_vectors(self.lexical.lexical().clone(), index)
+        }
+        .with_scan(self.scan, Some(ivf_file));
         if retriever.approximate() {
             progress.stage("approximate index of the paper vectors (IVF)");
             retriever.ivf();
@@ -297,21 +331,32 @@ impl CorpusSession {
         Ok(self.dense.get_or_init(|| retriever))
     }
 
-    /// Make dense search ready: every paper's vector, and — when this session's scan searches
-    /// approximately — the IVF index, built and saved now if missing; its file then.
+    /// Make dense search ready: every paper's vector, its rows file, and — when this session's
+    /// scan searches approximately — the IVF index, built and saved now if missing; its file then.
     pub fn prepare_dense(&self, encoder: &Encoder, progress: &dyn Progress) -> Result<Option<PathBuf>> {
-        // Every paper has a vector, so the paper count decides the scan without reading them.
-        if !self.scan.approximate(self.papers().len()) {
-            return Ok(None);
-        }
         let retriever = self.dense(encoder, progress)?;
         Ok(retriever.approximate().then(|| ivf_path(&self.dir, self.corpus.manifest().generation)))
     }
 
+    /// The model this corpus's paper vectors come from ([`VectorsModel::of`]).
+    pub fn vectors_model(&self) -> Result<VectorsModel> {
+        VectorsModel::of(&self.dir)
+    }
+
     /// The papers with these ids as documents to organize, with their vectors (in this order;
-    /// unknown ids skipped).
+    /// unknown ids skipped). Maps compare papers with their topic's words, so the vectors must
+    /// be of a model litnav runs.
     pub fn docs(&self, ids: &[String], encoder: &Encoder, progress: &dyn Progress) -> Result<Vec<Doc>> {
-        let index = self.dense(encoder, progress)?.dense_index().ok_or_else(|| Error::internal("no dense index"))?;
+        let retriever = self.dense(encoder, progress)?;
+        if !retriever.encodes_queries() {
+            return Err(Error::input(format!(
+                "maps place papers and their topic's words in one space, and this corpus's vectors come from {}, which litnav does not run: ingest {} vectors (--vectors-model {}) or use search --like",
+                self.vectors_model()?.model,
+                litnav_embed::MODEL_NAME,
+                litnav_embed::MODEL_NAME
+            )));
+        }
+        let index = retriever.dense_index().ok_or_else(|| Error::internal("no dense index"))?;
         Ok(ids
             .iter()
             .filter_map(|id| {
@@ -430,12 +475,17 @@ impl Workspace {
     /// Compute and store the vector of every paper of the corpus in `dir` that has none (resumable),
     /// and the approximate index when `scan` uses one, so the first search waits for neither.
     pub fn embed_corpus(&self, dir: &Path, scan: DenseScan, progress: &dyn Progress) -> Result<EmbedReport> {
-        self.encoder(progress)?;
-        let started = std::time::Instant::now();
-        let fill = self.ensure_vectors(dir, progress)?;
-        let seconds = started.elapsed().as_secs_f64();
+        let encoder = self.encoder(progress)?;
         let session = self.open(Some(dir), progress)?.with_scan(scan);
-        let ivf = session.prepare_dense(self.encoder(progress)?, progress)?;
+        let ivf = session.prepare_dense(encoder, progress)?;
+        // Nothing encoded when every vector was found (in the rows file or the cache).
+        let papers = session.papers().len();
+        let (fill, seconds) = session
+            .filled
+            .lock()
+            .map_err(|_| Error::internal("a dense index build panicked"))?
+            .take()
+            .unwrap_or((CacheFill { texts: papers, cached: papers, encoded: 0 }, 0.0));
         Ok(EmbedReport {
             corpus: dir.to_path_buf(),
             cache: corpus_cache_path(dir),

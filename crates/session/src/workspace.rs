@@ -7,8 +7,8 @@ use crate::error::{Error, Result};
 use crate::progress::Progress;
 use crate::settings::Settings;
 use litnav_embed::Encoder;
-use litnav_embed::cache::{VectorCache, corpus_cache_path};
-use std::path::{Path, PathBuf};
+use litnav_embed::cache::VectorCache;
+use std::path::PathBuf;
 use std::sync::OnceLock;
 
 /// Overrides of the LLM settings for one operation (a face's flags).
@@ -32,7 +32,7 @@ fn model_download() -> String {
     format!("{}, {megabytes:.1} MB, from PyPI", litnav_embed::install::PACKAGE)
 }
 
-/// How [`Workspace::ensure_vectors`] went.
+/// How encoding the papers a vector cache lacked went.
 pub type CacheFill = litnav_embed::CacheFill;
 
 /// Settings plus the shared, lazily loaded encoder.
@@ -150,14 +150,6 @@ impl Workspace {
             config.cache_dir = None;
         }
         Ok(litnav_llm::Client::new(config))
-    }
-
-    /// Compute the vectors the papers of the corpus at `dir` lack (title + abstract), resumably.
-    pub fn ensure_vectors(&self, dir: &Path, progress: &dyn Progress) -> Result<CacheFill> {
-        let corpus = litnav_corpus::Corpus::open(dir)?;
-        let encoder = self.encoder(progress)?;
-        let mut cache = VectorCache::open(&corpus_cache_path(dir), encoder.dim())?;
-        fill_vectors(encoder, &mut cache, corpus.papers(), progress)
     }
 }
 

@@ -2,6 +2,7 @@
 
 use crate::IngestRequest;
 use litnav_corpus::Format;
+use litnav_session::supplied::VectorsInput;
 use std::path::PathBuf;
 
 /// What to ingest, and how.
@@ -34,6 +35,19 @@ pub struct IngestParams {
     /// sentence citing a reference that resolves to a corpus paper, with its paragraph and section.
     #[cfg_attr(feature = "clap", arg(long, value_name = "PATH", num_args = 1..))]
     pub surveys: Vec<PathBuf>,
+    /// Paper vectors computed elsewhere (a GPU machine, a provider): a `.npy` file of float32, one
+    /// row per paper record of the papers file, in its order, or (builds with the `analytics`
+    /// feature) a Parquet table of `id` and `vector`. Checked whole (count, dimension, finite
+    /// values, ids) before anything is written; dense search, `search --like` and maps use them.
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, value_name = "FILE", requires = "vectors_model", conflicts_with = "openalex_snapshot")
+    )]
+    pub vectors: Option<PathBuf>,
+    /// The model that computed --vectors (`all-MiniLM-L6-v2` is litnav's own, and query texts are
+    /// then encoded as usual; for any other model text searches run lexically).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "NAME", requires = "vectors"))]
+    pub vectors_model: Option<String>,
     /// Skip malformed records (reporting how many and why) instead of stopping at the first.
     #[cfg_attr(feature = "clap", arg(long))]
     pub skip_bad: bool,
@@ -51,6 +65,10 @@ impl IngestParams {
             skip_bad: self.skip_bad,
             contexts: self.contexts.clone(),
             surveys: self.surveys.clone(),
+            vectors: self
+                .vectors
+                .clone()
+                .map(|file| VectorsInput { file, model: self.vectors_model.clone().unwrap_or_default() }),
         }
     }
 }

@@ -310,3 +310,153 @@ fn dense_and_hybrid_search_embed_the_corpus_on_first_use() {
         .collect();
     assert_eq!(saved.len(), 1, "one IVF index, of the current generation: {saved:?}");
 }
+
+/// A `.npy` file of float32 rows, as `numpy.save` writes it (format 1.0).
+fn write_npy(path: &std::path::Path, rows: &[Vec<f32>]) {
+    let dim = rows.first().map_or(0, Vec::len);
+    let mut header = format!("{{'descr': '<f4', 'fortran_order': False, 'shape': ({}, {dim}), }}", rows.len());
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+    bytes.extend_from_slice(&(header.len() as u16).to_le_bytes());
+    bytes.extend_from_slice(header.as_bytes());
+    rows.iter().flatten().for_each(|v| bytes.extend_from_slice(&v.to_le_bytes()));
+    std::fs::write(path, bytes).unwrap();
+}
+
+#[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
+fn vectors_computed_elsewhere_are_ingested_checked_and_used() {
+    use litnav_embed::cache::VectorCache;
+    let model = litnav_embed_model();
+    let dir = tempfile::tempdir().unwrap();
+    // 300 litbench papers, and their MiniLM vectors as a GPU machine would hand them over: one
+    // row per record of the papers file, in its order.
+    let papers = dir.path().join("papers.jsonl");
+    let lines: Vec<String> = std::fs::read_to_string(datasets().join("litbench/corpus.jsonl"))
+        .unwrap()
+        .lines()
+        .take(300)
+        .map(str::to_string)
+        .collect();
+    std::fs::write(&papers, lines.join("\n") + "\n").unwrap();
+    let records = litnav_corpus::readers::read_file(&papers, litnav_corpus::ReadOptions::default()).unwrap();
+    let cache = VectorCache::open(litnav_testkit::litbench_vectors(), litnav_embed::DIM).unwrap();
+    let rows: Vec<Vec<f32>> = records
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            litnav_corpus::readers::Item::Paper(record) => Some(record.paper.text()),
+            _ => None,
+        })
+        .map(|text| cache.get(&VectorCache::key(litnav_embed::MODEL_NAME, &text)).unwrap().to_vec())
+        .collect();
+    assert_eq!(rows.len(), 300);
+    let vectors = dir.path().join("vectors.npy");
+    write_npy(&vectors, &rows);
+    let ingest = |corpus: &std::path::Path, file: &std::path::Path, name: &str| {
+        litnav(&[
+            "ingest",
+            "--corpus",
+            path(corpus),
+            path(&papers),
+            "--vectors",
+            path(file),
+            "--vectors-model",
+            name,
+            "--json",
+        ])
+    };
+
+    // litnav's own model under its Hugging Face name: nothing is encoded again.
+    let own = dir.path().join("own");
+    let out = ingest(&own, &vectors, "sentence-transformers/all-MiniLM-L6-v2");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(report["vectors"]["rows"], 300, "{report}");
+    assert_eq!(report["vectors"]["model"]["model"], "all-MiniLM-L6-v2", "{report}");
+    let out = litnav(&["embed", "--corpus", path(&own), "--model", &model, "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let embedded: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(embedded["encoded"], 0, "every paper had its supplied vector: {embedded}");
+
+    // Another model: its vectors serve papers like a paper, exactly as the same numbers under
+    // litnav's own name do; a query text is searched lexically, with a notice; a map is refused.
+    let other = dir.path().join("other");
+    let out = ingest(&other, &vectors, "example/encoder-384");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(other.join("vectors/example_encoder-384.bin").is_file());
+    let first = lines.iter().find_map(|l| l.split("\"id\": \"").nth(1).or_else(|| l.split("\"id\":\"").nth(1)));
+    let first = first.and_then(|rest| rest.split('"').next()).unwrap().to_string();
+    let like_first = |corpus: &std::path::Path| {
+        let out =
+            litnav(&["search", "--corpus", path(corpus), "--like", &first, "-k", "5", "--model", &model, "--json"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+    };
+    assert_eq!(like_first(&other), like_first(&own));
+    let search = |mode: &str| {
+        litnav(&[
+            "search",
+            "--corpus",
+            path(&other),
+            "-q",
+            "continual learning",
+            "--mode",
+            mode,
+            "--model",
+            &model,
+            "--json",
+        ])
+    };
+    let (dense, bm25) = (search("dense"), search("bm25"));
+    assert!(dense.status.success(), "{}", stderr(&dense));
+    assert!(stderr(&dense).contains("searched lexically"), "{}", stderr(&dense));
+    assert_eq!(stdout(&dense), stdout(&bm25));
+    let out = litnav(&["map", "--corpus", path(&other), "--topic", "continual learning", "--model", &model]);
+    assert!(!out.status.success() && stderr(&out).contains("litnav does not run"), "{}", stderr(&out));
+
+    // What does not fit is refused, naming the file and row, and nothing is written.
+    let refused = dir.path().join("refused");
+    let cases: [(Vec<Vec<f32>>, &str, &str); 3] = [
+        (rows[..299].to_vec(), "all-MiniLM-L6-v2", "299 rows for 300 paper records"),
+        (rows.iter().map(|r| r[..10].to_vec()).collect(), "all-MiniLM-L6-v2", "rows of 10 values"),
+        (
+            rows.iter().enumerate().map(|(i, r)| if i == 7 { vec![f32::NAN; r.len()] } else { r.clone() }).collect(),
+            "example/encoder-384",
+            "row 7, column 0: NaN",
+        ),
+    ];
+    for (bad, name, expected) in cases {
+        let file = dir.path().join("bad.npy");
+        write_npy(&file, &bad);
+        let out = ingest(&refused, &file, name);
+        assert!(!out.status.success() && stderr(&out).contains(expected), "{expected}: {}", stderr(&out));
+        assert!(stderr(&out).contains("bad.npy"), "the file is named: {}", stderr(&out));
+        assert!(!refused.join("manifest.json").exists(), "{expected}: nothing written");
+    }
+    let out = litnav(&["ingest", "--corpus", path(&refused), path(&papers), "--vectors", path(&vectors)]);
+    assert!(!out.status.success() && stderr(&out).contains("--vectors-model"), "{}", stderr(&out));
+}
+
+#[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
+fn bench_dense_compares_int8_scans_with_full_precision_on_real_and_synthetic_vectors() {
+    for synthetic in [None, Some("8000")] {
+        let mut args = vec!["dense", "--queries", "40"];
+        args.extend(synthetic.iter().flat_map(|n| ["--synthetic", n]));
+        let report = bench_report(&args);
+        assert_eq!(report["papers"].as_u64(), Some(synthetic.map_or(3967, |_| 8000)), "{report}");
+        let rows = report["rescoring"].as_array().unwrap();
+        let recall = |name: &str| {
+            let row = rows.iter().find(|r| r["scoring"].as_str().unwrap().starts_with(name)).unwrap();
+            row["recall_at_10"].as_f64().unwrap()
+        };
+        // The default scan is the IVF the report times; int8 with 40 rescored loses next to nothing.
+        assert_eq!(recall("int8, 40 rescored (default)"), report["recall_at_10"].as_f64().unwrap(), "{report}");
+        assert!(recall("int8, 40") >= recall("full precision") - 0.01, "{report}");
+        assert!(recall("int8, 80") >= recall("int8, 10"), "{report}");
+    }
+}

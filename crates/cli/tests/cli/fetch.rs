@@ -181,3 +181,54 @@ fn map_fetches_its_field_then_maps_it_with_a_citation_graph() {
     let stray = litnav_with(home.path(), "", &["map", "--topic", "x", "--max", "5"]);
     assert!(stderr(&stray).contains("go with fetch"), "{}", stderr(&stray));
 }
+
+/// A proxy the environment names (`HTTP_PROXY`), on the owner's own network, is the owner's
+/// choice: the fetch goes through it instead of being refused as a private address. The "proxy"
+/// here is a listener on loopback that records the request and answers 400.
+#[test]
+fn a_fetch_goes_through_the_proxy_the_environment_names() {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    listener.set_nonblocking(true).unwrap();
+    let heard = std::thread::spawn(move || {
+        // Nothing heard within 60 s (a refused proxy) is an empty head, not a hang.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        let mut stream = loop {
+            match listener.accept() {
+                Ok((stream, _)) => break stream,
+                Err(_) if std::time::Instant::now() < deadline => {
+                    std::thread::sleep(std::time::Duration::from_millis(20))
+                }
+                Err(_) => return String::new(),
+            }
+        };
+        stream.set_nonblocking(false).unwrap();
+        stream.set_read_timeout(Some(std::time::Duration::from_secs(10))).unwrap();
+        let mut head = Vec::new();
+        let mut byte = [0u8; 1];
+        while !head.ends_with(b"\r\n\r\n") && stream.read(&mut byte).map(|n| n == 1).unwrap_or(false) {
+            head.push(byte[0]);
+        }
+        let _ = stream.write_all(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+        String::from_utf8_lossy(&head).into_owned()
+    });
+    let home = tempfile::tempdir().unwrap();
+    let corpus = home.path().join("c");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_litnav"));
+    for name in ["HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy", "NO_PROXY", "no_proxy", "http_proxy"] {
+        command.env_remove(name);
+    }
+    let out = command
+        .args(["fetch", "openalex", "--topic", "graph neural networks", "--corpus", path(&corpus)])
+        .args(["--api-url", "http://api.openalex.invalid", "--max", "5"])
+        .env("HTTP_PROXY", format!("http://127.0.0.1:{port}"))
+        .env("LITNAV_HOME", home.path())
+        .output()
+        .unwrap();
+    let head = heard.join().unwrap();
+    // ureq tunnels through an HTTP proxy (CONNECT), for http:// targets too.
+    assert!(head.starts_with("CONNECT api.openalex.invalid:80 "), "the proxy heard: {head:?}; {}", stderr(&out));
+    assert!(!out.status.success(), "the proxy answered 400");
+    assert!(!stderr(&out).contains("connects only to public addresses"), "{}", stderr(&out));
+}

@@ -122,3 +122,45 @@ fn organization_is_scored_against_the_surveys_heading_trees() {
     // The whole dendrogram: one heading per merge (the last is the root), one fewer than the papers.
     assert_eq!(ward["scores"]["prediction_nodes"].as_u64().unwrap() + 1, ward["papers"].as_u64().unwrap());
 }
+
+#[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
+fn discovery_inside_a_larger_corpus_of_real_and_synthetic_distractors() {
+    let report = bench_report(&[
+        "researcharena",
+        "--distractors",
+        "0,22000",
+        "--task",
+        "discovery,selection",
+        "--baseline",
+        "title",
+        "--retrieval",
+        "bm25,dense",
+        "--limit",
+        "5",
+    ]);
+    let sizes = report["sizes"].as_array().unwrap();
+    assert_eq!(sizes.len(), 2, "{report}");
+    let (alone, inside) = (&sizes[0], &sizes[1]);
+    assert_eq!((alone["real"].as_u64(), alone["synthetic"].as_u64()), (Some(0), Some(0)));
+    let (real, synthetic) = (inside["real"].as_u64().unwrap(), inside["synthetic"].as_u64().unwrap());
+    // Every real paper of the datasets (AAN's and CiteSeer's) before any synthetic one.
+    assert!(real > 20_000 && real + synthetic == 22_000 && synthetic > 0, "{inside}");
+    assert_eq!(
+        inside["papers"].as_u64().unwrap(),
+        alone["papers"].as_u64().unwrap() + 22_000,
+        "no distractor merged away"
+    );
+    let recall = |size: &Value, retrieval: &str| {
+        let rows = size["report"]["rows"].as_array().unwrap();
+        let row = rows.iter().find(|r| r["baseline"] == "title" && r["retrieval"] == retrieval).unwrap();
+        assert_eq!(row["scores"]["queries"], 5);
+        row["scores"]["mean"]["recall@100"].as_f64().unwrap()
+    };
+    // A dense scan scores litbench's papers as before and the distractors can only take places
+    // in the top 100 from them; BM25's statistics change with the corpus (its recall can even
+    // rise: rarer title words weigh more), so only its being scored is checked.
+    assert!(recall(inside, "dense") < recall(alone, "dense"), "{report}");
+    assert!(recall(inside, "bm25") > 0.0, "{report}");
+    assert_eq!(report["published"][0][0], "BM25");
+}

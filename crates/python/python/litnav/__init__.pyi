@@ -35,6 +35,8 @@ def ingest(
     skip_bad: bool = False,
     contexts: Sequence[PathLike] = (),
     surveys: Sequence[PathLike] = (),
+    vectors: Optional[PathLike] = None,
+    vectors_model: Optional[str] = None,
 ) -> Dict[str, Any]: ...
 def score_clusters(
     gold: Any,

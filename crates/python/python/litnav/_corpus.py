@@ -32,6 +32,8 @@ def ingest(
     skip_bad: bool = False,
     contexts: Sequence[PathLike] = (),
     surveys: Sequence[PathLike] = (),
+    vectors: Optional[PathLike] = None,
+    vectors_model: Optional[str] = None,
 ) -> Dict[str, Any]:
     """Ingest ``files`` — papers (litnav/litbench JSON lines, OpenAlex works, BibTeX, TaxoBench
     lines), topics, and citation edge lists (CSV ``citing_id,cited_id``) — into the corpus at
@@ -39,7 +41,9 @@ def ingest(
     are built for the new generation under the corpus's lock; on any failure the corpus stays as it
     was. ``format`` reads every file as one format instead of detecting it; ``skip_bad`` skips
     malformed records instead of stopping at the first; ``contexts`` (citation-context JSON lines)
-    and ``surveys`` (whose citation contexts are kept) go with the graph. Returns the report
+    and ``surveys`` (whose citation contexts are kept) go with the graph. ``vectors`` (a ``.npy``
+    of float32, one row per paper record of the papers file) with ``vectors_model`` (the model
+    that computed them) supplies paper vectors, as ``litnav ingest --vectors``. Returns the report
     (manifest, merge counts, per-file counts and skipped-record reasons) as a dict."""
     if not isinstance(corpus, (str, os.PathLike)):
         raise InputError(f"corpus: expected a directory path, not {type(corpus).__name__}")
@@ -53,6 +57,8 @@ def ingest(
         bool(skip_bad),
         _paths("contexts", contexts),
         _paths("surveys", surveys),
+        None if vectors is None else _paths("vectors", vectors)[0],
+        None if vectors_model is None else text("vectors_model", vectors_model),
     )
     return json.loads(answer)
 

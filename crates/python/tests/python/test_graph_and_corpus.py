@@ -204,3 +204,40 @@ def test_cd_index_readings_differ_where_an_earlier_paper_cites():
     assert litnav.cd_index(edges, years, window=None, reading="all-time")["focal"] == 0.0
     with pytest.raises(litnav.InputError, match="reading"):
         litnav.cd_index(edges, years, reading="recent")
+
+
+def test_vectors_written_by_numpy_and_pyarrow_are_ingested_and_ranked_as_numpy_ranks(tmp_path, datasets):
+    import pyarrow
+    import pyarrow.parquet
+
+    lines = (datasets / "litbench" / "corpus.jsonl").read_text(encoding="utf-8").splitlines()[:60]
+    papers = tmp_path / "papers.jsonl"
+    papers.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    records = [json.loads(line) for line in lines]
+    ids = [r["id"] for r in records]
+    # Vectors "from elsewhere": a model litnav does not run here (the encoder on titles alone).
+    vectors = litnav.encode([r["title"] for r in records])
+    numpy.save(tmp_path / "vectors.npy", vectors)
+    order = list(range(len(ids)))
+    random.Random(7).shuffle(order)  # a table names its papers: any order
+    table = pyarrow.table({
+        "id": [ids[i] for i in order],
+        "vector": pyarrow.array([vectors[i].tolist() for i in order], type=pyarrow.list_(pyarrow.float32())),
+    })
+    pyarrow.parquet.write_table(table, tmp_path / "vectors.parquet")
+    by_rows = litnav.ingest(tmp_path / "a", papers, vectors=tmp_path / "vectors.npy", vectors_model="titles-only")
+    by_ids = litnav.ingest(tmp_path / "b", papers, vectors=tmp_path / "vectors.parquet", vectors_model="titles-only")
+    assert by_rows["vectors"]["rows"] == by_ids["vectors"]["rows"] == 60
+    # The nearest papers by NumPy's own dot products, the paper itself left out.
+    scores = vectors @ vectors[0]
+    expected = [ids[i] for i in numpy.argsort(-scores, kind="stable") if i != 0][:5]
+    for corpus in ("a", "b"):
+        hits = litnav.Corpus(tmp_path / corpus).like(ids[0], k=5)
+        assert [h["id"] for h in hits] == expected
+        assert all(abs(h["score"] - scores[ids.index(h["id"])]) < 1e-5 for h in hits)
+    # A row naming a paper the corpus does not hold is named, and nothing is written.
+    table = pyarrow.table({"id": ids[:3] + ["nope"], "vector": table["vector"].to_pylist()[:4]})
+    pyarrow.parquet.write_table(table, tmp_path / "unknown.parquet")
+    with pytest.raises(litnav.InputError, match=r"row 3 \(id `nope`\)"):
+        litnav.ingest(tmp_path / "c", papers, vectors=tmp_path / "unknown.parquet", vectors_model="titles-only")
+    assert not (tmp_path / "c" / "manifest.json").exists()
