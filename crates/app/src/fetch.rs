@@ -193,6 +193,13 @@ pub fn summary(report: &FetchReport) -> String {
     for (count, what) in gaps.iter().filter(|(count, _)| *count > 0) {
         text.push_str(&format!(" {count} {what}."));
     }
+    for (heading, counts) in [("Left out", &report.skipped), ("Cleaned", &report.repaired), ("Marked", &report.flagged)]
+    {
+        if !counts.is_empty() {
+            let parts: Vec<String> = counts.iter().map(|(reason, count)| format!("{count} {reason}")).collect();
+            text.push_str(&format!(" {heading}: {}.", parts.join(", ")));
+        }
+    }
     text
 }
 

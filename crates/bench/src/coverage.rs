@@ -16,7 +16,7 @@
 use crate::Result;
 use crate::map_filter::{SurveyTopic, survey_topics};
 use litnav_app::coverage::{COVERAGE_RULE, Coverage, CoverageRule};
-use litnav_app::maps::{self, MAP_FLOOR};
+use litnav_app::maps;
 use litnav_app::{CorpusSession, IngestRequest, Progress, Workspace};
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
@@ -255,8 +255,7 @@ fn papers_by_topic(corpus: &[CorpusLine]) -> HashMap<String, HashSet<String>> {
 /// The map's coverage of `topic` from `session`, retrieved as `litnav map` retrieves it.
 fn coverage_of(workspace: &Workspace, session: &CorpusSession, topic: &str) -> Result<Coverage> {
     let k = maps::DEFAULT_MAP_PAPERS;
-    let retrieved =
-        maps::retrieve_for_map(workspace, session, topic, k, Default::default(), MAP_FLOOR, &litnav_app::Quiet)?;
+    let retrieved = maps::retrieve_for_map(workspace, session, topic, maps::MapPapers::new(k), &litnav_app::Quiet)?;
     Ok(retrieved.coverage)
 }
 

@@ -198,6 +198,7 @@ fn answer(
                 k: options.k,
                 filter: Filter { before: None, exclude_surveys: true },
                 floor: litnav_search::ScoreFloor::NONE,
+                include: None,
             }
         }
         Mode::BottomUp => PaperSource::File { path: options.data.clone(), instance: Some(id.to_string()) },

@@ -20,12 +20,14 @@ pub mod date;
 pub mod files;
 #[cfg(feature = "http")]
 pub mod http;
+pub mod markup;
 pub mod memory;
 pub mod rng;
 pub mod secret;
 pub mod stop;
 pub mod text;
 pub mod vector;
+pub mod work;
 
 mod kind;
 mod sentiment;

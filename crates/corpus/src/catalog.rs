@@ -345,6 +345,9 @@ fn fill_missing(paper: &mut Paper, other: Paper) {
         (a, b) => a.or(b),
     };
     paper.is_survey |= other.is_survey;
+    paper.retracted |= other.retracted;
+    paper.work_type = paper.work_type.take().or(other.work_type);
+    paper.language = paper.language.take().or(other.language);
     for (kind, value) in other.ids {
         paper.ids.entry(kind).or_insert(value);
     }

@@ -25,7 +25,7 @@ pub mod store;
 pub use catalog::{Catalog, MergeReport};
 pub use error::{Error, Location, Result};
 pub use normalize::{title_id, title_key};
-pub use paper::{IdOrigin, Paper, Topic, looks_like_survey};
+pub use paper::{IdOrigin, NOT_RESEARCH, Paper, Topic, looks_like_survey};
 pub use readers::{Format, ReadOptions};
 pub use store::{Corpus, FORMAT_VERSION, Lease, Manifest, Writer};
 

@@ -69,13 +69,36 @@ pub struct Paper {
     /// The source flagged the abstract as possibly belonging to another paper.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub abstract_suspect: bool,
+    /// What kind of work it is, when the source says (OpenAlex's `type`: `article`, `preprint`,
+    /// `review`, `book-chapter`, `paratext`, `erratum`, `retraction`, …; `paratext` also when
+    /// OpenAlex sets `is_paratext`). Maps leave out [`NOT_RESEARCH`] by default.
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub work_type: Option<String>,
+    /// The source marks the work as retracted: shown wherever the paper is.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub retracted: bool,
+    /// The language of the work (ISO 639-1, `en`), when the source says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
 }
+
+pub use litnav_core::work::NOT_RESEARCH;
 
 impl Paper {
     /// Title and abstract joined as one passage (`"Title. Abstract"`; no extra period when the
     /// title already ends in punctuation): the text litnav embeds.
     pub fn text(&self) -> String {
         self.as_text().passage()
+    }
+
+    /// Whether a map keeps the paper: its type is among `include` when that names types, else it
+    /// is not one of [`NOT_RESEARCH`]. A paper whose source gives no type is always kept.
+    pub fn kept_in_maps(&self, include: Option<&[String]>) -> bool {
+        let Some(work_type) = self.work_type.as_deref() else { return true };
+        match include {
+            Some(types) => types.iter().any(|t| t.eq_ignore_ascii_case(work_type)),
+            None => !NOT_RESEARCH.contains(&work_type),
+        }
     }
 
     /// The paper as title and abstract, the view prompts and organizers read.

@@ -146,6 +146,44 @@ fn openalex_works_are_read_per_the_schema() {
     assert_eq!(survey.references, vec![attention.id.clone()]);
 }
 
+/// Works shaped as OpenAlex really answers: markup and entities in a title, an abstract and a
+/// venue; nulls where the documented object allows them; front matter, a retracted work, a
+/// language; a work with no title at all.
+#[test]
+fn openalex_works_as_the_api_really_answers_them_are_read_clean() {
+    let works = [
+        r#"{"id":"https://openalex.org/W1","title":"Wing growth in <i>Drosophila</i> &amp; CO<sub>2</sub>","display_name":"Wing growth in <i>Drosophila</i> &amp; CO<sub>2</sub>","abstract_inverted_index":{"<i>Drosophila</i>":[0],"wings":[1],"grow&#x2014;fast.":[2]},"primary_location":{"source":{"display_name":"Genes &amp; Development"}},"authorships":[{"author":null,"raw_author_name":"A. <b>Smith</b>"}],"type":"article","is_paratext":false,"is_retracted":true,"language":"en","publication_year":2001}"#,
+        r#"{"id":"https://openalex.org/W2","title":"Front matter","display_name":"Front matter","type":"article","is_paratext":true,"primary_location":null,"authorships":null,"referenced_works":null,"abstract_inverted_index":null,"publication_year":null,"publication_date":null,"doi":null,"language":null}"#,
+        r#"{"id":"https://openalex.org/W3","title":"Correction to: a study","type":"erratum","primary_location":{"source":null}}"#,
+        r#"{"id":"https://openalex.org/W4","title":null,"display_name":null,"type":"article"}"#,
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let file = temp_file(dir.path(), "works.jsonl", works.join("\n").as_bytes());
+    // Without --skip-bad the work with no title is named by line and field; with it, skipped.
+    let error = ingest(&dir.path().join("strict"), std::slice::from_ref(&file)).unwrap_err().to_string();
+    assert!(error.contains(":4") && error.contains("title") && error.contains("needs a title"), "{error}");
+    let skipping = ReadOptions { skip_bad: true, ..ReadOptions::default() };
+    let outcome = ingest_files(&dir.path().join("c"), &[file], skipping, |_, _| Ok(vec![])).unwrap();
+    assert_eq!(outcome.files[0].2.len(), 1, "the untitled work is reported as skipped");
+    let corpus = Corpus::open(&dir.path().join("c")).unwrap();
+    let papers = corpus.papers();
+    assert_eq!(papers.len(), 3);
+    let fly = &papers[0];
+    assert_eq!(fly.title, "Wing growth in Drosophila & CO2");
+    assert_eq!(fly.abstract_text.as_deref(), Some("Drosophila wings grow—fast."));
+    assert_eq!(fly.venue.as_deref(), Some("Genes & Development"));
+    assert_eq!(fly.authors, ["A. Smith"]);
+    assert!(fly.retracted);
+    assert_eq!((fly.work_type.as_deref(), fly.language.as_deref()), (Some("article"), Some("en")));
+    assert!(fly.kept_in_maps(None));
+    let front = &papers[1];
+    assert_eq!(front.work_type.as_deref(), Some("paratext"), "is_paratext makes the type paratext");
+    assert!(!front.kept_in_maps(None) && front.kept_in_maps(Some(&["paratext".to_string()])));
+    assert_eq!((front.year, &front.venue, front.authors.len()), (None, &None, 0));
+    assert!(!papers[2].kept_in_maps(None), "an erratum stays out of maps");
+    assert!(!papers[2].kept_in_maps(Some(&["article".to_string()])));
+}
+
 #[test]
 fn gzipped_openalex_reads_the_same() {
     let dir = tempfile::tempdir().unwrap();

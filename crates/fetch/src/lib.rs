@@ -56,8 +56,24 @@ pub struct Work {
     pub cited_by: u64,
     /// Other ids the source knew it by (merged works).
     pub aliases: Vec<String>,
+    /// Its title as text (markup removed), `None` when the source has none: such a work is
+    /// left out of the corpus.
+    pub title: Option<String>,
+    /// What the fetch's report counts about it.
+    pub notes: Vec<Note>,
     /// The whole record, in the source's format.
     pub record: Value,
+}
+
+/// What a fetch's report counts about one work, by reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Note {
+    /// Left out of the corpus (`no title`).
+    Skipped(&'static str),
+    /// Kept, with something the source gave cleaned (`markup removed from the title`).
+    Repaired(&'static str),
+    /// Kept and marked (`retracted`, `paratext (left out of maps)`).
+    Flagged(String),
 }
 
 /// A scholarly source.
@@ -66,7 +82,8 @@ pub trait Source {
     fn name(&self) -> &'static str;
     /// The input format litnav reads its records as (`openalex`).
     fn format(&self) -> &'static str;
-    /// The best `limit` works for `topic`, best first.
+    /// The best `limit` distinct works for `topic`, best first (a work the source listed twice
+    /// may be in the list twice; the fetch counts and drops the repeat).
     fn search(&self, topic: &str, limit: usize, observer: &dyn Observer) -> Result<Vec<Work>>;
     /// The works with these ids (merged ones under their new id, with the old one as an alias);
     /// ids the source does not know are left out.
@@ -145,6 +162,13 @@ pub struct FetchReport {
     pub merged: usize,
     /// Ids asked for that the source does not know.
     pub not_found: usize,
+    /// Works left out of the corpus, by reason (a work without a title; a work a search page
+    /// listed again).
+    pub skipped: BTreeMap<String, usize>,
+    /// Works kept with something cleaned, by what (markup removed from a title).
+    pub repaired: BTreeMap<String, usize>,
+    /// Works kept and marked, by mark (retracted; types left out of maps).
+    pub flagged: BTreeMap<String, usize>,
     /// The calls made.
     pub calls: Calls,
 }
@@ -175,7 +199,7 @@ pub fn fetch(source: &dyn Source, plan: &Plan, observer: &dyn Observer) -> Resul
         return Err(Error::Input("the number of works to search for must be at least 1".into()));
     }
     observer.stage(&format!("searching {} for the topic", source.name()));
-    let hits = source.search(topic, plan.max, observer)?;
+    let (hits, listed_again) = distinct(source.search(topic, plan.max, observer)?);
     if hits.is_empty() {
         return Err(Error::Input(format!(
             "{} has no works for the topic {topic:?}; try other words for it",
@@ -191,18 +215,25 @@ pub fn fetch(source: &dyn Source, plan: &Plan, observer: &dyn Observer) -> Resul
             entry.links += 1;
         }
     }
+    let mut hits_citing_hits = Vec::new();
     if plan.snowball.citations {
         observer.stage("fetching the works citing the hits");
         for (done, hit) in hits.iter().enumerate() {
-            for citer in source.citing(&hit.id, plan.citing_per_work, observer)? {
+            for mut citer in source.citing(&hit.id, plan.citing_per_work, observer)? {
+                // It cites the hit, under the hit's id or one merged into it.
+                cites(&mut citer, &hit.id);
                 if hit_ids.contains(citer.id.as_str()) {
+                    hits_citing_hits.push((citer.id, hit.id.clone()));
                     continue;
                 }
                 let links = citer.references.iter().filter(|r| hit_ids.contains(r.as_str())).count().max(1);
                 let entry =
                     candidates.entry(citer.id.clone()).or_insert(Candidate { links: 0, work: None, reference: false });
                 entry.links = entry.links.max(links);
-                entry.work.get_or_insert(citer);
+                match &mut entry.work {
+                    Some(known) => cites(known, &hit.id),
+                    None => entry.work = Some(citer),
+                }
             }
             observer.advance(done + 1, hits.len());
         }
@@ -225,6 +256,12 @@ pub fn fetch(source: &dyn Source, plan: &Plan, observer: &dyn Observer) -> Resul
         }
     }
     let mut works: Vec<Work> = hits.clone();
+    let position: HashMap<String, usize> = works.iter().enumerate().map(|(i, w)| (w.id.clone(), i)).collect();
+    for (citing, cited) in hits_citing_hits {
+        if let Some(&at) = position.get(&citing) {
+            cites(&mut works[at], &cited);
+        }
+    }
     let (mut references, mut citing, mut not_found) = (0, 0, 0);
     for (id, candidate) in ranked {
         match candidate.work.or_else(|| by_id.get(&id).cloned()) {
@@ -239,9 +276,47 @@ pub fn fetch(source: &dyn Source, plan: &Plan, observer: &dyn Observer) -> Resul
             None => not_found += 1,
         }
     }
-    let works = merge_aliases(works);
-    let report = report(source, topic, &works, hits.len(), (references, citing, left_out, not_found));
+    let (works, untitled): (Vec<Work>, Vec<Work>) = merge_aliases(works).into_iter().partition(|w| w.title.is_some());
+    let mut report = report(source, topic, &works, hits.len(), (references, citing, left_out, not_found));
+    count_notes(&mut report, &works, &untitled);
+    if listed_again > 0 {
+        report.skipped.insert("listed again by the topic search".into(), listed_again);
+    }
     Ok(Fetched { works, report })
+}
+
+/// Record that `work` cites `id` (a source that lists the citers of `id` says so even when the
+/// work's own list names `id` by a merged id the fetch never meets).
+fn cites(work: &mut Work, id: &str) {
+    if !work.references.iter().any(|r| r == id) {
+        work.references.push(id.to_string());
+    }
+}
+
+/// `works` with each id once (the first), and how many were dropped: a search's pages may list a
+/// work twice.
+fn distinct(works: Vec<Work>) -> (Vec<Work>, usize) {
+    let listed = works.len();
+    let mut seen = HashSet::new();
+    let works: Vec<Work> = works.into_iter().filter(|w| seen.insert(w.id.clone())).collect();
+    let dropped = listed - works.len();
+    (works, dropped)
+}
+
+/// Count the kept works' repairs and marks, and the untitled works left out, in `report`.
+fn count_notes(report: &mut FetchReport, kept: &[Work], untitled: &[Work]) {
+    for work in untitled {
+        let reason = work.notes.iter().find_map(|n| if let Note::Skipped(r) = n { Some(*r) } else { None });
+        *report.skipped.entry(reason.unwrap_or("no title").to_string()).or_default() += 1;
+    }
+    for note in kept.iter().flat_map(|w| &w.notes) {
+        let (counts, reason) = match note {
+            Note::Skipped(_) => continue,
+            Note::Repaired(reason) => (&mut report.repaired, reason.to_string()),
+            Note::Flagged(mark) => (&mut report.flagged, mark.clone()),
+        };
+        *counts.entry(reason).or_default() += 1;
+    }
 }
 
 /// One work per id (a merged work asked for twice kept once, its aliases joined), and every
@@ -300,6 +375,9 @@ fn report(
         references_outside: all_references - citations,
         merged: works.iter().map(|w| w.aliases.len()).sum(),
         not_found,
+        skipped: BTreeMap::new(),
+        repaired: BTreeMap::new(),
+        flagged: BTreeMap::new(),
         calls: source.calls(),
     }
 }

@@ -7,7 +7,8 @@
 
 use crate::error::{Error, Result};
 use crate::http::{Answer, ApiKey, CallKind, Calls, Http, HttpConfig};
-use crate::{Observer, Source, Work};
+use crate::{Note, Observer, Source, Work};
+use litnav_core::markup::plain_text;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashSet};
 
@@ -15,7 +16,7 @@ use std::collections::{BTreeMap, HashSet};
 pub const PUBLIC_API: &str = "https://api.openalex.org";
 
 /// The work fields litnav's OpenAlex reader reads; nothing else is asked for.
-pub const FIELDS: &str = "id,doi,title,display_name,publication_year,publication_date,abstract_inverted_index,authorships,primary_location,cited_by_count,referenced_works,type,ids";
+pub const FIELDS: &str = "id,doi,title,display_name,publication_year,publication_date,abstract_inverted_index,authorships,primary_location,cited_by_count,referenced_works,type,is_paratext,is_retracted,language,ids";
 
 /// Ids per OR filter (OpenAlex's guides combine about 50 values into one call).
 pub const IDS_PER_CALL: usize = 50;
@@ -97,22 +98,29 @@ impl Source for OpenAlex {
     }
 
     fn search(&self, topic: &str, limit: usize, observer: &dyn Observer) -> Result<Vec<Work>> {
+        // Pages may list a work again: `limit` counts distinct works, and the repeats are kept
+        // for the fetch to count.
         let mut works = Vec::new();
+        let mut distinct = HashSet::new();
         let mut cursor = "*".to_string();
-        while works.len() < limit {
+        while distinct.len() < limit {
             observer.check("searching the topic")?;
-            let per_page = (limit - works.len()).min(PAGE).to_string();
+            let per_page = (limit - distinct.len()).min(PAGE).to_string();
             let params = [("search", topic.to_string()), ("per_page", per_page), ("cursor", cursor.clone())];
             let (page, next) = self.list(&params, CallKind::Search, observer)?;
             let empty = page.is_empty();
-            works.extend(page);
-            observer.advance(works.len().min(limit), limit);
+            for work in page {
+                if distinct.len() < limit || distinct.contains(&work.id) {
+                    distinct.insert(work.id.clone());
+                    works.push(work);
+                }
+            }
+            observer.advance(distinct.len().min(limit), limit);
             match next {
                 Some(next) if !empty && next != cursor => cursor = next,
                 _ => break,
             }
         }
-        works.truncate(limit);
         Ok(works)
     }
 
@@ -204,7 +212,28 @@ fn work(record: Value) -> std::result::Result<Work, String> {
         _ => Vec::new(),
     };
     let cited_by = record.get("cited_by_count").and_then(Value::as_u64).unwrap_or(0);
-    Ok(Work { id, references, cited_by, aliases: Vec::new(), record })
+    let text = |field: &str| record.get(field).and_then(Value::as_str).map(str::trim).filter(|t| !t.is_empty());
+    let raw_title = text("title").or_else(|| text("display_name"));
+    let title = raw_title.map(plain_text).filter(|t| !t.is_empty());
+    let mut notes = Vec::new();
+    if raw_title.is_some() && title.is_none() {
+        notes.push(Note::Skipped("a title that is only markup"));
+    } else if raw_title.is_none() {
+        notes.push(Note::Skipped("no title"));
+    } else if title.as_ref().is_some_and(|t| Some(t.as_ref()) != raw_title) {
+        notes.push(Note::Repaired("markup removed from the title"));
+    }
+    let flag = |field: &str| record.get(field).and_then(Value::as_bool).unwrap_or(false);
+    let work_type =
+        if flag("is_paratext") { Some("paratext".to_string()) } else { text("type").map(str::to_lowercase) };
+    if let Some(work_type) = work_type.filter(|t| litnav_core::work::NOT_RESEARCH.contains(&t.as_str())) {
+        notes.push(Note::Flagged(format!("{work_type} (left out of maps)")));
+    }
+    if flag("is_retracted") {
+        notes.push(Note::Flagged("retracted".to_string()));
+    }
+    let title = title.map(|t| t.into_owned());
+    Ok(Work { id, title, references, cited_by, aliases: Vec::new(), notes, record })
 }
 
 /// `W123` from `https://openalex.org/W123`, `W123` or `/works/W123`.

@@ -38,6 +38,9 @@ pub struct Faults {
     pub not_openalex: bool,
     /// Answer 400 to every list or search call after this many (an interruption that lasts).
     pub fail_after: Option<usize>,
+    /// Begin each page after the first with the last work of the page before (a work listed
+    /// twice, as paging a changing index can).
+    pub repeat_across_pages: bool,
 }
 
 /// One request the stand-in received: its path and query, as sent.
@@ -313,6 +316,7 @@ fn answer(shared: &Shared, target: &str) -> Reply {
         _ => None,
     };
     let cut = single.is_none() && slow.is_none() && take(&mut faults.cut);
+    let repeat = faults.repeat_across_pages;
     drop(faults);
     if let Some(delay) = slow {
         std::thread::sleep(delay);
@@ -338,7 +342,7 @@ fn answer(shared: &Shared, target: &str) -> Reply {
             }
             (None, None) => Reply::error(404, "Not Found", &format!("Work {id} not found")),
         },
-        None if path == "/works" => list(index, &params, &shape),
+        None if path == "/works" => list(index, &params, &shape, repeat),
         None => Reply::error(404, "Not Found", "no such endpoint"),
     };
     reply.cut = cut;
@@ -348,7 +352,7 @@ fn answer(shared: &Shared, target: &str) -> Reply {
     reply
 }
 
-fn list(index: &Index, params: &HashMap<String, String>, shape: &dyn Fn(usize) -> Value) -> Reply {
+fn list(index: &Index, params: &HashMap<String, String>, shape: &dyn Fn(usize) -> Value, repeat: bool) -> Reply {
     let per_page: usize = match params.get("per_page").map(|p| p.parse::<usize>()) {
         None => 25,
         Some(Ok(n)) if (1..=100).contains(&n) => n,
@@ -377,7 +381,8 @@ fn list(index: &Index, params: &HashMap<String, String>, shape: &dyn Fn(usize) -
     };
     let end = (start + per_page).min(found.len());
     let results: Vec<Value> = found.get(start..end).unwrap_or_default().iter().map(|&i| shape(i)).collect();
-    let next = (params.contains_key("cursor") && end < found.len()).then(|| format!("after-{end}"));
+    let resume = if repeat && end - start > 1 { end - 1 } else { end };
+    let next = (params.contains_key("cursor") && end < found.len()).then(|| format!("after-{resume}"));
     Reply::json(
         200,
         json!({"meta": {"count": found.len(), "per_page": per_page, "next_cursor": next}, "results": results}),
@@ -408,6 +413,41 @@ fn decode(text: &str) -> String {
         }
     }
     String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Give a few works, by their number, the shapes of OpenAlex's real answers that a client must
+/// take in its stride: no title at all (1 in 97), a title with HTML markup and an entity (1 in
+/// 89), front matter (`paratext`, 1 in 83), a correction notice (`erratum`, 1 in 79), a
+/// retracted work (1 in 73); every work says its language and whether it is paratext or
+/// retracted, as the documented work object does.
+pub fn real_shapes(works: &mut [Value]) {
+    for work in works.iter_mut() {
+        let number = work["id"].as_str().and_then(|id| id.rsplit('W').next()).and_then(|n| n.parse::<u64>().ok());
+        let number = number.unwrap_or_default();
+        work["language"] = json!("en");
+        work["is_paratext"] = json!(false);
+        work["is_retracted"] = json!(false);
+        if number % 97 == 3 {
+            work["title"] = Value::Null;
+            work["display_name"] = Value::Null;
+        } else if number % 89 == 5
+            && let Some(title) = work["title"].as_str()
+        {
+            let (first, rest) = title.split_once(' ').unwrap_or((title, ""));
+            let marked = format!("<i>{first}</i> {} &amp; <sub>2</sub>", rest.replace('&', "&amp;"));
+            work["title"] = json!(marked);
+            work["display_name"] = json!(marked);
+        }
+        if number % 83 == 7 {
+            work["type"] = json!("paratext");
+            work["is_paratext"] = json!(true);
+        } else if number % 79 == 11 {
+            work["type"] = json!("erratum");
+        }
+        if number % 73 == 13 {
+            work["is_retracted"] = json!(true);
+        }
+    }
 }
 
 /// A paper of litnav's JSONL shape (`id`, `title`, `abstract`, `year`, `venue`, `authors`) as an
@@ -480,8 +520,9 @@ pub fn works_from_papers(
 /// The shared datasets' real citation networks — CiteSeer (abstracts, 4,277 citations) and AAN
 /// (18,041 ACL papers, 82,898 citations) — as OpenAlex works for the stand-in: CiteSeer numbered
 /// from W1000000, AAN from W2000000. Every 50th cited work is cited under an old id (its number
-/// plus 7000000) that the stand-in redirects, as OpenAlex does for merged works. Returns the works
-/// and the merged ids.
+/// plus 7000000) that the stand-in redirects, as OpenAlex does for merged works; a few works take
+/// the other shapes OpenAlex's real answers have ([`real_shapes`]). Returns the works and the
+/// merged ids.
 pub fn dataset_works(datasets: &std::path::Path) -> std::io::Result<(Vec<Value>, BTreeMap<String, String>)> {
     let mut works = Vec::new();
     for (name, first) in [("citeseer", 1_000_000u64), ("aan", 2_000_000)] {
@@ -498,6 +539,7 @@ pub fn dataset_works(datasets: &std::path::Path) -> std::io::Result<(Vec<Value>,
             .collect();
         works.extend(works_from_papers(&papers, &edges, first).0);
     }
+    real_shapes(&mut works);
     let mut moved = BTreeMap::new();
     for work in &mut works {
         let Some(references) = work["referenced_works"].as_array_mut() else { continue };

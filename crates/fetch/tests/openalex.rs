@@ -81,6 +81,39 @@ fn the_topic_is_paged_by_cursor_and_snowballed_through_filters() {
     assert_eq!(report.calls.remaining.as_deref().map(|r| r.parse::<u64>().is_ok()), Some(true));
 }
 
+/// A work without a title among the works the hits cite; markup in a title, front matter, an
+/// erratum and a retracted work among the hits: the fetch finishes, leaves out what it cannot keep and counts every case.
+#[test]
+fn works_as_openalex_really_answers_them_are_kept_cleaned_or_left_out_and_counted() {
+    let mut works = works();
+    // W1021 is one of the works the hits cite.
+    works[21]["title"] = Value::Null;
+    works[21]["display_name"] = Value::Null;
+    works[5]["title"] = json!("Study 5 of <i>graph</i> neural networks &amp; molecules");
+    works[7]["type"] = json!("paratext");
+    works[7]["is_paratext"] = json!(true);
+    works[9]["is_retracted"] = json!(true);
+    works[10]["type"] = json!("erratum");
+    let server = StandIn::start(works, BTreeMap::from([("W9025".to_string(), "W1025".to_string())])).unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let source = OpenAlex::new(server.url(), None, config(cache.path())).unwrap();
+    let fetched = fetch(&source, &plan(12, BOTH), &Unwatched).unwrap();
+    let report = &fetched.report;
+    let counts = |map: &BTreeMap<String, usize>| map.iter().map(|(k, v)| format!("{k}: {v}")).collect::<Vec<_>>();
+    assert_eq!(counts(&report.skipped), ["no title: 1"], "{report:?}");
+    assert_eq!(counts(&report.repaired), ["markup removed from the title: 1"]);
+    assert_eq!(
+        counts(&report.flagged),
+        ["erratum (left out of maps): 1", "paratext (left out of maps): 1", "retracted: 1"]
+    );
+    assert_eq!(report.works, 24, "the untitled work is left out");
+    assert!(fetched.works.iter().all(|w| w.id != "W1021"));
+    let cleaned = fetched.works.iter().find(|w| w.id == "W1005").unwrap();
+    assert_eq!(cleaned.title.as_deref(), Some("Study 5 of graph neural networks & molecules"));
+    // The request asks for the fields that say what a work is.
+    assert!(server.log().iter().all(|l| !l.contains("select=") || l.contains("is_retracted")), "{:?}", server.log());
+}
+
 #[test]
 fn a_second_fetch_asks_nothing_and_an_interrupted_one_resumes() {
     let server = stand_in();

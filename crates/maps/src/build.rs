@@ -8,13 +8,13 @@ use litnav_llm::extract::{self, Input};
 use litnav_llm::{Client, navigator};
 use litnav_organize::bottom_up::{BottomUpOptions, BottomUpTrace, bottom_up_map};
 use litnav_organize::{Doc, MapNode, Options, label, organize};
-use litnav_search::{Filter, ScoreFloor};
+use litnav_search::{Filter, Hit, ScoreFloor};
 use litnav_session::error::{Error, Result};
 use litnav_session::progress::Progress;
 use litnav_session::session::CorpusSession;
 use litnav_session::workspace::Workspace;
 use serde::Serialize;
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
 /// The relevance floor of maps built from retrieval without a score floor: subtopics whose
@@ -72,6 +72,9 @@ pub enum PaperSource {
         filter: Filter,
         /// How many of the `k` the topic keeps ([`MAP_FLOOR`] by default).
         floor: ScoreFloor,
+        /// The work types kept (`None`: every type but [`litnav_corpus::NOT_RESEARCH`]); a
+        /// paper whose source gives no type is always kept.
+        include: Option<Vec<String>>,
     },
     /// Every paper of this file (any format litnav ingests), or those of one topic or TaxoBench
     /// instance it defines.
@@ -111,7 +114,12 @@ impl MapRequest {
     pub fn new(topic: impl Into<String>, seed: u64) -> MapRequest {
         MapRequest {
             topic: topic.into(),
-            source: PaperSource::Retrieve { k: DEFAULT_MAP_PAPERS, filter: Filter::default(), floor: MAP_FLOOR },
+            source: PaperSource::Retrieve {
+                k: DEFAULT_MAP_PAPERS,
+                filter: Filter::default(),
+                floor: MAP_FLOOR,
+                include: None,
+            },
             options: Options { seed, ..Options::default() },
             min_relevance: None,
             llm_papers: DEFAULT_LLM_PAPERS,
@@ -273,9 +281,10 @@ pub fn build_map(
     let mut notices = Vec::new();
     let mut coverage = None;
     let (docs, floor) = match &request.source {
-        PaperSource::Retrieve { k, filter, floor } => {
+        PaperSource::Retrieve { k, filter, floor, include } => {
             let session = session.ok_or_else(|| Error::internal("a map retrieved from a corpus needs its session"))?;
-            let retrieved = retrieve_for_map(workspace, session, &request.topic, *k, *filter, *floor, progress)?;
+            let papers = MapPapers { k: *k, filter: *filter, floor: *floor, include: include.as_deref() };
+            let retrieved = retrieve_for_map(workspace, session, &request.topic, papers, progress)?;
             notices = retrieved.notices;
             coverage = Some(retrieved.coverage);
             let subtopic_floor = if floor.keeps_all() { RELEVANCE_FLOOR } else { 0.0 };
@@ -295,6 +304,10 @@ pub fn build_map(
             bottom_up_docs(workspace, &request.topic, &docs, settings, options, client, progress)
         }
     }?;
+    let mut outcome = outcome;
+    if let Some(session) = session {
+        outcome.map.mark_retracted(&|id| session.paper(id).is_some_and(|p| p.retracted));
+    }
     let checks = Some(map_checks(workspace, &outcome.map, llm, progress)?);
     Ok(MapOutcome { notices, coverage, checks, ..outcome })
 }
@@ -383,21 +396,48 @@ pub struct Retrieved {
     pub notices: Vec<String>,
 }
 
-/// Retrieve a map's papers from `session`: the top `k` for `topic` through `filter`, those that
-/// reach `floor`, and the coverage of the topic by them.
+/// Which papers of a corpus a map retrieves.
+#[derive(Debug, Clone, Copy)]
+pub struct MapPapers<'a> {
+    /// How many at most.
+    pub k: usize,
+    /// Leakage filters.
+    pub filter: Filter,
+    /// How many of the `k` the topic keeps.
+    pub floor: ScoreFloor,
+    /// The work types kept (`None`: every type but [`litnav_corpus::NOT_RESEARCH`]).
+    pub include: Option<&'a [String]>,
+}
+
+impl MapPapers<'_> {
+    /// The default map's papers: [`DEFAULT_MAP_PAPERS`] without filters, cut at [`MAP_FLOOR`].
+    pub fn new(k: usize) -> MapPapers<'static> {
+        MapPapers { k, filter: Filter::default(), floor: MAP_FLOOR, include: None }
+    }
+}
+
+/// Retrieve a map's papers from `session`: the top `k` for `topic` through `filter` among the
+/// works of the kept types, those that reach `floor`, and the coverage of the topic by them.
 pub fn retrieve_for_map(
     workspace: &Workspace,
     session: &CorpusSession,
     topic: &str,
-    k: usize,
-    filter: Filter,
-    floor: ScoreFloor,
+    papers: MapPapers<'_>,
     progress: &dyn Progress,
 ) -> Result<Retrieved> {
+    let MapPapers { k, filter, floor, include } = papers;
     let encoder = workspace.encoder(progress)?;
     let mut notices = Vec::new();
     progress.check("retrieving papers")?;
-    let hits = session.retrieve(topic, k, filter, encoder, progress)?;
+    // Works of a type left out are dropped from a deeper ranking, so that k remain.
+    let left_out_in_corpus = session.papers().iter().filter(|p| !p.kept_in_maps(include)).count();
+    let hits = session.retrieve(topic, k + left_out_in_corpus.min(k), filter, encoder, progress)?;
+    let (hits, left_out) = kept_types(session, hits, include, k);
+    if !left_out.is_empty() {
+        let notice = left_out_notice(&left_out);
+        progress.notice(&notice);
+        notices.push(notice);
+    }
     let retrieved = hits.len();
     let kept = session.above_floor(hits, floor, encoder, progress)?;
     if !floor.keeps_all() {
@@ -414,6 +454,33 @@ pub fn retrieve_for_map(
         notices.push(coverage.message.clone());
     }
     Ok(Retrieved { docs, coverage, notices })
+}
+
+/// The first `k` hits whose works are of a kept type, and the hits left out by type.
+fn kept_types(
+    session: &CorpusSession,
+    hits: Vec<Hit>,
+    include: Option<&[String]>,
+    k: usize,
+) -> (Vec<Hit>, BTreeMap<String, usize>) {
+    let mut left_out = BTreeMap::new();
+    let mut kept = Vec::with_capacity(k);
+    for hit in hits {
+        let paper = session.paper(&hit.id);
+        if paper.is_some_and(|p| !p.kept_in_maps(include)) {
+            let work_type = paper.and_then(|p| p.work_type.clone()).unwrap_or_default();
+            *left_out.entry(work_type).or_insert(0) += 1;
+        } else if kept.len() < k {
+            kept.push(hit);
+        }
+    }
+    (kept, left_out)
+}
+
+/// What a map says about the works it left out by type.
+fn left_out_notice(left_out: &BTreeMap<String, usize>) -> String {
+    let parts: Vec<String> = left_out.iter().map(|(work_type, count)| format!("{count} {work_type}")).collect();
+    format!("left out of the map as not research: {}; include names the types a map keeps", parts.join(", "))
 }
 
 /// Organize `docs` for `topic` with TaxoBench's LLM Bottom-Up organizer, after extracting each

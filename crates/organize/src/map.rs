@@ -109,6 +109,9 @@ pub struct MapNode {
     /// reason in the description).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub filtered: bool,
+    /// Ids of the node's papers that their source marks retracted (each page shows the mark).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub retracted: Vec<String>,
 }
 
 /// A paper listed in a second subtopic (see [`MapNode::also`]).
@@ -123,6 +126,19 @@ pub struct SecondaryMember {
 }
 
 impl MapNode {
+    /// Whether the node's `i`-th paper is marked retracted.
+    pub fn is_retracted(&self, i: usize) -> bool {
+        self.paper_ids.get(i).is_some_and(|id| self.retracted.contains(id))
+    }
+
+    /// Mark, at every node, the papers `retracted` says are (by id).
+    pub fn mark_retracted(&mut self, retracted: &impl Fn(&str) -> bool) {
+        self.retracted = self.paper_ids.iter().filter(|id| retracted(id)).cloned().collect();
+        for child in &mut self.subtopics {
+            child.mark_retracted(retracted);
+        }
+    }
+
     /// A node with no children and no papers (the id is assigned once the tree is complete).
     pub fn new(name: String, description: String, relevance: f64) -> MapNode {
         MapNode {
@@ -138,6 +154,7 @@ impl MapNode {
             years: Vec::new(),
             abstracts: Vec::new(),
             filtered: false,
+            retracted: Vec::new(),
         }
     }
 

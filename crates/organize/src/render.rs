@@ -39,15 +39,10 @@ fn write_markdown(node: &MapNode, level: usize, out: &mut String) {
     let _ = write!(out, "\n{hashes} {}\n\n_{}_ (relevance {:.2})\n", node.name, node.description, node.relevance);
     if !node.papers.is_empty() {
         out.push('\n');
-        for (title, year) in node.papers.iter().zip(&node.years) {
-            match year {
-                Some(y) => {
-                    let _ = writeln!(out, "- {title} ({y})");
-                }
-                None => {
-                    let _ = writeln!(out, "- {title}");
-                }
-            }
+        for (i, (title, year)) in node.papers.iter().zip(&node.years).enumerate() {
+            let year = year.map(|y| format!(" ({y})")).unwrap_or_default();
+            let mark = if node.is_retracted(i) { " — **retracted**" } else { "" };
+            let _ = writeln!(out, "- {title}{year}{mark}");
         }
     }
     if !node.also.is_empty() {
@@ -87,6 +82,7 @@ summary{{cursor:pointer;padding:.25rem .4rem;border-radius:.3rem}} summary:hover
 .paper>summary{{font-weight:400}} .year{{color:#6b7785}} .abstract{{margin:.3rem 0 .6rem 1.6rem;font-size:.92em;color:#333c47}}
 .also{{margin:.2rem 0 .2rem 1.6rem;font-size:.92em;color:#4a5563;font-style:italic}}
 .note{{color:#6b7785;font-size:.85em;margin:.2rem 0}}
+.retracted{{color:#fff;background:#b42318;border-radius:.25rem;padding:0 .3rem;font-size:.8em;font-weight:600}}
 </style></head><body>
 <h1>{title}</h1><p class="lead">{description}</p>
 {notes}{body}<p class="lead" style="margin-top:2rem;font-size:.85em">Made by litnav. Click a theme or subtopic to open it, a paper to read its abstract.</p>
@@ -113,10 +109,13 @@ fn write_html(node: &MapNode, out: &mut String) {
         write_html(child, out);
     }
     let weights = node.paper_weights.iter().map(Some).chain(std::iter::repeat(None));
-    for (((title, year), abstract_text), weight) in
-        node.papers.iter().zip(&node.years).zip(&node.abstracts).zip(weights)
+    for (i, (((title, year), abstract_text), weight)) in
+        node.papers.iter().zip(&node.years).zip(&node.abstracts).zip(weights).enumerate()
     {
         let mut year = year.map(|y| format!(" <span class=\"year\">({y})</span>")).unwrap_or_default();
+        if node.is_retracted(i) {
+            year.push_str(" <span class=\"retracted\">retracted</span>");
+        }
         // A paper the mixture places here with little confidence says so.
         if let Some(w) = weight.filter(|w| **w < 0.9) {
             let _ = write!(year, " <span class=\"year\">· membership {w:.2}</span>");

@@ -48,6 +48,12 @@ pub struct MapParams {
     #[serde(default)]
     #[cfg_attr(feature = "clap", arg(long, num_args = 0..=1, default_missing_value = "true", value_name = "BOOL"))]
     pub exclude_surveys: Option<bool>,
+    /// The work types a map keeps, by their source's names (OpenAlex's `article`, `preprint`,
+    /// `paratext`, …); papers whose source gives no type are always kept. Default: every type
+    /// but paratext (front matter, indexes), errata and retraction notices.
+    #[serde(default)]
+    #[cfg_attr(feature = "clap", arg(long, value_delimiter = ',', value_name = "TYPES"))]
+    pub include: Option<Vec<String>>,
     /// Subtopic clustering, or the LLM Bottom-Up organizer.
     #[serde(default)]
     #[cfg_attr(feature = "clap", arg(long, value_enum))]
@@ -108,6 +114,7 @@ impl MapParams {
             min_papers: self.min_papers.or(Some(MAP_FLOOR.at_least)),
             before: self.before,
             exclude_surveys: self.exclude_surveys.or(Some(false)),
+            include: self.include.clone(),
             method: Some(self.method.unwrap_or_default()),
             input: Some(self.input.unwrap_or_default()),
             llm_batch: self.llm_batch.or(Some(bottom_up.batch)),
@@ -148,6 +155,7 @@ impl MapParams {
             k,
             filter: Filter { before: filled.before, exclude_surveys: filled.exclude_surveys.unwrap_or(false) },
             floor: ScoreFloor { share, at_least: filled.min_papers.unwrap_or_default(), ..MAP_FLOOR },
+            include: include_types(filled.include.clone())?,
         };
         self.request(&filled, default_seed, source)
     }
@@ -155,9 +163,9 @@ impl MapParams {
     /// The library's request for a map of the papers of a file (any format litnav ingests, or
     /// one topic or TaxoBench `instance` of it), organized whole: retrieval's options are refused.
     pub fn resolve_file(&self, default_seed: u64, path: PathBuf, instance: Option<String>) -> Result<MapRequest> {
-        if self.before.is_some() || self.exclude_surveys == Some(true) {
+        if self.before.is_some() || self.exclude_surveys == Some(true) || self.include.is_some() {
             return Err(Error::input(
-                "before and exclude_surveys filter retrieval from a corpus; a paper file is organized whole",
+                "before, exclude_surveys and include filter retrieval from a corpus; a paper file is organized whole",
             ));
         }
         self.request(&self.filled(), default_seed, PaperSource::File { path, instance })
@@ -299,6 +307,16 @@ impl Defaults for ExpandParams {
     }
 }
 
+/// The kept work types as given (trimmed, lower case), or an input error for an empty list.
+fn include_types(include: Option<Vec<String>>) -> Result<Option<Vec<String>>> {
+    let Some(types) = include else { return Ok(None) };
+    let types: Vec<String> = types.iter().map(|t| t.trim().to_ascii_lowercase()).filter(|t| !t.is_empty()).collect();
+    if types.is_empty() {
+        return Err(Error::input("include: name at least one work type to keep (article, preprint, paratext, …)"));
+    }
+    Ok(Some(types))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -307,7 +325,8 @@ mod tests {
     fn a_map_of_a_topic_takes_the_shipped_defaults() {
         let request = MapParams::new("  graph neural networks ").resolve(42).unwrap();
         assert_eq!(request.topic, "graph neural networks");
-        assert_eq!(request.source, PaperSource::Retrieve { k: 200, filter: Filter::default(), floor: MAP_FLOOR });
+        let source = PaperSource::Retrieve { k: 200, filter: Filter::default(), floor: MAP_FLOOR, include: None };
+        assert_eq!(request.source, source);
         assert_eq!((request.options.seed, request.llm_papers, request.min_relevance), (42, 12, None));
         assert!(request.bottom_up.is_none());
     }

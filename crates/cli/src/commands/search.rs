@@ -33,7 +33,15 @@ pub fn run(args: Args) -> Result<()> {
         println!("no papers match");
     }
     for (rank, hit) in hits.iter().enumerate() {
-        println!("{:>3}. {:>7.3}  {}  {}  [{}]", rank + 1, hit.score, litnav_app::year(hit.year), hit.title, hit.id);
+        let retracted = if session.paper(&hit.id).is_some_and(|p| p.retracted) { "  RETRACTED" } else { "" };
+        println!(
+            "{:>3}. {:>7.3}  {}  {}  [{}]{retracted}",
+            rank + 1,
+            hit.score,
+            litnav_app::year(hit.year),
+            hit.title,
+            hit.id
+        );
     }
     Ok(())
 }

@@ -28,6 +28,9 @@ fn paper(fields: &Fields<'_>) -> Result<PaperRecord> {
         is_survey: survey.unwrap_or(false),
         topics: fields.strings("sources")?,
         abstract_suspect: fields.opt_bool("abstract_suspect")?.unwrap_or(false),
+        work_type: fields.opt_str("type")?,
+        retracted: fields.opt_bool("retracted")?.unwrap_or(false),
+        language: fields.opt_str("language")?,
         ..Paper::default()
     };
     for key in ["doi", "arxiv_id", "openalex_id"] {

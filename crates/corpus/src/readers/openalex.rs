@@ -1,8 +1,10 @@
 //! OpenAlex works, as the snapshot (JSON lines, often gzipped) and the API (`results` pages) ship
 //! them. Fields read: `id`, `doi`, `title` / `display_name`, `abstract_inverted_index` (rebuilt
 //! into text), `publication_year`, `publication_date`, `primary_location.source.display_name`,
-//! `authorships[].author.display_name`, `cited_by_count`, `referenced_works`, `type` (`review` marks
-//! a survey) and `ids` (`mag`, `pmid`, `pmcid`).
+//! `authorships[].author.display_name`, `cited_by_count`, `referenced_works`, `type` (kept; `review`
+//! marks a survey), `is_paratext`, `is_retracted`, `language` and `ids` (`mag`, `pmid`, `pmcid`).
+//! Every field the documented work object allows to be null may be; titles, abstracts, venues and
+//! names are cleaned of markup ([`litnav_core::markup::plain_text`]).
 
 use super::records::for_each_record;
 use super::{Item, PaperRecord, Sink, at};
@@ -10,6 +12,7 @@ use crate::error::Result;
 use crate::json::{Fields, kind};
 use crate::normalize::clean_doi;
 use crate::paper::{IdOrigin, Paper};
+use litnav_core::markup::plain_text;
 use serde_json::Value;
 use std::path::Path;
 
@@ -32,22 +35,22 @@ pub fn for_each_work(path: &Path, mut each: impl FnMut(Paper, Vec<String>) -> Re
 }
 
 fn work(fields: &Fields<'_>) -> Result<PaperRecord> {
-    let title = match fields.opt_str("title")? {
-        Some(title) => title,
-        None => fields
-            .req_str("display_name")
-            .map_err(|_| fields.error("title", "is missing (and so is `display_name`); a work needs a title".into()))?,
-    };
-    let work_type = fields.opt_str("type")?;
+    let title = title(fields)?
+        .ok_or_else(|| fields.error("title", "is missing (and so is `display_name`); a work needs a title".into()))?;
+    let work_type = fields.opt_str("type")?.map(|t| t.to_ascii_lowercase());
+    let paratext = fields.opt_bool("is_paratext")?.unwrap_or(false);
     let mut paper = Paper {
         id_origin: IdOrigin::Title,
         title,
-        abstract_text: abstract_from_inverted_index(fields)?,
+        abstract_text: abstract_from_inverted_index(fields)?.map(|text| plain_text(&text).into_owned()),
         year: fields.opt_year("publication_year")?,
-        venue: venue(fields)?,
-        authors: authors(fields)?,
+        venue: venue(fields)?.map(|venue| plain_text(&venue).into_owned()),
+        authors: authors(fields)?.iter().map(|name| plain_text(name).into_owned()).collect(),
         citation_count: fields.opt_count("cited_by_count")?,
         is_survey: work_type.as_deref() == Some("review"),
+        retracted: fields.opt_bool("is_retracted")?.unwrap_or(false),
+        language: fields.opt_str("language")?,
+        work_type: if paratext { Some("paratext".to_string()) } else { work_type.clone() },
         ..Paper::default()
     };
     super::jsonl::set_date(&mut paper, fields.opt_date("publication_date")?);
@@ -76,6 +79,20 @@ fn work(fields: &Fields<'_>) -> Result<PaperRecord> {
     }
     let references = fields.strings("referenced_works")?.iter().map(|w| short_openalex_id(w)).collect();
     Ok(PaperRecord { paper, survey_explicit: work_type.is_some(), references, at: at(fields.file, fields.line, None) })
+}
+
+/// A work's title as text: `title`, else `display_name`, cleaned of markup; `None` when neither
+/// holds any text (OpenAlex has such works).
+fn title(fields: &Fields<'_>) -> Result<Option<String>> {
+    for field in ["title", "display_name"] {
+        if let Some(title) = fields.opt_str(field)? {
+            let text = plain_text(&title);
+            if !text.is_empty() {
+                return Ok(Some(text.into_owned()));
+            }
+        }
+    }
+    Ok(None)
 }
 
 /// Rebuild the abstract from `{word: [positions]}`: each word at each of its positions, joined by
