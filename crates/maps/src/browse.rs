@@ -77,6 +77,9 @@ pub struct Listed {
     pub citations: u64,
     /// The node (leaf) of the map the paper is placed in.
     pub node: String,
+    /// Its source marks it retracted.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub retracted: bool,
 }
 
 /// One page of a node's papers.
@@ -122,6 +125,7 @@ pub fn node_papers(session: &CorpusSession, map: &MapNode, node_id: &str, query:
             authors: paper.authors.clone(),
             citations: cited,
             node: leaf.to_string(),
+            retracted: paper.retracted,
         });
     }
     match query.sort {

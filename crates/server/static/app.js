@@ -403,6 +403,9 @@ function filterParams() {
   return params;
 }
 
+/** The mark of a paper its source says is retracted. */
+const retractedBadge = () => h("span", { class: "retracted", title: "The source marks this work as retracted" }, "retracted");
+
 async function paperList(stored, node, state) {
   const params = filterParams();
   params.set("sort", state.sort || "map");
@@ -419,7 +422,7 @@ async function paperList(stored, node, state) {
   box.append(h("ol", { id: "paper-list" }, page.papers.map((p) => h("li", {
     class: (known[p.id] ? "known " : "") + (state.paper === p.id ? "active" : ""), dataset: { id: p.id },
     onclick: () => setState({ paper: p.id }),
-  }, h("span", { class: "t" }, ...highlight(p.title, words)), " ",
+  }, h("span", { class: "t" }, ...highlight(p.title, words)), " ", p.retracted ? [retractedBadge(), " "] : "",
   h("span", { class: "meta" }, [p.year, p.venue, `${p.citations} citations`].filter(Boolean).join(" · "))))));
   return box;
 }
@@ -523,7 +526,10 @@ function webglPainter(canvas, graph, look) {
     const m = (Math.min(w, hgt) / 2 - 20) * view.scale;
     gl.viewport(0, 0, canvas.width, canvas.height);
     gl.clearColor(0, 0, 0, 0); gl.clear(gl.COLOR_BUFFER_BIT);
-    gl.enable(gl.BLEND); gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
+    // The canvas holds premultiplied colour: the colour is blended by the source's alpha, the
+    // alpha itself by one ("over"). Blending the alpha by itself too would square it, and faint
+    // edges (alpha 0.18) would vanish.
+    gl.enable(gl.BLEND); gl.blendFuncSeparate(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA, gl.ONE, gl.ONE_MINUS_SRC_ALPHA);
     gl.useProgram(program);
     gl.uniform2f(uniform("scale"), m / (w / 2), -m / (hgt / 2));
     gl.uniform2f(uniform("offset"), view.dx / (w / 2), -view.dy / (hgt / 2));
@@ -811,7 +817,7 @@ async function renderPaper(stored, state, token) {
   const related = (list) => list.length ? h("ul", { class: "rel" }, list.map((r) => h("li", {}, link(r), ` · ${r.count} (cos ${fmt(r.similarity, 2)})`))) : h("p", { class: "muted" }, "None in this corpus.");
   panel.className = "";
   panel.replaceChildren(...[
-    h("h2", { id: "paper-title" }, p.title),
+    h("h2", { id: "paper-title" }, p.title, p.retracted ? [" ", retractedBadge()] : ""),
     h("div", { class: "byline" }, [p.year, p.venue, (p.authors || []).slice(0, 6).join(", ") + ((p.authors || []).length > 6 ? " et al." : "")].filter(Boolean).join(" · ")),
     h("div", { class: "actions" },
       h("button", { id: "add-basket", type: "button", onclick: () => { toggle("basket", p); render(); } }, basket[p.id] ? "Remove from basket" : "Add to basket"),

@@ -5,7 +5,8 @@
 use crate::bibliography::{SurveyContexts, contexts_of};
 use crate::error::{Context, Error, Result};
 use crate::progress::Progress;
-use crate::supplied::{Supplied, VectorsInput, VectorsModel};
+pub use crate::supplied::VectorsStored;
+use crate::supplied::{Supplied, VectorsInput};
 use crate::workspace::Workspace;
 use litnav_corpus::{Format, IngestOutcome, Manifest, MergeReport, ReadOptions, Staging, ingest_files};
 use litnav_embed::cache::{VectorCache, corpus_cache_path};
@@ -52,17 +53,6 @@ pub struct IngestReport {
     /// The supplied vectors stored, when `--vectors` was given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub vectors: Option<VectorsStored>,
-}
-
-/// What an ingest did with supplied vectors.
-#[derive(Debug, Clone, Serialize)]
-pub struct VectorsStored {
-    /// The file read.
-    pub file: PathBuf,
-    /// The model they are of, and its dimension.
-    pub model: VectorsModel,
-    /// Rows stored.
-    pub rows: usize,
 }
 
 /// One input file of an ingest.
@@ -142,7 +132,12 @@ impl Workspace {
             ..IngestRequest::default()
         };
         self.ingest(&dir, &request)?;
-        progress.notice(&format!("built the default corpus at {} from {}", dir.display(), litbench.display()));
+        progress.notice(&format!(
+            "built the default corpus at {} from {} (the datasets {})",
+            dir.display(),
+            litbench.display(),
+            self.settings().datasets_origin
+        ));
         Ok(dir)
     }
 

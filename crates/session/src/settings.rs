@@ -8,7 +8,7 @@
 //! | setting | environment | file key | default |
 //! |---|---|---|---|
 //! | home (caches, models, built corpora) | `LITNAV_HOME` | — | `$XDG_CACHE_HOME/litnav`, else `~/.cache/litnav` |
-//! | datasets (litbench, TaxoBench, citations) | `LITNAV_DATASETS` | `datasets` | the nearest `shared/datasets` beside the working directory or an ancestor |
+//! | datasets (litbench, TaxoBench, citations) | `LITNAV_DATASETS` | `datasets` | the nearest `shared/datasets` beside the working directory or an ancestor, else beside the checkout litnav was built from |
 //! | encoder directory | `LITNAV_MODEL` | `model` | `HOME/models/all-MiniLM-L6-v2` |
 //! | default corpus | `LITNAV_CORPUS` | `corpus` | `HOME/corpora/litbench`, built from the litbench dataset |
 //! | seed | `LITNAV_SEED` | `seed` | 42 |
@@ -35,6 +35,8 @@ pub struct Settings {
     pub home: PathBuf,
     /// The datasets directory, when one is known (holding `litbench/`, `taxobench/`, …).
     pub datasets: Option<PathBuf>,
+    /// Where `datasets` was found, in words for messages ("from LITNAV_DATASETS", …).
+    pub datasets_origin: &'static str,
     /// The sentence encoder's directory.
     pub model_dir: PathBuf,
     /// The corpus commands use when none is named (`None`: the built-in litbench corpus).
@@ -104,8 +106,7 @@ impl Settings {
                 .join("litnav"),
         };
         let (file, file_path) = read_file(var("LITNAV_CONFIG").map(PathBuf::from), &home)?;
-        let datasets =
-            var("LITNAV_DATASETS").map(PathBuf::from).or(file.datasets).or_else(|| cwd.and_then(find_datasets));
+        let (datasets, datasets_origin) = locate_datasets(var("LITNAV_DATASETS"), file.datasets.clone(), cwd);
         let model_dir = var("LITNAV_MODEL")
             .map(PathBuf::from)
             .or(file.model)
@@ -128,7 +129,7 @@ impl Settings {
             }),
         };
         let offline = var("LITNAV_OFFLINE").map_or(file.offline.unwrap_or(false), |flag| is_yes(&flag));
-        Ok(Settings { home, datasets, model_dir, corpus, seed, llm, openalex_key, offline })
+        Ok(Settings { home, datasets, datasets_origin, model_dir, corpus, seed, llm, openalex_key, offline })
     }
 
     /// The datasets directory, or an error saying how to name one.
@@ -136,7 +137,7 @@ impl Settings {
         self.datasets.as_deref().ok_or_else(|| {
             Error::not_found(
                 "cannot find the datasets (a directory holding litbench/corpus.jsonl): set LITNAV_DATASETS, \
-                 or run from a directory beside shared/datasets",
+                 name them as `datasets` in the settings file, or run from a directory beside shared/datasets",
             )
         })
     }
@@ -214,6 +215,30 @@ fn is_yes(flag: &str) -> bool {
     matches!(flag.to_lowercase().as_str(), "1" | "true" | "yes")
 }
 
+/// The datasets directory and where it was found: `LITNAV_DATASETS`, else the settings file's
+/// `datasets`, else the nearest `shared/datasets` beside the working directory, else the one
+/// beside the checkout this litnav was built from (so that the built binary works from any
+/// directory of the machine that built it).
+fn locate_datasets(
+    variable: Option<String>,
+    file: Option<PathBuf>,
+    cwd: Option<&Path>,
+) -> (Option<PathBuf>, &'static str) {
+    if let Some(dir) = variable {
+        return (Some(PathBuf::from(dir)), "from LITNAV_DATASETS");
+    }
+    if let Some(dir) = file {
+        return (Some(dir), "from the settings file");
+    }
+    if let Some(dir) = cwd.and_then(find_datasets) {
+        return (Some(dir), "found beside the working directory");
+    }
+    match find_datasets(Path::new(env!("CARGO_MANIFEST_DIR"))) {
+        Some(dir) => (Some(dir), "found beside the checkout litnav was built from"),
+        None => (None, "not found"),
+    }
+}
+
 /// The nearest `shared/datasets` holding litbench, looking in `cwd` and its ancestors (and beside
 /// each, for a checkout next to `shared/`).
 fn find_datasets(cwd: &Path) -> Option<PathBuf> {
@@ -266,5 +291,24 @@ mod tests {
         assert!(err(&[("LITNAV_HOME", &h), ("LITNAV_SEED", "-1")]).is_some_and(|m| m.contains("LITNAV_SEED")));
         std::fs::write(home.path().join("config.toml"), "colour = 1\n").unwrap_or_else(|e| panic!("{e}"));
         assert!(err(&[("LITNAV_HOME", &h)]).is_some_and(|m| m.contains("config.toml") && m.contains("colour")));
+    }
+
+    #[test]
+    fn the_datasets_are_found_from_any_directory_and_say_where_from() {
+        let elsewhere = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let named = locate_datasets(Some("/data/d".into()), Some("/file/d".into()), None);
+        assert_eq!(named, (Some(PathBuf::from("/data/d")), "from LITNAV_DATASETS"));
+        let filed = locate_datasets(None, Some("/file/d".into()), Some(elsewhere.path()));
+        assert_eq!(filed, (Some(PathBuf::from("/file/d")), "from the settings file"));
+        // From a directory far from any checkout: the datasets beside the one this was built from
+        // (the tests run in a checkout with ../shared beside it, or have no datasets at all).
+        let (found, origin) = locate_datasets(None, None, Some(elsewhere.path()));
+        match found {
+            Some(dir) => {
+                assert!(dir.join("litbench/corpus.jsonl").is_file());
+                assert_eq!(origin, "found beside the checkout litnav was built from");
+            }
+            None => assert_eq!(origin, "not found"),
+        }
     }
 }

@@ -13,12 +13,23 @@
 //! everything that compares papers with papers use the vectors.
 
 use crate::error::{Error, Result};
-use crate::ingest::VectorsStored;
 use litnav_corpus::readers::{Item, PaperRecord, read_file};
 use litnav_corpus::{Catalog, Format, Paper, ReadOptions};
 use litnav_embed::cache::{Key, VectorCache, model_cache_path};
 use litnav_embed::npy::NpyRows;
+use serde::Serialize;
 use std::path::{Path, PathBuf};
+
+/// What an ingest did with supplied vectors.
+#[derive(Debug, Clone, Serialize)]
+pub struct VectorsStored {
+    /// The file read.
+    pub file: PathBuf,
+    /// The model they are of, and its dimension.
+    pub model: VectorsModel,
+    /// Rows stored.
+    pub rows: usize,
+}
 
 /// Where supplied vectors come from.
 #[derive(Debug, Clone, PartialEq)]

@@ -183,6 +183,18 @@ fn a_reader_maps_expands_reads_and_exports_in_a_browser() {
     );
     assert_eq!(painted[0], "webgl", "the citation graph is drawn with WebGL: {painted}");
     assert!(painted[1].as_u64().unwrap() > 2_000, "the graph's nodes are painted: {painted}");
+    // And its links: the faint grey pixels of its lines, on the page's canvas, and on test canvases
+    // painting the same graph with and without its edges by each renderer.
+    let links = browser.script(LINK_PIXELS, serde_json::json!([]));
+    let count = |path: &str| links.pointer(path).and_then(serde_json::Value::as_u64).unwrap();
+    let edges = count("/edges");
+    assert!(edges > 0 && count("/app") > edges, "the page's graph draws its {edges} links: {links}");
+    for renderer in ["webgl", "canvas2d"] {
+        let (with, without) = (count(&format!("/{renderer}/0")), count(&format!("/{renderer}/1")));
+        assert!(with > without + edges, "{renderer} draws the links: {links}");
+    }
+    // As visibly as each other (WebGL blending the alpha by itself drew a quarter as many).
+    assert!(2 * count("/webgl/0") > count("/canvas2d/0"), "WebGL's links are as visible as 2D's: {links}");
     browser.screenshot(&shots.join("6-graph.png"));
     browser.click("#tabs button[data-tab='timeline']");
     browser.wait_for("document.querySelector('.timeline svg rect')", 60);
@@ -458,3 +470,32 @@ fn bench_serve_loads_the_server_without_errors() {
     assert!((3..=13).contains(&sent), "{sent} new queries in 3 s at 4 a second");
     assert_eq!(new["errors"], 0);
 }
+
+/// In the web page: the grey pixels of faint lines (alpha from 20 to 199, no hue) on the citation
+/// graph's canvas and on canvases that paint the page's graph, by each renderer, with and without
+/// its edges — `{app, edges, webgl: [with, without], canvas2d: [with, without]}`.
+const LINK_PIXELS: &str = "
+    const lines = (canvas) => {
+      const t = document.createElement('canvas'); t.width = canvas.width; t.height = canvas.height;
+      const x = t.getContext('2d'); x.drawImage(canvas, 0, 0);
+      const d = x.getImageData(0, 0, t.width, t.height).data; let n = 0;
+      for (let i = 0; i < d.length; i += 4) {
+        const hi = Math.max(d[i], d[i + 1], d[i + 2]), lo = Math.min(d[i], d[i + 1], d[i + 2]);
+        if (d[i + 3] >= 20 && d[i + 3] < 200 && hi - lo < 40) n++;
+      }
+      return n;
+    };
+    const graph = [...cache.graphs.values()].pop();
+    const look = { size: () => 3, edgeAlpha: 0.18, colour: () => '#1f77b4', selected: null };
+    const painted = (painter, edges) => {
+      const c = document.createElement('canvas');
+      c.style.cssText = 'position:fixed;left:0;top:0;width:400px;height:400px';
+      document.body.appendChild(c);
+      painter(c, { ...graph, edges }, look).draw({ scale: 1, dx: 0, dy: 0 });
+      const n = lines(c); c.remove(); return n;
+    };
+    return {
+      app: lines(document.querySelector('canvas#graph')), edges: graph.edges.length,
+      webgl: [painted(webglPainter, graph.edges), painted(webglPainter, [])],
+      canvas2d: [painted(canvasPainter, graph.edges), painted(canvasPainter, [])],
+    };";
