@@ -808,7 +808,7 @@ async function renderPaper(stored, state, token) {
   if (token !== renderToken) return;
   const p = data.paper, prof = data.profile;
   const basket = lists.get("basket"), known = lists.get("known");
-  const link = (ref) => h("a", { onclick: () => setState({ paper: ref.id }) }, ref.title || ref.id);
+  const link = (ref) => [h("a", { onclick: () => setState({ paper: ref.id }) }, ref.title || ref.id), ...(ref.retracted ? [" ", retractedBadge()] : [])];
   const metric = (name, value, why) => [h("dt", {}, name), h("dd", {}, value, h("span", { class: "why" }, why))];
   const positive = data.citers.citers.filter((c) => c.sentiment === "positive");
   const others = data.citers.citers.filter((c) => c.sentiment !== "positive");

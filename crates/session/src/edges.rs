@@ -132,6 +132,7 @@ impl EdgeGraph {
                 title: None,
                 year: self.graph.year(node),
                 cited_by: self.graph.in_degree(node),
+                retracted: false,
             })
         };
         relations::path_between(&self.graph, (from, to), ends, max_hops, shortest_limit, &paper)

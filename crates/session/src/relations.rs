@@ -121,6 +121,9 @@ pub struct PaperRef {
     pub year: Option<i32>,
     /// In-corpus citations.
     pub cited_by: usize,
+    /// Its source marks it retracted.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub retracted: bool,
 }
 
 /// A related paper and the count and similarity relating it.
@@ -437,6 +440,7 @@ impl CorpusSession {
             title: self.paper(id).map(|p| p.title.clone()),
             year: graph.year(node),
             cited_by: graph.in_degree(node),
+            retracted: self.paper(id).is_some_and(|p| p.retracted),
         })
     }
 
@@ -792,6 +796,7 @@ impl CorpusSession {
                         title: topic.map(|t| t.title.clone()),
                         year: topic.and_then(|t| t.year),
                         cited_by: 0,
+                        retracted: false,
                     }
                 }
             };
@@ -815,9 +820,13 @@ impl CorpusSession {
 }
 
 impl std::fmt::Display for PaperRef {
-    /// Year, title, id on one line.
+    /// Year, title, id on one line (and RETRACTED when the source says so).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}  {}  [{}]", crate::year(self.year), self.title.as_deref().unwrap_or("(untitled)"), self.id)
+        write!(f, "{}  {}  [{}]", crate::year(self.year), self.title.as_deref().unwrap_or("(untitled)"), self.id)?;
+        if self.retracted {
+            write!(f, "  RETRACTED")?;
+        }
+        Ok(())
     }
 }
 

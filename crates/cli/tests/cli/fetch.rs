@@ -212,6 +212,13 @@ fn a_field_as_openalex_really_answers_is_fetched_whole_and_clean_and_every_repai
     assert!((1..=fetch["flagged"]["paratext (left out of maps)"].as_u64().unwrap()).contains(&typed));
     let retracted = papers.iter().filter(|p| p["retracted"] == true).count() as u64;
     assert!((1..=fetch["flagged"]["retracted"].as_u64().unwrap()).contains(&retracted));
+    // A search shows the mark beside a retracted work.
+    let withdrawn = papers.iter().find(|p| p["retracted"] == true).unwrap();
+    let title = withdrawn["title"].as_str().unwrap();
+    let search = ["search", "--corpus", path(&corpus), "--query", title, "--mode", "bm25", "--k", "3"];
+    let found = litnav_with(home.path(), "", &search);
+    let line = stdout(&found).lines().find(|l| l.contains(withdrawn["id"].as_str().unwrap())).map(str::to_string);
+    assert!(line.as_deref().is_some_and(|l| l.ends_with("RETRACTED")), "{line:?}\n{}", stderr(&found));
     // Every citation among the fetched works is counted, those made through merged ids included
     // (the fetch again, as a library: its works keep their OpenAlex ids).
     let cache = tempfile::tempdir().unwrap();
