@@ -255,7 +255,7 @@ fn papers_by_topic(corpus: &[CorpusLine]) -> HashMap<String, HashSet<String>> {
 /// The map's coverage of `topic` from `session`, retrieved as `litnav map` retrieves it.
 fn coverage_of(workspace: &Workspace, session: &CorpusSession, topic: &str) -> Result<Coverage> {
     let k = maps::DEFAULT_MAP_PAPERS;
-    let retrieved = maps::retrieve_for_map(workspace, session, topic, maps::MapPapers::new(k), &litnav_app::Quiet)?;
+    let retrieved = maps::retrieve_for_map(workspace, session, topic, &maps::MapPapers::new(k), &litnav_app::Quiet)?;
     Ok(retrieved.coverage)
 }
 

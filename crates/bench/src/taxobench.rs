@@ -194,12 +194,12 @@ fn answer(
     let source = match options.mode {
         Mode::DeepResearch => {
             // Every one of the k: the deep-research setting scores retrieval's recall too.
-            PaperSource::Retrieve {
+            PaperSource::Retrieve(maps::MapPapers {
                 k: options.k,
                 filter: Filter { before: None, exclude_surveys: true },
                 floor: litnav_search::ScoreFloor::NONE,
                 include: None,
-            }
+            })
         }
         Mode::BottomUp => PaperSource::File { path: options.data.clone(), instance: Some(id.to_string()) },
     };

@@ -65,17 +65,7 @@ pub fn relevance_floor(cosine: f64) -> Result<f64> {
 pub enum PaperSource {
     /// The top `k` papers of the default retrieval (expanded) for the topic, filtered, and of
     /// those the ones that reach `floor`.
-    Retrieve {
-        /// How many at most.
-        k: usize,
-        /// Leakage filters.
-        filter: Filter,
-        /// How many of the `k` the topic keeps ([`MAP_FLOOR`] by default).
-        floor: ScoreFloor,
-        /// The work types kept (`None`: every type but [`litnav_corpus::NOT_RESEARCH`]); a
-        /// paper whose source gives no type is always kept.
-        include: Option<Vec<String>>,
-    },
+    Retrieve(MapPapers),
     /// Every paper of this file (any format litnav ingests), or those of one topic or TaxoBench
     /// instance it defines.
     File {
@@ -114,12 +104,7 @@ impl MapRequest {
     pub fn new(topic: impl Into<String>, seed: u64) -> MapRequest {
         MapRequest {
             topic: topic.into(),
-            source: PaperSource::Retrieve {
-                k: DEFAULT_MAP_PAPERS,
-                filter: Filter::default(),
-                floor: MAP_FLOOR,
-                include: None,
-            },
+            source: PaperSource::Retrieve(MapPapers::new(DEFAULT_MAP_PAPERS)),
             options: Options { seed, ..Options::default() },
             min_relevance: None,
             llm_papers: DEFAULT_LLM_PAPERS,
@@ -281,13 +266,12 @@ pub fn build_map(
     let mut notices = Vec::new();
     let mut coverage = None;
     let (docs, floor) = match &request.source {
-        PaperSource::Retrieve { k, filter, floor, include } => {
+        PaperSource::Retrieve(papers) => {
             let session = session.ok_or_else(|| Error::internal("a map retrieved from a corpus needs its session"))?;
-            let papers = MapPapers { k: *k, filter: *filter, floor: *floor, include: include.as_deref() };
             let retrieved = retrieve_for_map(workspace, session, &request.topic, papers, progress)?;
             notices = retrieved.notices;
             coverage = Some(retrieved.coverage);
-            let subtopic_floor = if floor.keeps_all() { RELEVANCE_FLOOR } else { 0.0 };
+            let subtopic_floor = if papers.floor.keeps_all() { RELEVANCE_FLOOR } else { 0.0 };
             (retrieved.docs, subtopic_floor)
         }
         PaperSource::File { path, instance } => (docs_from_file(workspace, path, instance.as_deref(), progress)?, 0.0),
@@ -296,7 +280,7 @@ pub fn build_map(
         return Err(Error::not_found(format!("no papers to organize for {:?}", request.topic)));
     }
     let options = Options { min_relevance: request.min_relevance.unwrap_or(floor), ..request.options };
-    let outcome = match request.bottom_up {
+    let mut outcome = match request.bottom_up {
         None => organize_docs(workspace, &request.topic, &docs, options, llm, request.llm_papers, progress),
         Some(settings) => {
             let client =
@@ -304,7 +288,6 @@ pub fn build_map(
             bottom_up_docs(workspace, &request.topic, &docs, settings, options, client, progress)
         }
     }?;
-    let mut outcome = outcome;
     if let Some(session) = session {
         outcome.map.mark_retracted(&|id| session.paper(id).is_some_and(|p| p.retracted));
     }
@@ -397,21 +380,22 @@ pub struct Retrieved {
 }
 
 /// Which papers of a corpus a map retrieves.
-#[derive(Debug, Clone, Copy)]
-pub struct MapPapers<'a> {
+#[derive(Debug, Clone, PartialEq)]
+pub struct MapPapers {
     /// How many at most.
     pub k: usize,
     /// Leakage filters.
     pub filter: Filter,
-    /// How many of the `k` the topic keeps.
+    /// How many of the `k` the topic keeps ([`MAP_FLOOR`] by default).
     pub floor: ScoreFloor,
-    /// The work types kept (`None`: every type but [`litnav_corpus::NOT_RESEARCH`]).
-    pub include: Option<&'a [String]>,
+    /// The work types kept (`None`: every type but [`litnav_corpus::NOT_RESEARCH`]); a paper
+    /// whose source gives no type is always kept.
+    pub include: Option<Vec<String>>,
 }
 
-impl MapPapers<'_> {
-    /// The default map's papers: [`DEFAULT_MAP_PAPERS`] without filters, cut at [`MAP_FLOOR`].
-    pub fn new(k: usize) -> MapPapers<'static> {
+impl MapPapers {
+    /// `k` papers without filters, cut at [`MAP_FLOOR`], of every type but the ones maps leave out.
+    pub fn new(k: usize) -> MapPapers {
         MapPapers { k, filter: Filter::default(), floor: MAP_FLOOR, include: None }
     }
 }
@@ -422,10 +406,11 @@ pub fn retrieve_for_map(
     workspace: &Workspace,
     session: &CorpusSession,
     topic: &str,
-    papers: MapPapers<'_>,
+    papers: &MapPapers,
     progress: &dyn Progress,
 ) -> Result<Retrieved> {
-    let MapPapers { k, filter, floor, include } = papers;
+    let MapPapers { k, filter, floor, ref include } = *papers;
+    let include = include.as_deref();
     let encoder = workspace.encoder(progress)?;
     let mut notices = Vec::new();
     progress.check("retrieving papers")?;

@@ -4,7 +4,7 @@ use super::names::{InputName, MethodName};
 use super::{Defaults, FetchParams};
 use crate::maps::{
     self, BottomUpSettings, DEFAULT_EXPANSION_PAPERS, DEFAULT_LLM_PAPERS, DEFAULT_MAP_PAPERS,
-    EXPANSION_RELEVANCE_FLOOR, ExpandRequest, MAP_FLOOR, MapRequest, PaperSource,
+    EXPANSION_RELEVANCE_FLOOR, ExpandRequest, MAP_FLOOR, MapPapers, MapRequest, PaperSource,
 };
 use crate::{Error, Result};
 use litnav_organize::Options;
@@ -151,12 +151,12 @@ impl MapParams {
         }
         let share = filled.min_score.unwrap_or_default() as f32;
         let share = maps::floor_share(share).map_err(|e| named("min_score", e))?;
-        let source = PaperSource::Retrieve {
+        let source = PaperSource::Retrieve(MapPapers {
             k,
             filter: Filter { before: filled.before, exclude_surveys: filled.exclude_surveys.unwrap_or(false) },
             floor: ScoreFloor { share, at_least: filled.min_papers.unwrap_or_default(), ..MAP_FLOOR },
             include: include_types(filled.include.clone())?,
-        };
+        });
         self.request(&filled, default_seed, source)
     }
 
@@ -325,8 +325,8 @@ mod tests {
     fn a_map_of_a_topic_takes_the_shipped_defaults() {
         let request = MapParams::new("  graph neural networks ").resolve(42).unwrap();
         assert_eq!(request.topic, "graph neural networks");
-        let source = PaperSource::Retrieve { k: 200, filter: Filter::default(), floor: MAP_FLOOR, include: None };
-        assert_eq!(request.source, source);
+        let source = MapPapers { k: 200, filter: Filter::default(), floor: MAP_FLOOR, include: None };
+        assert_eq!(request.source, PaperSource::Retrieve(source));
         assert_eq!((request.options.seed, request.llm_papers, request.min_relevance), (42, 12, None));
         assert!(request.bottom_up.is_none());
     }

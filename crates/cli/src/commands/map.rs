@@ -91,7 +91,7 @@ pub fn run(args: Args) -> Result<()> {
     let fetched = fetch_for_map(&workspace, args.fetch, topic, corpus, &args.fetch_params, key, &progress)?;
     let corpus = fetched.or(args.corpus.clone());
     let session = match request.source {
-        PaperSource::Retrieve { .. } => {
+        PaperSource::Retrieve(_) => {
             let session = workspace.open(corpus.as_deref(), &progress)?;
             Some(match args.scan {
                 Some(scan) => session.with_scan(scan.scan()),
