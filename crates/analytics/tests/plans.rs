@@ -137,9 +137,9 @@ fn exported_aan_gives_the_csr_values_and_every_table_reads_back() {
     )
     .unwrap();
     let corpus = litnav_corpus::Corpus::open(corpus_dir.path()).unwrap();
-    let graph = Graph::from_papers(corpus.papers());
+    let graph = Graph::from_papers(corpus.papers().unwrap());
     let out = tempfile::tempdir().unwrap();
-    let exported = export::export_corpus(corpus.papers(), corpus.topics(), &graph, &[], out.path()).unwrap();
+    let exported = export::export_corpus(corpus.papers().unwrap(), corpus.topics(), &graph, &[], out.path()).unwrap();
     assert_eq!(exported.papers as usize, graph.len());
     assert_eq!(exported.edges as usize, graph.edge_count());
 

@@ -299,7 +299,7 @@ mod enabled {
     pub(super) fn export_parquet(session: &CorpusSession, out: &Path) -> Result<AnalyticsReport> {
         let citations = session.citations()?;
         let exported = litnav_analytics::export::export_corpus(
-            session.papers(),
+            session.papers()?,
             session.topics(),
             &citations.graph,
             &citations.contexts,

@@ -48,7 +48,7 @@ fn a_session_reads_one_generation_while_the_corpus_is_reingested() {
     ingest(&workspace, &dir, &["papers.jsonl", "citations.csv"], &[]);
     ingest(&workspace, &dir, &["papers.jsonl", "citations.csv"], &["contexts-a.jsonl"]);
     assert_eq!(session.citations().unwrap().graph.edge_count(), 0);
-    assert_eq!(session.papers().len(), 12);
+    assert_eq!(session.len(), 12);
     // A new session sees the new generation.
     let fresh = workspace.open(Some(&dir), &litnav_app::Quiet).unwrap();
     assert_eq!(fresh.citations().unwrap().graph.edge_count(), 20);
@@ -106,7 +106,7 @@ fn ingest_failures_keep_the_corpus_and_say_why() {
     let error = workspace.ingest(&dir, &request).unwrap_err();
     assert_eq!(error.kind(), ErrorKind::Input);
     assert!(error.to_string().contains("the corpus is unchanged"));
-    assert_eq!(workspace.open(Some(&dir), &litnav_app::Quiet).unwrap().papers().len(), 12);
+    assert_eq!(workspace.open(Some(&dir), &litnav_app::Quiet).unwrap().len(), 12);
 }
 
 /// SciNet's LLM judgements through the scorers, against a scripted endpoint: every unlabelled

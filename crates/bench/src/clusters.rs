@@ -54,7 +54,7 @@ const METHODS: [(Method, &str); 4] = [
 /// method, and score the clusterings.
 pub fn run(workspace: &Workspace, session: &CorpusSession, per_topic: usize, seed: u64) -> Result<Report> {
     let encoder = workspace.encoder(&Quiet)?;
-    let gold = gold_clusters(session, per_topic, seed);
+    let gold = gold_clusters(session, per_topic, seed)?;
     if gold.is_empty() {
         return Err(litnav_app::Error::input(format!("the corpus at {} has no topics", session.dir().display())));
     }
@@ -95,7 +95,7 @@ pub fn run(workspace: &Workspace, session: &CorpusSession, per_topic: usize, see
 
 /// Each topic (by id) with up to `per_topic` of its corpus papers that no other topic cites,
 /// sampled with `seed`.
-fn gold_clusters(session: &CorpusSession, per_topic: usize, seed: u64) -> Vec<(&str, Vec<String>)> {
+fn gold_clusters(session: &CorpusSession, per_topic: usize, seed: u64) -> Result<Vec<(&str, Vec<String>)>> {
     let mut topics_citing: HashMap<&str, usize> = HashMap::new();
     for topic in session.topics() {
         let mut ids: Vec<&str> = topic.reference_ids.iter().map(String::as_str).collect();
@@ -105,22 +105,18 @@ fn gold_clusters(session: &CorpusSession, per_topic: usize, seed: u64) -> Vec<(&
             *topics_citing.entry(id).or_default() += 1;
         }
     }
-    session
-        .topics()
-        .iter()
-        .filter_map(|topic| {
-            let cited_here_only: Vec<String> = topic
-                .reference_ids
-                .iter()
-                .filter(|id| topics_citing[id.as_str()] == 1 && session.paper(id).is_some())
-                .cloned()
-                .collect();
-            let mut ids = crate::seeded_order(cited_here_only, seed);
-            ids.truncate(per_topic);
-            ids.sort_unstable();
-            (!ids.is_empty()).then_some((topic.id.as_str(), ids))
-        })
-        .collect()
+    let mut gold = Vec::new();
+    for topic in session.topics() {
+        let cited_here_only = topic.reference_ids.iter().filter(|id| topics_citing[id.as_str()] == 1);
+        let known: Vec<String> = session.papers_of(cited_here_only)?.into_iter().map(|p| p.id.clone()).collect();
+        let mut ids = crate::seeded_order(known, seed);
+        ids.truncate(per_topic);
+        ids.sort_unstable();
+        if !ids.is_empty() {
+            gold.push((topic.id.as_str(), ids));
+        }
+    }
+    Ok(gold)
 }
 
 impl std::fmt::Display for Report {

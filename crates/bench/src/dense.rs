@@ -159,7 +159,7 @@ pub fn run_session(
     let encoder = workspace.encoder(&litnav_app::Quiet)?;
     let retriever = session.dense(encoder, &litnav_app::Quiet)?;
     let index = retriever.dense_index().ok_or_else(|| crate::Error::input("no paper vectors"))?;
-    let papers = session.papers();
+    let papers = session.papers()?;
     let step = (papers.len() / shape.queries.max(1)).max(1);
     let titles: Vec<&str> = papers.iter().step_by(step).take(shape.queries).map(|p| p.title.as_str()).collect();
     let query_vectors = encoder.embed(&titles);

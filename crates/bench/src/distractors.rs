@@ -69,7 +69,7 @@ pub fn run(
     for size in sorted {
         let built = build(workspace, size, progress)?;
         let session = litnav_app::CorpusSession::open(&built.dir)?;
-        let papers = session.papers().len();
+        let papers = session.len();
         let report = researcharena::run(workspace, &session, options)?;
         runs.push(AtSize { distractors: size, real: built.real, synthetic: built.synthetic, papers, report });
     }
@@ -119,7 +119,7 @@ fn build(workspace: &Workspace, size: usize, progress: &dyn Progress) -> Result<
     // The corpus gets every distractor's vector it lacks (litbench's came from the built-in corpus).
     let corpus = litnav_corpus::Corpus::open(&dir)?;
     let mut target = VectorCache::open(&corpus_cache_path(&dir), litnav_embed::DIM)?;
-    target.copy_from(&cache, corpus.papers().iter().map(|p| VectorCache::key(litnav_embed::MODEL_NAME, &p.text())))?;
+    target.copy_from(&cache, corpus.papers()?.iter().map(|p| VectorCache::key(litnav_embed::MODEL_NAME, &p.text())))?;
     Ok(Built { dir, real, synthetic })
 }
 

@@ -84,7 +84,7 @@ const LLM_CLUSTER: &str = "Subtopic Expander: title + cluster";
 /// Run the benchmark on the session's corpus topics.
 pub fn run(workspace: &Workspace, session: &CorpusSession, options: ExpanderOptions<'_>) -> Result<Report> {
     let encoder = workspace.encoder(&Quiet)?;
-    let clusters = clusters(session, options.cluster_size, options.seed);
+    let clusters = clusters(session, options.cluster_size, options.seed)?;
     if clusters.is_empty() {
         return Err(litnav_app::Error::input(format!(
             "the corpus at {} has no topics with references in it",
@@ -92,8 +92,8 @@ pub fn run(workspace: &Workspace, session: &CorpusSession, options: ExpanderOpti
         )));
     }
     let texts =
-        |ids: &[String]| -> Vec<String> { ids.iter().filter_map(|id| session.paper(id)).map(Paper::text).collect() };
-    let cluster_texts: Vec<Vec<String>> = clusters.iter().map(|c| texts(&c.cluster)).collect();
+        |ids: &[String]| -> Result<Vec<String>> { Ok(session.papers_of(ids)?.into_iter().map(Paper::text).collect()) };
+    let cluster_texts: Vec<Vec<String>> = clusters.iter().map(|c| texts(&c.cluster)).collect::<Result<_>>()?;
     let embed = |t: &[String]| encoder.embed(t);
     let mut names: Vec<&'static str> = vec![ORIGINAL, OFFLINE];
     if options.llm.is_some() {
@@ -108,13 +108,9 @@ pub fn run(workspace: &Workspace, session: &CorpusSession, options: ExpanderOpti
         let mut queries =
             vec![(ORIGINAL, cluster.title.clone(), false), (OFFLINE, query_of(&cluster.title, &phrases), false)];
         if let Some(client) = options.llm {
-            let papers: Vec<PaperText<'_>> = cluster
-                .cluster
-                .iter()
-                .filter_map(|id| session.paper(id))
-                .take(options.llm_papers.max(1))
-                .map(Paper::as_text)
-                .collect();
+            let known = session.papers_of(&cluster.cluster)?;
+            let papers: Vec<PaperText<'_>> =
+                known.into_iter().take(options.llm_papers.max(1)).map(Paper::as_text).collect();
             for (name, shown) in [(LLM_TITLE, &papers[..0]), (LLM_CLUSTER, &papers[..])] {
                 queries.push(match litnav_llm::navigator::expand_subtopic(client, "", &cluster.title, "", shown) {
                     Ok(answer) => (name, query_of(&cluster.title, &answer.value.terms), false),
@@ -166,26 +162,24 @@ struct Cluster {
 
 /// Each topic with `size` of its corpus references (seeded sample) as the cluster and at least
 /// as many left as the truth.
-fn clusters(session: &CorpusSession, size: usize, seed: u64) -> Vec<Cluster> {
-    session
-        .topics()
-        .iter()
-        .filter_map(|topic| {
-            let in_corpus = topic.reference_ids.iter().filter(|id| session.paper(id).is_some()).cloned().collect();
-            let mut ids = crate::seeded_order(in_corpus, seed);
-            if ids.len() < 2 * size {
-                return None;
-            }
-            let truth = ids.split_off(size);
-            Some(Cluster {
-                topic: topic.id.clone(),
-                title: topic.title.clone(),
-                before: topic.year,
-                cluster: ids,
-                truth,
-            })
-        })
-        .collect()
+fn clusters(session: &CorpusSession, size: usize, seed: u64) -> Result<Vec<Cluster>> {
+    let mut clusters = Vec::new();
+    for topic in session.topics() {
+        let in_corpus = session.papers_of(&topic.reference_ids)?.into_iter().map(|p| p.id.clone()).collect();
+        let mut ids = crate::seeded_order(in_corpus, seed);
+        if ids.len() < 2 * size {
+            continue;
+        }
+        let truth = ids.split_off(size);
+        clusters.push(Cluster {
+            topic: topic.id.clone(),
+            title: topic.title.clone(),
+            before: topic.year,
+            cluster: ids,
+            truth,
+        });
+    }
+    Ok(clusters)
 }
 
 /// The key phrases of cluster `i` against the other clusters, as `litnav expand` picks them.

@@ -309,7 +309,7 @@ fn pair_task(
                 let retrieved = match system {
                     System::Relations => relation_answer(session, family, paper)?,
                     _ => {
-                        let title = session.paper(paper).map_or(paper.as_str(), |p| p.title.as_str());
+                        let title = session.paper(paper)?.map_or(paper.as_str(), |p| p.title.as_str());
                         answerer.retrieve(session, system, title, K, &[paper])?
                     }
                 };
@@ -384,7 +384,7 @@ fn path_pairs(aan: &CorpusSession, queries: usize) -> Result<Vec<(Node, Node)>> 
 fn path_task(aan: &CorpusSession, answerer: &Answerer<'_>, scratch: &Path) -> Result<(usize, Vec<PathRow>)> {
     let graph = &aan.citations()?.graph;
     let pairs = path_pairs(aan, answerer.queries)?;
-    let title = |n: Node| aan.paper(graph.id(n)).map_or(String::new(), |p| p.title.clone());
+    let title = |n: Node| -> Result<String> { Ok(aan.paper(graph.id(n))?.map_or(String::new(), |p| p.title.clone())) };
     let mut rows = Vec::new();
     for system in System::ALL {
         let mut lines = Vec::new();
@@ -399,7 +399,7 @@ fn path_task(aan: &CorpusSession, answerer: &Answerer<'_>, scratch: &Path) -> Re
                 _ => answerer.retrieve(
                     aan,
                     system,
-                    &format!("{} {}", title(old), title(new)),
+                    &format!("{} {}", title(old)?, title(new)?),
                     PATH_K,
                     &[old_id, new_id],
                 )?,

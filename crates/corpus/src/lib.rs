@@ -20,6 +20,7 @@ mod json;
 pub mod normalize;
 pub mod paper;
 pub mod readers;
+pub mod records;
 pub mod store;
 
 pub use catalog::{Catalog, MergeReport};
@@ -27,6 +28,7 @@ pub use error::{Error, Location, Result};
 pub use normalize::{title_id, title_key};
 pub use paper::{IdOrigin, NOT_RESEARCH, Paper, Topic, looks_like_survey};
 pub use readers::{Format, ReadOptions};
+pub use records::PaperScan;
 pub use store::{Corpus, FORMAT_VERSION, Lease, Manifest, Writer};
 
 use std::path::{Path, PathBuf};
@@ -83,7 +85,7 @@ pub fn ingest_files(
     });
     // Another ingest into the same corpus finishes first; this one then builds on its result.
     let (mut writer, previous) = Writer::begin_waiting(dir)?;
-    let (papers, topics) = previous.map(Corpus::into_parts).unwrap_or_default();
+    let (papers, topics) = previous.map(Corpus::into_parts).transpose()?.unwrap_or_default();
     let mut catalog = Catalog::new(papers, topics);
     let mut report = MergeReport::default();
     catalog.merge(items, &mut report);

@@ -94,16 +94,21 @@ impl Paper {
     /// Whether a map keeps the paper: its type is among `include` when that names types, else it
     /// is not one of [`NOT_RESEARCH`]. A paper whose source gives no type is always kept.
     pub fn kept_in_maps(&self, include: Option<&[String]>) -> bool {
-        let Some(work_type) = self.work_type.as_deref() else { return true };
-        match include {
-            Some(types) => types.iter().any(|t| t.eq_ignore_ascii_case(work_type)),
-            None => !NOT_RESEARCH.contains(&work_type),
-        }
+        self.work_type.as_deref().is_none_or(|work_type| type_kept_in_maps(work_type, include))
     }
 
     /// The paper as title and abstract, the view prompts and organizers read.
     pub fn as_text(&self) -> litnav_core::PaperText<'_> {
         litnav_core::PaperText::new(&self.title, self.abstract_text.as_deref())
+    }
+}
+
+/// Whether a map keeps works of `work_type`: it is among `include` when that names types, else it
+/// is not one of [`NOT_RESEARCH`].
+pub fn type_kept_in_maps(work_type: &str, include: Option<&[String]>) -> bool {
+    match include {
+        Some(types) => types.iter().any(|t| t.eq_ignore_ascii_case(work_type)),
+        None => !NOT_RESEARCH.contains(&work_type),
     }
 }
 

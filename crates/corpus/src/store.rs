@@ -6,6 +6,7 @@
 //!   .lock                held (flock) by the one process writing
 //!   gen-000003/          the current generation
 //!     papers.jsonl       one Paper per line, in ingest order
+//!     papers.index       where each line starts and an id table (see [`crate::records`])
 //!     topics.jsonl       one Topic per line
 //!     lexical/           the BM25 index (written by litnav-search)
 //! ```
@@ -26,6 +27,7 @@
 
 use crate::error::{Error, Result, io_at};
 use crate::paper::{Paper, Topic};
+use crate::records::{self, Records};
 use serde::{Deserialize, Serialize};
 use std::fs::{self, File};
 use std::io::{BufRead, BufReader, BufWriter, Write};
@@ -36,7 +38,6 @@ use std::path::{Path, PathBuf};
 pub const FORMAT_VERSION: u32 = 1;
 const FORMAT_NAME: &str = "litnav-corpus";
 const MANIFEST: &str = "manifest.json";
-const PAPERS: &str = "papers.jsonl";
 const TOPICS: &str = "topics.jsonl";
 const LEASE: &str = ".lease";
 /// How often a reader re-reads the manifest when collectors keep removing the generation it named.
@@ -64,17 +65,33 @@ pub struct Manifest {
     /// Artifacts present in the generation besides the records (e.g. `lexical`).
     #[serde(default)]
     pub artifacts: Vec<String>,
+    /// Papers by their source's work type (`article`, `paratext`, …), for those that have one:
+    /// what a map leaves out is counted from here, not from every record. Absent in manifests
+    /// written before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub types: Option<std::collections::BTreeMap<String, usize>>,
 }
 
-/// A corpus loaded from its directory. It holds a [`Lease`] on its generation for as long as it
-/// lives.
-#[derive(Debug)]
+/// A corpus opened from its directory: its manifest and topics read, its papers read from disk
+/// when asked for (one by position or id, a streaming scan, or all at once for the commands that
+/// need them all). It holds a [`Lease`] on its generation for as long as it lives.
 pub struct Corpus {
     dir: PathBuf,
     manifest: Manifest,
-    papers: Vec<Paper>,
+    records: Records,
+    /// Every paper, once a caller asked for them all.
+    all: std::sync::OnceLock<Vec<Paper>>,
+    /// The papers decoded one at a time, by position, kept for the corpus's life (a paper asked
+    /// for twice is decoded once, and borrowed by callers).
+    decoded: elsa::sync::FrozenMap<usize, Box<Paper>>,
     topics: Vec<Topic>,
     lease: Lease,
+}
+
+impl std::fmt::Debug for Corpus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Corpus").field("dir", &self.dir).field("manifest", &self.manifest).finish_non_exhaustive()
+    }
 }
 
 /// A reader's hold on one generation: while any clone lives, writers do not delete the
@@ -149,24 +166,22 @@ impl Corpus {
         Ok((manifest, generation))
     }
 
-    /// Load a corpus: manifest, papers and topics of the current generation, which stays on disk
-    /// for as long as the returned value (or a clone of its [`Lease`]) lives.
+    /// Open a corpus: its manifest, topics and the index of its papers in the current
+    /// generation, which stays on disk for as long as the returned value (or a clone of its
+    /// [`Lease`]) lives. No paper is read yet.
     pub fn open(dir: &Path) -> Result<Corpus> {
         let (lease, manifest) = Lease::acquire(dir)?;
-        let papers = read_jsonl(&lease.dir().join(PAPERS))?;
-        let topics = read_jsonl(&lease.dir().join(TOPICS))?;
+        let records = Records::open(lease.dir(), manifest.papers)?;
+        let topics: Vec<Topic> = read_jsonl(&lease.dir().join(TOPICS))?;
         // A file cut at a line boundary still parses: the manifest's counts catch it.
-        for (file, found, written) in [(PAPERS, papers.len(), manifest.papers), (TOPICS, topics.len(), manifest.topics)]
-        {
-            if found != written {
-                let path = lease.dir().join(file);
-                return Err(damaged(
-                    &path,
-                    format!("holds {found} records, manifest.json says {written} were written"),
-                ));
-            }
+        if topics.len() != manifest.topics {
+            let path = lease.dir().join(TOPICS);
+            let message =
+                format!("holds {} records, manifest.json says {} were written", topics.len(), manifest.topics);
+            return Err(damaged(&path, message));
         }
-        Ok(Corpus { dir: dir.to_path_buf(), manifest, papers, topics, lease })
+        let (all, decoded) = (std::sync::OnceLock::new(), elsa::sync::FrozenMap::new());
+        Ok(Corpus { dir: dir.to_path_buf(), manifest, records, all, decoded, topics, lease })
     }
 
     /// The lease on this corpus's generation (clone it to keep the generation while reading its
@@ -190,9 +205,61 @@ impl Corpus {
         self.lease.dir().to_path_buf()
     }
 
-    /// Papers in ingest order.
-    pub fn papers(&self) -> &[Paper] {
-        &self.papers
+    /// Number of papers.
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    /// True when the corpus holds no paper.
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
+    /// Every paper in ingest order, read from disk on the first call and kept: for commands that
+    /// need them all (statistics, exports, ingest). Others read papers by id or position.
+    pub fn papers(&self) -> Result<&[Paper]> {
+        if let Some(all) = self.all.get() {
+            return Ok(all);
+        }
+        let mut papers = Vec::with_capacity(self.records.len());
+        self.records.scan(|_, paper| {
+            papers.push(paper);
+            Ok(())
+        })?;
+        Ok(self.all.get_or_init(|| papers))
+    }
+
+    /// The paper at `position` in ingest order.
+    pub fn paper_at(&self, position: usize) -> Result<&Paper> {
+        if let Some(all) = self.all.get()
+            && let Some(paper) = all.get(position)
+        {
+            return Ok(paper);
+        }
+        if let Some(paper) = self.decoded.get(&position) {
+            return Ok(paper);
+        }
+        let paper = self.records.get(position)?;
+        Ok(self.decoded.insert(position, Box::new(paper)))
+    }
+
+    /// The position of the paper with this id, if the corpus holds it.
+    pub fn position(&self, id: &str) -> Result<Option<usize>> {
+        self.records.position(id)
+    }
+
+    /// The paper with this id, if the corpus holds it.
+    pub fn paper(&self, id: &str) -> Result<Option<&Paper>> {
+        self.position(id)?.map(|position| self.paper_at(position)).transpose()
+    }
+
+    /// Every paper in ingest order, each handed to `each` and dropped after it (memory: one
+    /// paper), unless all are already read.
+    pub fn scan(&self, mut each: impl FnMut(usize, &Paper) -> Result<()>) -> Result<()> {
+        match self.all.get() {
+            Some(all) => all.iter().enumerate().try_for_each(|(position, paper)| each(position, paper)),
+            None => self.records.scan(|position, paper| each(position, &paper)),
+        }
     }
 
     /// Topics in ingest order.
@@ -200,9 +267,26 @@ impl Corpus {
         &self.topics
     }
 
+    /// How many papers a map leaves out by their type ([`Paper::kept_in_maps`]): counted from
+    /// the manifest's types, or from every record for a corpus written before it kept them.
+    pub fn left_out_of_maps(&self, include: Option<&[String]>) -> Result<usize> {
+        if let Some(types) = &self.manifest.types {
+            let left_out = types.iter().filter(|(work_type, _)| !crate::paper::type_kept_in_maps(work_type, include));
+            return Ok(left_out.map(|(_, count)| count).sum());
+        }
+        let mut left_out = 0;
+        self.scan(|_, paper| {
+            left_out += usize::from(!paper.kept_in_maps(include));
+            Ok(())
+        })?;
+        Ok(left_out)
+    }
+
     /// Take the records out.
-    pub fn into_parts(self) -> (Vec<Paper>, Vec<Topic>) {
-        (self.papers, self.topics)
+    pub fn into_parts(self) -> Result<(Vec<Paper>, Vec<Topic>)> {
+        self.papers()?;
+        let Corpus { mut all, topics, .. } = self;
+        Ok((all.take().unwrap_or_default(), topics))
     }
 }
 
@@ -300,9 +384,9 @@ impl Writer {
         self.artifacts.push(name.to_string());
     }
 
-    /// Write the records of the next generation.
+    /// Write the records of the next generation (with the index of the papers' lines).
     pub fn write_records(&self, papers: &[Paper], topics: &[Topic]) -> Result<()> {
-        write_jsonl(&self.staging.join(PAPERS), papers)?;
+        records::write(&self.staging, papers)?;
         write_jsonl(&self.staging.join(TOPICS), topics)
     }
 
@@ -327,12 +411,22 @@ impl Writer {
             edges: papers.iter().map(|p| p.references.len()).sum(),
             external_references: papers.iter().map(|p| p.external_references.len()).sum(),
             artifacts: self.artifacts.clone(),
+            types: Some(count_types(papers)),
         };
         let text = serde_json::to_string_pretty(&manifest).map_err(|e| internal(&self.dir, e))?;
         write_atomically(&self.dir.join(MANIFEST), text.as_bytes())?;
         remove_stale(&self.dir, Some(self.generation))?;
         Ok(manifest)
     }
+}
+
+/// Papers per work type, for those whose source gives one.
+fn count_types(papers: &[Paper]) -> std::collections::BTreeMap<String, usize> {
+    let mut types = std::collections::BTreeMap::new();
+    for work_type in papers.iter().filter_map(|p| p.work_type.as_deref()) {
+        *types.entry(work_type.to_string()).or_insert(0) += 1;
+    }
+    types
 }
 
 /// The highest number of a generation directory in `dir` (not counting staging or trash).

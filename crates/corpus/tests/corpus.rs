@@ -44,7 +44,7 @@ fn litbench_ingests_completely() {
     let taxo = corpus.topics().iter().find(|t| t.id == "taxo_1").unwrap();
     assert!(taxo.taxonomy.is_some());
     // Ids are litbench's own; fields survive.
-    let paper = corpus.papers().iter().find(|p| p.id == "p002addd960ec").unwrap();
+    let paper = corpus.papers().unwrap().iter().find(|p| p.id == "p002addd960ec").unwrap();
     assert_eq!(paper.authors, vec!["B. Seibel"]);
     assert_eq!(paper.citation_count, Some(347));
 }
@@ -65,6 +65,7 @@ fn taxobench_papers_merge_into_litbench_by_title() {
     // Derived ids follow litbench's rule, so adding litbench merges rather than duplicates.
     let underived: Vec<(&str, &str)> = corpus
         .papers()
+        .unwrap()
         .iter()
         .filter(|p| p.id != title_id(&p.title))
         .map(|p| (p.id.as_str(), p.title.as_str()))
@@ -89,7 +90,7 @@ fn aan_counts_come_out_exactly() {
     assert_eq!(outcome.manifest.external_references, 0);
     assert_eq!(outcome.report.edges_dropped_unknown_citing, 0);
     let corpus = Corpus::open(dir.path()).unwrap();
-    let penn = corpus.papers().iter().filter(|p| p.references.iter().any(|r| r == "J93-2004")).count();
+    let penn = corpus.papers().unwrap().iter().filter(|p| p.references.iter().any(|r| r == "J93-2004")).count();
     assert_eq!(penn, 770, "the Penn Treebank's in-corpus citations");
     // Re-ingesting the same files changes nothing but the generation.
     let again = ingest(dir.path(), &[aan.join("papers.jsonl"), aan.join("citations.csv")]).unwrap();
@@ -111,7 +112,7 @@ fn openalex_works_are_read_per_the_schema() {
     let dir = tempfile::tempdir().unwrap();
     ingest(dir.path(), &[fixture("openalex_works.jsonl")]).unwrap();
     let corpus = Corpus::open(dir.path()).unwrap();
-    let papers = corpus.papers();
+    let papers = corpus.papers().unwrap();
     assert_eq!(papers.len(), 3);
     let attention = &papers[0];
     assert_eq!(attention.title, "Attention Is All You Need");
@@ -166,7 +167,7 @@ fn openalex_works_as_the_api_really_answers_them_are_read_clean() {
     let outcome = ingest_files(&dir.path().join("c"), &[file], skipping, |_, _| Ok(vec![])).unwrap();
     assert_eq!(outcome.files[0].2.len(), 1, "the untitled work is reported as skipped");
     let corpus = Corpus::open(&dir.path().join("c")).unwrap();
-    let papers = corpus.papers();
+    let papers = corpus.papers().unwrap();
     assert_eq!(papers.len(), 3);
     let fly = &papers[0];
     assert_eq!(fly.title, "Wing growth in Drosophila & CO2");
@@ -197,7 +198,7 @@ fn gzipped_openalex_reads_the_same() {
     let from_gz = Corpus::open(&corpus_dir).unwrap();
     let plain_dir = dir.path().join("plain");
     ingest(&plain_dir, &[fixture("openalex_works.jsonl")]).unwrap();
-    assert_eq!(from_gz.papers(), Corpus::open(&plain_dir).unwrap().papers());
+    assert_eq!(from_gz.papers().unwrap(), Corpus::open(&plain_dir).unwrap().papers().unwrap());
 }
 
 #[test]
@@ -222,12 +223,13 @@ fn bibtex_is_read_and_merges_with_openalex() {
     // "Attention is All you Need" from BibTeX merges into OpenAlex's record (arXiv id and title).
     assert_eq!(outcome.report.papers_merged, 1);
     let corpus = Corpus::open(dir.path()).unwrap();
-    assert_eq!(corpus.papers().len(), 5);
-    let attention = &corpus.papers()[0];
+    assert_eq!(corpus.len(), 5);
+    let attention = &corpus.papers().unwrap()[0];
     assert_eq!(attention.ids["bibtex"], "vaswani2017attention");
     assert_eq!(attention.authors.len(), 3, "OpenAlex's authors were first and stay");
     let bert = corpus
         .papers()
+        .unwrap()
         .iter()
         .find(|p| p.ids.get("bibtex").map(String::as_str) == Some("devlin-etal-2019-bert"))
         .unwrap();
@@ -240,7 +242,7 @@ fn bibtex_is_read_and_merges_with_openalex() {
     assert_eq!(bert.year, Some(2019));
     assert_eq!(bert.ids["doi"], "10.18653/v1/n19-1423");
     assert_eq!(bert.abstract_text.as_deref(), Some("We introduce a new language representation model called BERT."));
-    let kernels = corpus.papers().iter().find(|p| p.year == Some(2002)).unwrap();
+    let kernels = corpus.papers().unwrap().iter().find(|p| p.year == Some(2002)).unwrap();
     assert_eq!(kernels.authors, vec!["Bernhard Schölkopf", "Alexander J. Smola"]);
     assert!(kernels.title.starts_with("Learning with Kernels: Support Vector Machines"));
 }
@@ -273,9 +275,9 @@ fn same_title_different_source_ids_stay_apart() {
     let outcome = ingest(&dir.path().join("c"), &[file]).unwrap();
     assert_eq!(outcome.manifest.papers, 4);
     let corpus = Corpus::open(&dir.path().join("c")).unwrap();
-    let ids: Vec<&str> = corpus.papers().iter().map(|p| p.id.as_str()).collect();
+    let ids: Vec<&str> = corpus.papers().unwrap().iter().map(|p| p.id.as_str()).collect();
     assert_eq!(&ids[..2], ["A1", "A2"]);
-    assert_eq!(corpus.papers()[0].ids["doi"], "10.1/x", "the id-less record merged into the first match");
+    assert_eq!(corpus.papers().unwrap()[0].ids["doi"], "10.1/x", "the id-less record merged into the first match");
     assert_ne!(ids[2], ids[3], "same title, years apart: two papers with distinct derived ids");
 }
 
@@ -289,7 +291,7 @@ fn extending_resolves_earlier_external_references() {
     assert_eq!((one.manifest.edges, one.manifest.external_references), (0, 2));
     let two = ingest(&corpus_dir, &[second]).unwrap();
     assert_eq!((two.manifest.edges, two.manifest.external_references), (1, 1));
-    assert_eq!(Corpus::open(&corpus_dir).unwrap().papers()[0].references, vec!["b"]);
+    assert_eq!(Corpus::open(&corpus_dir).unwrap().papers().unwrap()[0].references, vec!["b"]);
 }
 
 /// The error message of ingesting `content` as file `name`.
@@ -451,7 +453,7 @@ fn a_failed_artifact_build_leaves_the_previous_generation() {
     });
     assert!(failing.is_err());
     let corpus = Corpus::open(&corpus_dir).unwrap();
-    assert_eq!((corpus.papers().len(), corpus.manifest().generation), (1, 1));
+    assert_eq!((corpus.len(), corpus.manifest().generation), (1, 1));
     // The next writer cleans up the abandoned staging directory and succeeds.
     let outcome = ingest(&corpus_dir, &[second]).unwrap();
     assert_eq!(outcome.manifest.papers, 2);
@@ -486,9 +488,9 @@ fn a_reader_keeps_its_generation_through_commits() {
     ingest(&corpus_dir, &[file("c.jsonl", "c")]).unwrap();
     assert!(leased.join("papers.jsonl").is_file(), "a leased generation is not collected");
     assert_eq!(std::fs::read_to_string(leased.join("papers.jsonl")).unwrap().lines().count(), 1);
-    assert_eq!(reader.papers().len(), 1);
+    assert_eq!(reader.len(), 1);
     let current = Corpus::open(&corpus_dir).unwrap();
-    assert_eq!((current.manifest().generation, current.papers().len()), (3, 3));
+    assert_eq!((current.manifest().generation, current.len()), (3, 3));
     assert!(!corpus_dir.join("gen-000002").exists(), "an unleased old generation is collected");
     // Once the reader is gone, the next writer collects its generation.
     drop(reader);
@@ -520,7 +522,7 @@ fn a_commit_never_replaces_a_generation_left_on_disk() {
     let outcome = ingest(&corpus_dir, &[file("b.jsonl", "b")]).unwrap();
     assert_eq!(outcome.manifest.generation, 3, "the next number above the one on disk");
     assert_eq!(std::fs::read_to_string(orphan.join("papers.jsonl")).unwrap(), "held by a reader\n");
-    assert_eq!(Corpus::open(&corpus_dir).unwrap().papers().len(), 2);
+    assert_eq!(Corpus::open(&corpus_dir).unwrap().len(), 2);
     // Released, it is collected like any old generation.
     drop(lease);
     ingest(&corpus_dir, &[file("c.jsonl", "c")]).unwrap();
@@ -536,4 +538,99 @@ fn errors_say_what_kind_they_are() {
     assert_eq!(ingest(&dir.path().join("c"), &[bad]).unwrap_err().kind(), ErrorKind::Input);
     let (_writer, _) = litnav_corpus::Writer::begin(&dir.path().join("w")).unwrap();
     assert_eq!(litnav_corpus::Writer::begin(&dir.path().join("w")).unwrap_err().kind(), ErrorKind::Conflict);
+}
+
+/// A corpus of `n` small papers (ids `w0`…, every third a paratext, each citing the one before).
+fn small_corpus(dir: &Path, n: usize) -> PathBuf {
+    let lines: Vec<String> = (0..n)
+        .map(|i| {
+            let kind = if i % 3 == 0 { "paratext" } else { "article" };
+            let cites = if i > 0 { format!(r#", "references": ["w{}"]"#, i - 1) } else { String::new() };
+            format!(
+                r#"{{"id": "w{i}", "title": "Paper number {i}", "year": {}, "type": "{kind}"{cites}}}"#,
+                2000 + i % 20
+            )
+        })
+        .collect();
+    let file = temp_file(dir, "small.jsonl", lines.join("\n").as_bytes());
+    let corpus_dir = dir.join("c");
+    ingest(&corpus_dir, &[file]).unwrap();
+    corpus_dir
+}
+
+#[test]
+fn papers_are_read_from_disk_by_id_and_position_as_the_whole_reads_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus_dir = small_corpus(dir.path(), 500);
+    let generation = Corpus::open(&corpus_dir).unwrap().generation_dir();
+    assert!(generation.join("papers.index").is_file(), "the index is written with the records");
+    let whole = Corpus::open(&corpus_dir).unwrap().papers().unwrap().to_vec();
+    let check = |corpus: &Corpus| {
+        assert_eq!(corpus.len(), 500);
+        for (position, paper) in whole.iter().enumerate().rev() {
+            assert_eq!(corpus.position(&paper.id).unwrap(), Some(position));
+            assert_eq!(corpus.paper(&paper.id).unwrap(), Some(paper));
+            assert_eq!(corpus.paper_at(position).unwrap(), paper);
+        }
+        assert_eq!(corpus.paper("w500").unwrap(), None);
+        assert_eq!(corpus.paper("").unwrap(), None);
+        let error = corpus.paper_at(500).unwrap_err().to_string();
+        assert!(error.contains("papers.jsonl") && error.contains("no record 501"), "{error}");
+        let mut scanned = Vec::new();
+        corpus.scan(|_, paper| Ok(scanned.push(paper.clone()))).unwrap();
+        assert_eq!(scanned, whole);
+    };
+    check(&Corpus::open(&corpus_dir).unwrap());
+    // A generation written before the index, and one whose index was cut short, read the same
+    // through an index built in memory.
+    let index = generation.join("papers.index");
+    let bytes = std::fs::read(&index).unwrap();
+    std::fs::write(&index, &bytes[..bytes.len() - 9]).unwrap();
+    check(&Corpus::open(&corpus_dir).unwrap());
+    std::fs::remove_file(&index).unwrap();
+    check(&Corpus::open(&corpus_dir).unwrap());
+}
+
+#[test]
+fn a_record_damaged_on_disk_is_an_error_naming_its_line_when_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus_dir = small_corpus(dir.path(), 20);
+    let papers = Corpus::open(&corpus_dir).unwrap().generation_dir().join("papers.jsonl");
+    let text = std::fs::read_to_string(&papers).unwrap();
+    // Same length, so the index still fits: the seventh record loses its closing brace.
+    let seventh_end = text.match_indices('\n').nth(6).unwrap().0;
+    let mut damaged = text.clone().into_bytes();
+    damaged[seventh_end - 1] = b' ';
+    std::fs::write(&papers, &damaged).unwrap();
+    let corpus = Corpus::open(&corpus_dir).unwrap();
+    assert_eq!(corpus.paper("w3").unwrap().unwrap().title, "Paper number 3", "the others read");
+    for error in [corpus.paper("w6").unwrap_err(), corpus.papers().unwrap_err()] {
+        let message = error.to_string();
+        assert!(message.contains("papers.jsonl") && message.contains("line 7 is damaged"), "{message}");
+    }
+    // Cut at a line boundary: the manifest's count catches it when the index cannot be used.
+    let cut: Vec<&str> = text.lines().take(19).collect();
+    std::fs::write(&papers, cut.join("\n") + "\n").unwrap();
+    let error = Corpus::open(&corpus_dir).unwrap_err().to_string();
+    assert!(error.contains("holds 19 records, manifest.json says 20"), "{error}");
+}
+
+#[test]
+fn the_manifest_counts_work_types_and_maps_leave_out_papers_from_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus_dir = small_corpus(dir.path(), 30);
+    let corpus = Corpus::open(&corpus_dir).unwrap();
+    let types = corpus.manifest().types.clone().unwrap();
+    assert_eq!((types["paratext"], types["article"]), (10, 20));
+    assert_eq!(corpus.left_out_of_maps(None).unwrap(), 10);
+    assert_eq!(corpus.left_out_of_maps(Some(&["paratext".to_string()])).unwrap(), 20);
+    // A manifest written before types were counted: every record is read instead, to the same count.
+    let manifest_path = corpus_dir.join("manifest.json");
+    let mut manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&manifest_path).unwrap()).unwrap();
+    manifest.as_object_mut().unwrap().remove("types");
+    std::fs::write(&manifest_path, manifest.to_string()).unwrap();
+    let older = Corpus::open(&corpus_dir).unwrap();
+    assert!(older.manifest().types.is_none());
+    assert_eq!(older.left_out_of_maps(None).unwrap(), 10);
 }

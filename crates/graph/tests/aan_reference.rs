@@ -30,7 +30,7 @@ fn aan() -> &'static Graph {
         )
         .unwrap();
         let corpus = litnav_corpus::Corpus::open(dir.path()).unwrap();
-        Graph::from_papers(corpus.papers())
+        Graph::from_papers(corpus.papers().unwrap())
     })
 }
 

@@ -115,7 +115,7 @@ pub fn node_papers(session: &CorpusSession, map: &MapNode, node_id: &str, query:
         if !seen.insert(id) {
             continue;
         }
-        let Some(paper) = session.paper(id) else { continue };
+        let Some(paper) = session.paper(id)? else { continue };
         let Some(cited) = filter.passes(session, paper)? else { continue };
         listed.push(Listed {
             id: paper.id.clone(),
@@ -146,7 +146,7 @@ pub fn node_counts(session: &CorpusSession, map: &MapNode, query: &PaperQuery) -
     let filter = Filter::new(query);
     let mut passing = HashSet::new();
     for (_, id) in placements(map) {
-        if let Some(paper) = session.paper(id)
+        if let Some(paper) = session.paper(id)?
             && filter.passes(session, paper)?.is_some()
         {
             passing.insert(id);
@@ -323,7 +323,7 @@ pub fn citation_graph(
     ids.retain(|id| seen.insert(id.clone()) && graph.find(id).is_some());
     let mut counted: Vec<(u64, String)> = Vec::with_capacity(ids.len());
     for id in ids {
-        let cited = session.paper(&id).map_or(Ok(0), |p| citations(session, p))?;
+        let cited = session.paper(&id)?.map_or(Ok(0), |p| citations(session, p))?;
         counted.push((cited, id));
     }
     counted.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
@@ -408,7 +408,7 @@ pub struct ThemeYears {
 }
 
 /// How many papers each theme has in each year.
-pub fn timeline(session: &CorpusSession, map: &MapNode) -> Timeline {
+pub fn timeline(session: &CorpusSession, map: &MapNode) -> Result<Timeline> {
     let mut per_theme: Vec<BTreeMap<i32, usize>> = vec![BTreeMap::new(); map.subtopics.len()];
     let mut undated = 0;
     for (index, theme) in map.subtopics.iter().enumerate() {
@@ -417,7 +417,7 @@ pub fn timeline(session: &CorpusSession, map: &MapNode) -> Timeline {
             if !seen.insert(id.clone()) {
                 continue;
             }
-            match session.paper(&id).and_then(|p| p.year) {
+            match session.paper(&id)?.and_then(|p| p.year) {
                 Some(year) => *per_theme[index].entry(year).or_default() += 1,
                 None => undated += 1,
             }
@@ -437,7 +437,7 @@ pub fn timeline(session: &CorpusSession, map: &MapNode) -> Timeline {
             counts: years.iter().map(|y| counts.get(y).copied().unwrap_or(0)).collect(),
         })
         .collect();
-    Timeline { years, themes, undated }
+    Ok(Timeline { years, themes, undated })
 }
 
 /// Why a paper is in a map.

@@ -289,7 +289,9 @@ pub fn build_map(
         }
     }?;
     if let Some(session) = session {
-        outcome.map.mark_retracted(&|id| session.paper(id).is_some_and(|p| p.retracted));
+        let papers = session.papers_of(&outcome.map.all_paper_ids())?;
+        let retracted: HashSet<&str> = papers.iter().filter(|p| p.retracted).map(|p| p.id.as_str()).collect();
+        outcome.map.mark_retracted(&|id| retracted.contains(id));
     }
     let checks = Some(map_checks(workspace, &outcome.map, llm, progress)?);
     Ok(MapOutcome { notices, coverage, checks, ..outcome })
@@ -415,9 +417,9 @@ pub fn retrieve_for_map(
     let mut notices = Vec::new();
     progress.check("retrieving papers")?;
     // Works of a type left out are dropped from a deeper ranking, so that k remain.
-    let left_out_in_corpus = session.papers().iter().filter(|p| !p.kept_in_maps(include)).count();
+    let left_out_in_corpus = session.corpus().left_out_of_maps(include)?;
     let hits = session.retrieve(topic, k + left_out_in_corpus.min(k), filter, encoder, progress)?;
-    let (hits, left_out) = kept_types(session, hits, include, k);
+    let (hits, left_out) = kept_types(session, hits, include, k)?;
     if !left_out.is_empty() {
         let notice = left_out_notice(&left_out);
         progress.notice(&notice);
@@ -447,11 +449,11 @@ fn kept_types(
     hits: Vec<Hit>,
     include: Option<&[String]>,
     k: usize,
-) -> (Vec<Hit>, BTreeMap<String, usize>) {
+) -> Result<(Vec<Hit>, BTreeMap<String, usize>)> {
     let mut left_out = BTreeMap::new();
     let mut kept = Vec::with_capacity(k);
     for hit in hits {
-        let paper = session.paper(&hit.id);
+        let paper = session.paper(&hit.id)?;
         if paper.is_some_and(|p| !p.kept_in_maps(include)) {
             let work_type = paper.and_then(|p| p.work_type.clone()).unwrap_or_default();
             *left_out.entry(work_type).or_insert(0) += 1;
@@ -459,7 +461,7 @@ fn kept_types(
             kept.push(hit);
         }
     }
-    (kept, left_out)
+    Ok((kept, left_out))
 }
 
 /// What a map says about the works it left out by type.
@@ -678,8 +680,8 @@ pub fn expand(
     let inside_set: HashSet<&str> = inside.iter().map(String::as_str).collect();
     let outside: Vec<String> = map.all_paper_ids().into_iter().filter(|id| !inside_set.contains(id.as_str())).collect();
     let texts =
-        |ids: &[String]| -> Vec<String> { ids.iter().filter_map(|id| session.paper(id)).map(Paper::text).collect() };
-    let (inside_texts, outside_texts) = (texts(&inside), texts(&outside));
+        |ids: &[String]| -> Result<Vec<String>> { Ok(session.papers_of(ids)?.into_iter().map(Paper::text).collect()) };
+    let (inside_texts, outside_texts) = (texts(&inside)?, texts(&outside)?);
     if inside_texts.is_empty() {
         return Err(Error::not_found(format!(
             "none of {}'s papers are in the corpus at {}",
@@ -695,12 +697,9 @@ pub fn expand(
     let (mut query, mut query_by, mut expander_error) = (query_of(&node.name, &phrases), "offline", None);
     if let Some(client) = llm {
         progress.check("asking the Subtopic Expander for a query")?;
-        let papers: Vec<litnav_core::PaperText<'_>> = inside
-            .iter()
-            .filter_map(|id| session.paper(id))
-            .take(request.llm_papers.max(1))
-            .map(Paper::as_text)
-            .collect();
+        let known = session.papers_of(&inside)?;
+        let papers: Vec<litnav_core::PaperText<'_>> =
+            known.into_iter().take(request.llm_papers.max(1)).map(Paper::as_text).collect();
         match navigator::expand_subtopic(client, &map.name, &node.name, &node.description, &papers) {
             Ok(answer) => {
                 query = query_of(&node.name, &answer.value.terms);

@@ -100,12 +100,11 @@ pub fn map(session: &CorpusSession, map: &MapNode, notes: &[String], format: For
     match format {
         Format::Json => serde_json::to_string_pretty(map).map_err(|e| Error::internal(format!("JSON export: {e}"))),
         Format::Markdown => Ok(render::markdown(map)),
-        Format::Html => Ok(render::html(&with_display_fields(session, map), notes)),
+        Format::Html => Ok(render::html(&with_display_fields(session, map)?, notes)),
         Format::Bibtex | Format::Ris | Format::Csv => {
             let mut seen = HashSet::new();
             let ids = map.all_paper_ids();
-            let list: Vec<&Paper> =
-                ids.iter().filter(|id| seen.insert(id.as_str())).filter_map(|id| session.paper(id)).collect();
+            let list = session.papers_of(ids.iter().filter(|id| seen.insert(id.as_str())))?;
             papers(&map.name, &list, format)
         }
     }
@@ -113,19 +112,20 @@ pub fn map(session: &CorpusSession, map: &MapNode, notes: &[String], format: For
 
 /// The map with each paper's year and abstract filled in from the corpus (JSON maps do not carry
 /// them; the page shows them).
-pub fn with_display_fields(session: &CorpusSession, map: &MapNode) -> MapNode {
+pub fn with_display_fields(session: &CorpusSession, map: &MapNode) -> Result<MapNode> {
     let mut map = map.clone();
-    fill(session, &mut map);
-    map
+    fill(session, &mut map)?;
+    Ok(map)
 }
 
-fn fill(session: &CorpusSession, node: &mut MapNode) {
-    let found: Vec<Option<&Paper>> = node.paper_ids.iter().map(|id| session.paper(id)).collect();
+fn fill(session: &CorpusSession, node: &mut MapNode) -> Result<()> {
+    let found: Vec<Option<&Paper>> = node.paper_ids.iter().map(|id| session.paper(id)).collect::<Result<_>>()?;
     node.years = found.iter().map(|p| p.and_then(|p| p.year)).collect();
     node.abstracts = found.iter().map(|p| p.and_then(|p| p.abstract_text.clone())).collect();
     for child in &mut node.subtopics {
-        fill(session, child);
+        fill(session, child)?;
     }
+    Ok(())
 }
 
 /// A paper as litnav's JSON reader reads it back.

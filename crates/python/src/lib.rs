@@ -682,7 +682,7 @@ impl Corpus {
 
     /// How many papers it holds.
     fn __len__(&self) -> usize {
-        self.session.papers().len()
+        self.session.len()
     }
 }
 

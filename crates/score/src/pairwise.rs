@@ -115,7 +115,8 @@ pub fn score_pairs(
         labelled_by_llm = label_needed_mentions(session, &parsed, &answered, k, &mut contexts, client, progress)?;
     }
     let evidence = PairEvidence::new(&citations.graph, &contexts);
-    let known = |id: &str| session.paper(id).is_some() || contexts.iter().any(|c| c.citing_id == id);
+    let known =
+        |id: &str| -> Result<bool> { Ok(session.paper(id)?.is_some() || contexts.iter().any(|c| c.citing_id == id)) };
     let mut rows = Vec::new();
     for query in &parsed {
         let retrieved: Vec<&str> =
@@ -130,7 +131,13 @@ pub fn score_pairs(
             task: query.task,
             sentiment: query.sentiment,
             answers: retrieved.len(),
-            unknown_answers: retrieved.iter().filter(|r| !known(r)).count(),
+            unknown_answers: retrieved
+                .iter()
+                .map(|r| known(r))
+                .collect::<Result<Vec<bool>>>()?
+                .into_iter()
+                .filter(|k| !k)
+                .count(),
             cite_acc: None,
             cite_sentiment: None,
             unlabelled_citations: 0,
@@ -207,8 +214,10 @@ fn parse_query(session: &CorpusSession, value: &Value) -> std::result::Result<Qu
     };
     let id = string("id")?.ok_or(("id", "missing".to_string()))?;
     let paper = string("paper")?.ok_or(("paper", "missing".to_string()))?;
-    if session.paper(&paper).is_none() {
-        return Err(("paper", format!("`{paper}` is not a paper of the corpus")));
+    match session.paper(&paper) {
+        Ok(Some(_)) => {}
+        Ok(None) => return Err(("paper", format!("`{paper}` is not a paper of the corpus"))),
+        Err(e) => return Err(("paper", format!("`{paper}` cannot be read from the corpus: {e}"))),
     }
     let task = match string("task")?.as_deref() {
         Some("cite") => PairTask::Cite,
@@ -286,7 +295,7 @@ fn label_needed_mentions(
     let mut labelled = 0;
     for (done, i) in pending.iter().enumerate() {
         let context = &contexts[*i];
-        let title = session.paper(&context.cited_id).map_or(context.cited_id.clone(), |p| p.title.clone());
+        let title = session.paper(&context.cited_id)?.map_or(context.cited_id.clone(), |p| p.title.clone());
         match litnav_llm::judges::citation_sentiment(client, &title, &context.text) {
             Ok(judged) => {
                 contexts[*i].sentiment = Some(judged.sentiment);

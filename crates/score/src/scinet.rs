@@ -84,8 +84,9 @@ pub fn score_paths(
         match path_query(session, file, *line, query, max_hops) {
             Ok((mut row, retrieved)) => {
                 if let Some(client) = llm.filter(|_| !retrieved.is_empty()) {
+                    let ids: Vec<String> = retrieved.iter().map(|&n| graph.id(n).to_string()).collect();
                     let papers: Vec<PaperText<'_>> =
-                        retrieved.iter().filter_map(|&n| session.paper(graph.id(n))).map(|p| p.as_text()).collect();
+                        session.papers_of(&ids)?.into_iter().map(|p| p.as_text()).collect();
                     match judges::judge_path(client, &papers) {
                         Ok(verdict) => {
                             row.rationality = Some(verdict.score);
@@ -272,7 +273,7 @@ fn rate_papers(
         }
     };
     let mut ratings = Vec::new();
-    let papers: Vec<_> = ids.iter().filter_map(|id| session.paper(id)).collect();
+    let papers = session.papers_of(ids)?;
     for (done, paper) in papers.iter().enumerate() {
         match judges::rate_paper(client, property, paper.as_text()) {
             Ok(verdict) => ratings.push(f64::from(verdict.score)),

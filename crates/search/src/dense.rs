@@ -8,7 +8,7 @@
 use crate::{Error, Filter, Hit, Result};
 use litnav_core::bytes::fnv1a;
 use litnav_core::vector::dot;
-use litnav_corpus::Paper;
+use litnav_corpus::{Paper, PaperScan};
 use litnav_embed::cache::{Key, VectorCache};
 use litnav_embed::rows::{MappedRows, RowsWriter, Shape, quantize, rows_path};
 use std::path::Path;
@@ -64,12 +64,19 @@ impl DenseIndex {
     /// keeps it until it lets go). Fails with a count of missing vectors and the command that
     /// computes them.
     pub fn open<E: From<Error>>(
-        papers: &[Paper],
+        papers: &dyn PaperScan,
         source: VectorSource<'_>,
         fill: impl FnOnce(usize) -> std::result::Result<(), E>,
     ) -> std::result::Result<DenseIndex, E> {
         let path = rows_path(source.corpus_dir, source.model, source.generation);
-        let shape = Shape { dim: source.dim, rows: papers.len(), fingerprint: papers_fingerprint(papers, &source) };
+        let mut docs = Vec::with_capacity(papers.count());
+        papers
+            .each_paper(&mut |_, paper| {
+                docs.push(DocMeta::of(paper));
+                Ok(())
+            })
+            .map_err(Error::from)?;
+        let shape = Shape { dim: source.dim, rows: docs.len(), fingerprint: papers_fingerprint(&docs, &source) };
         // A damaged file is derived data: rebuilt, not reported.
         let rows = match MappedRows::open(&path, shape) {
             Ok(Some(rows)) => rows,
@@ -91,7 +98,7 @@ impl DenseIndex {
                 })?
             }
         };
-        Ok(DenseIndex::with_vectors(papers.iter().map(DocMeta::of).collect(), Vectors::Mapped(rows), source.dim))
+        Ok(DenseIndex::with_vectors(docs, Vectors::Mapped(rows), source.dim))
     }
 
     /// An index over given metadata and row-major vectors (`docs.len() × dim`), in memory.
@@ -194,7 +201,7 @@ impl DocMeta {
 }
 
 /// What a rows file is built for: the model, the generation and every paper's id, in order.
-fn papers_fingerprint(papers: &[Paper], source: &VectorSource<'_>) -> u64 {
+fn papers_fingerprint(papers: &[DocMeta], source: &VectorSource<'_>) -> u64 {
     let mut bytes = Vec::with_capacity(papers.len() * 24);
     bytes.extend_from_slice(source.model.as_bytes());
     bytes.extend_from_slice(&source.generation.to_le_bytes());
@@ -208,10 +215,13 @@ fn papers_fingerprint(papers: &[Paper], source: &VectorSource<'_>) -> u64 {
 /// Write every paper's vector into the rows file at `path`, reading the vector cache once
 /// through (memory: the papers' keys, sorted, and one record); nothing is left behind when a
 /// paper has no vector there.
-fn write_rows(papers: &[Paper], source: &VectorSource<'_>, path: &Path, shape: Shape) -> Result<()> {
+fn write_rows(papers: &dyn PaperScan, source: &VectorSource<'_>, path: &Path, shape: Shape) -> Result<()> {
     // Papers with the same text share a key, and so a vector.
-    let mut wanted: Vec<(Key, usize)> =
-        papers.iter().enumerate().map(|(row, p)| (VectorCache::key(source.model, &p.text()), row)).collect();
+    let mut wanted: Vec<(Key, usize)> = Vec::with_capacity(papers.count());
+    papers.each_paper(&mut |row, paper| {
+        wanted.push((VectorCache::key(source.model, &paper.text()), row));
+        Ok(())
+    })?;
     wanted.sort_unstable();
     let mut writer = RowsWriter::create(path, shape)?;
     let mut failure = None;
@@ -229,7 +239,7 @@ fn write_rows(papers: &[Paper], source: &VectorSource<'_>, path: &Path, shape: S
     }
     let missing = writer.unwritten();
     if missing > 0 {
-        return Err(Error::MissingVectors { dir: source.corpus_dir.to_path_buf(), missing, papers: papers.len() });
+        return Err(Error::MissingVectors { dir: source.corpus_dir.to_path_buf(), missing, papers: papers.count() });
     }
     Ok(writer.finish()?)
 }

@@ -121,7 +121,7 @@ impl Retriever {
             cache: &cache,
         };
         // Vectors are computed elsewhere (`litnav embed --corpus`, a session): none here.
-        let dense = DenseIndex::open(corpus.papers(), source, |_| Ok::<(), crate::Error>(()))?;
+        let dense = DenseIndex::open(&corpus, source, |_| Ok::<(), crate::Error>(()))?;
         Ok(Retriever::new(lexical, Some((dense, Some(QueryEncoder::new(encoder))))))
     }
 
@@ -195,7 +195,7 @@ impl Retriever {
                 let dense = self.dense_search(query, depth)?;
                 Ok(fuse(&lexical, &dense, fusion, query.k))
             }
-            Mode::Expanded(expansion) => self.search_expanded(query, expansion, &|hit: &Hit| hit.title.clone()),
+            Mode::Expanded(expansion) => self.search_expanded(query, expansion, &|hit: &Hit| Ok(hit.title.clone())),
         }
     }
 
@@ -217,7 +217,7 @@ impl Retriever {
         &self,
         query: &SearchQuery,
         expansion: Expansion,
-        text_of: &dyn Fn(&Hit) -> String,
+        text_of: &dyn Fn(&Hit) -> litnav_corpus::Result<String>,
     ) -> Result<Vec<Hit>> {
         if expansion.seeds == 0 {
             return self.search_with_feedback(query, Fusion::default(), Feedback::default());
@@ -234,7 +234,7 @@ impl Retriever {
             if let Some(vector) = index.vector_of(&seed.id) {
                 rankings.push((weight, self.scan_vectors(query, index, vector, depth)));
             }
-            let text = SearchQuery { text: text_of(seed), ..deep.clone() };
+            let text = SearchQuery { text: text_of(seed)?, ..deep.clone() };
             rankings.push((weight, self.lexical_candidates(&text, depth)?));
         }
         let weighted: Vec<(f32, &[Hit])> = rankings.iter().map(|(w, hits)| (*w, hits.as_slice())).collect();

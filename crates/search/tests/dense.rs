@@ -49,7 +49,7 @@ fn discovery(mode: Mode) -> (f64, f64) {
     discovery_with(|query| match mode {
         // Seeds searched with their title and abstract, as a corpus session does.
         Mode::Expanded(expansion) => {
-            let text_of = |hit: &Hit| fixture.corpus.papers().iter().find(|p| p.id == hit.id).unwrap().text();
+            let text_of = |hit: &Hit| Ok(fixture.corpus.paper(&hit.id).unwrap().unwrap().text());
             fixture.retriever.search_expanded(query, expansion, &text_of).unwrap()
         }
         _ => fixture.retriever.search(query, mode).unwrap(),
@@ -124,7 +124,7 @@ fn the_map_floor_keeps_the_surveys_core() {
     // 200 (no leakage filters), then the score floor of maps (`MAP_FLOOR`: 0.32 of the best
     // relevance over 8 neighbours, at least 20).
     let fixture = litbench();
-    let text_of = |hit: &Hit| fixture.corpus.papers().iter().find(|p| p.id == hit.id).unwrap().text();
+    let text_of = |hit: &Hit| Ok(fixture.corpus.paper(&hit.id).unwrap().unwrap().text());
     let floor = ScoreFloor { share: 0.32, at_least: 20, neighbours: 8 };
     let (mut precision_all, mut precision, mut recall) = (0.0, 0.0, 0.0);
     for topic in fixture.corpus.topics() {
@@ -155,7 +155,7 @@ fn fixture_search(query: &SearchQuery, mode: Mode) -> Vec<Hit> {
 fn dense_hits_respect_filters_and_are_sorted() {
     let fixture = litbench();
     let surveys: HashSet<&str> =
-        fixture.corpus.papers().iter().filter(|p| p.is_survey).map(|p| p.id.as_str()).collect();
+        fixture.corpus.papers().unwrap().iter().filter(|p| p.is_survey).map(|p| p.id.as_str()).collect();
     let query = SearchQuery {
         k: 50,
         before: Some(2019),
@@ -191,11 +191,11 @@ fn ivf_recall_at_default_settings() {
     let cache = VectorCache::open(&corpus_cache_path(dir), encoder.dim()).unwrap();
     let index = fixture.retriever.dense_index().unwrap();
     // The mapped rows are the cache's vectors, in corpus order.
-    for (i, paper) in fixture.corpus.papers().iter().enumerate().step_by(97) {
+    for (i, paper) in fixture.corpus.papers().unwrap().iter().enumerate().step_by(97) {
         assert_eq!(index.vector(i), cache.get(&VectorCache::key(litnav_embed::MODEL_NAME, &paper.text())).unwrap());
     }
     let ivf = IvfIndex::build(index, IvfOptions::for_size(index.len()));
-    let titles: Vec<&str> = fixture.corpus.papers().iter().step_by(40).map(|p| p.title.as_str()).collect();
+    let titles: Vec<&str> = fixture.corpus.papers().unwrap().iter().step_by(40).map(|p| p.title.as_str()).collect();
     let mut recall = 0.0;
     for query in encoder.embed(&titles) {
         let exact: HashSet<String> = index.search(&query, 10, Filter::default()).into_iter().map(|h| h.id).collect();

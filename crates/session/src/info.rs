@@ -1,6 +1,6 @@
 //! What a corpus holds: counts, field coverage, topics.
 
-use litnav_corpus::Corpus;
+use litnav_corpus::{Corpus, Paper};
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -67,45 +67,64 @@ pub struct CorpusReport {
     pub topic_list: Vec<TopicSummary>,
 }
 
-/// Counts, field coverage and topics of a corpus.
-pub fn report(corpus: &Corpus) -> CorpusReport {
-    let papers = corpus.papers();
-    let n = papers.len();
-    let count = |has: &dyn Fn(&litnav_corpus::Paper) -> bool| papers.iter().filter(|p| has(p)).count();
-    let coverage_of = |field: &'static str, has: &dyn Fn(&litnav_corpus::Paper) -> bool| {
-        let with = count(has);
-        Coverage { field, papers: with, percent: if n == 0 { 0.0 } else { 100.0 * with as f64 / n as f64 } }
+/// The fields whose coverage a report counts, each with the test of a paper having it.
+const FIELDS: [(&str, fn(&Paper) -> bool); 9] = [
+    ("abstract", |p| p.abstract_text.is_some()),
+    ("year", |p| p.year.is_some()),
+    ("venue", |p| p.venue.is_some()),
+    ("authors", |p| !p.authors.is_empty()),
+    ("citation_count", |p| p.citation_count.is_some()),
+    ("doi", |p| p.ids.contains_key("doi")),
+    ("arxiv", |p| p.ids.contains_key("arxiv")),
+    ("openalex", |p| p.ids.contains_key("openalex")),
+    ("references (in corpus)", |p| !p.references.is_empty()),
+];
+
+/// Counts, field coverage and topics of a corpus, from one pass over its papers read from disk
+/// (memory: the set of cited ids, not the papers).
+pub fn report(corpus: &Corpus) -> crate::error::Result<CorpusReport> {
+    let mut with = [0usize; FIELDS.len()];
+    let (mut surveys, mut edges, mut external) = (0, 0, 0);
+    let (mut year_min, mut year_max) = (None::<i32>, None::<i32>);
+    // References name in-corpus papers only, so the papers cited in the corpus are these ids.
+    let mut cited = std::collections::HashSet::new();
+    corpus.scan(|_, paper| {
+        for (count, (_, has)) in with.iter_mut().zip(FIELDS) {
+            *count += usize::from(has(paper));
+        }
+        surveys += usize::from(paper.is_survey);
+        edges += paper.references.len();
+        external += paper.external_references.len();
+        if let Some(year) = paper.year {
+            year_min = Some(year_min.map_or(year, |y| y.min(year)));
+            year_max = Some(year_max.map_or(year, |y| y.max(year)));
+        }
+        cited.extend(paper.references.iter().cloned());
+        Ok(())
+    })?;
+    let n = corpus.len();
+    let coverage_of = |field: &'static str, papers: usize| Coverage {
+        field,
+        papers,
+        percent: if n == 0 { 0.0 } else { 100.0 * papers as f64 / n as f64 },
     };
-    let coverage = vec![
-        coverage_of("abstract", &|p| p.abstract_text.is_some()),
-        coverage_of("year", &|p| p.year.is_some()),
-        coverage_of("venue", &|p| p.venue.is_some()),
-        coverage_of("authors", &|p| !p.authors.is_empty()),
-        coverage_of("citation_count", &|p| p.citation_count.is_some()),
-        coverage_of("doi", &|p| p.ids.contains_key("doi")),
-        coverage_of("arxiv", &|p| p.ids.contains_key("arxiv")),
-        coverage_of("openalex", &|p| p.ids.contains_key("openalex")),
-        coverage_of("references (in corpus)", &|p| !p.references.is_empty()),
-        coverage_of("cited in corpus", &{
-            let cited: std::collections::HashSet<&str> =
-                papers.iter().flat_map(|p| p.references.iter().map(String::as_str)).collect();
-            move |p: &litnav_corpus::Paper| cited.contains(p.id.as_str())
-        }),
-    ];
+    let mut coverage: Vec<Coverage> =
+        FIELDS.iter().zip(with).map(|((field, _), papers)| coverage_of(field, papers)).collect();
+    coverage.push(coverage_of("cited in corpus", cited.len()));
     let manifest = corpus.manifest();
-    CorpusReport {
+    Ok(CorpusReport {
         corpus: corpus.dir().to_path_buf(),
         format_version: manifest.version,
         generation: manifest.generation,
         written_by: manifest.written_by.clone(),
         artifacts: manifest.artifacts.clone(),
         papers: n,
-        surveys: count(&|p| p.is_survey),
+        surveys,
         topics: corpus.topics().len(),
-        edges: papers.iter().map(|p| p.references.len()).sum(),
-        external_references: papers.iter().map(|p| p.external_references.len()).sum(),
-        year_min: papers.iter().filter_map(|p| p.year).min(),
-        year_max: papers.iter().filter_map(|p| p.year).max(),
+        edges,
+        external_references: external,
+        year_min,
+        year_max,
         coverage,
         topic_list: corpus
             .topics()
@@ -120,7 +139,7 @@ pub fn report(corpus: &Corpus) -> CorpusReport {
                 has_outline: t.outline.is_some(),
             })
             .collect(),
-    }
+    })
 }
 
 impl std::fmt::Display for CorpusReport {

@@ -232,7 +232,7 @@ impl Workspace {
         let corpus = litnav_corpus::Corpus::open(dir)?;
         target.copy_from(
             &source,
-            corpus.papers().iter().map(|p| VectorCache::key(litnav_embed::MODEL_NAME, &p.text())),
+            corpus.papers()?.iter().map(|p| VectorCache::key(litnav_embed::MODEL_NAME, &p.text())),
         )?;
         Ok(())
     }

@@ -435,12 +435,13 @@ impl CorpusSession {
     pub fn paper_ref(&self, node: Node) -> Result<PaperRef> {
         let graph = &self.citations()?.graph;
         let id = graph.id(node);
+        let paper = self.paper(id)?;
         Ok(PaperRef {
             id: id.to_string(),
-            title: self.paper(id).map(|p| p.title.clone()),
+            title: paper.map(|p| p.title.clone()),
             year: graph.year(node),
             cited_by: graph.in_degree(node),
-            retracted: self.paper(id).is_some_and(|p| p.retracted),
+            retracted: paper.is_some_and(|p| p.retracted),
         })
     }
 
@@ -697,10 +698,10 @@ impl CorpusSession {
         let co_mentioned = list
             .into_iter()
             .map(|mention| {
-                let title = self.paper(&mention.paper_id).map(|p| p.title.clone());
-                CoMentioned { mention, title }
+                let title = self.paper(&mention.paper_id)?.map(|p| p.title.clone());
+                Ok(CoMentioned { mention, title })
             })
-            .collect();
+            .collect::<Result<_>>()?;
         Ok(CoMentions { paper: id.to_string(), co_mentioned })
     }
 
@@ -730,7 +731,7 @@ impl CorpusSession {
     ) -> Result<CitersReport> {
         let cited = self.node(id)?;
         let citations = self.citations()?;
-        let cited_title = self.paper(id).map_or(id, |p| p.title.as_str()).to_string();
+        let cited_title = self.paper(id)?.map_or(id, |p| p.title.as_str()).to_string();
         // Each mention with its place among the corpus's contexts (the key of an LLM's label).
         let (places, mut mentions): (Vec<usize>, Vec<contexts::CitationContext>) = citations
             .contexts

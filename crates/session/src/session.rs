@@ -99,7 +99,6 @@ pub struct Citations {
 pub struct CorpusSession {
     dir: PathBuf,
     corpus: Corpus,
-    by_id: HashMap<String, usize>,
     lexical: Retriever,
     dense: OnceLock<Retriever>,
     dense_lock: Mutex<()>,
@@ -122,11 +121,9 @@ impl CorpusSession {
     pub fn open(dir: &Path) -> Result<CorpusSession> {
         let corpus = Corpus::open(dir)?;
         let lexical = LexicalIndex::open(&corpus.generation_dir().join(lexical::ARTIFACT))?;
-        let by_id = corpus.papers().iter().enumerate().map(|(i, p)| (p.id.clone(), i)).collect();
         Ok(CorpusSession {
             dir: dir.to_path_buf(),
             corpus,
-            by_id,
             lexical: Retriever::from_parts(lexical, None),
             dense: OnceLock::new(),
             dense_lock: Mutex::new(()),
@@ -155,9 +152,20 @@ impl CorpusSession {
         &self.corpus
     }
 
-    /// Papers in ingest order.
-    pub fn papers(&self) -> &[Paper] {
-        self.corpus.papers()
+    /// Every paper in ingest order, read from disk on the first call and kept for the session:
+    /// for the commands that need them all. Others ask for papers by id ([`CorpusSession::paper`]).
+    pub fn papers(&self) -> Result<&[Paper]> {
+        Ok(self.corpus.papers()?)
+    }
+
+    /// Number of papers.
+    pub fn len(&self) -> usize {
+        self.corpus.len()
+    }
+
+    /// True when the corpus holds no paper.
+    pub fn is_empty(&self) -> bool {
+        self.corpus.is_empty()
     }
 
     /// Topics (expert surveys) in ingest order.
@@ -165,14 +173,22 @@ impl CorpusSession {
         self.corpus.topics()
     }
 
-    /// The paper with this id.
-    pub fn paper(&self, id: &str) -> Option<&Paper> {
-        self.by_id.get(id).map(|&i| &self.corpus.papers()[i])
+    /// The paper with this id, if the corpus holds it (read from disk once, then kept).
+    pub fn paper(&self, id: &str) -> Result<Option<&Paper>> {
+        Ok(self.corpus.paper(id)?)
     }
 
     /// The paper with this id, or an error naming the corpus.
     pub fn require(&self, id: &str) -> Result<&Paper> {
-        self.paper(id).ok_or_else(|| Error::not_found(format!("no paper with id `{id}` in {}", self.dir.display())))
+        self.paper(id)?.ok_or_else(|| Error::not_found(format!("no paper with id `{id}` in {}", self.dir.display())))
+    }
+
+    /// The papers among `ids` the corpus holds, in the order given (unknown ids skipped).
+    pub fn papers_of<I: IntoIterator>(&self, ids: I) -> Result<Vec<&Paper>>
+    where
+        I::Item: AsRef<str>,
+    {
+        ids.into_iter().filter_map(|id| self.paper(id.as_ref()).transpose()).collect()
     }
 
     /// The stored topic with this id or title (case-insensitive).
@@ -263,8 +279,8 @@ impl CorpusSession {
 
     /// The text an expanded search queries a seed with on the lexical side: the paper's title and
     /// abstract (the lexical index keeps only titles).
-    pub fn seed_text(&self, hit: &Hit) -> String {
-        self.paper(&hit.id).map_or_else(|| hit.title.clone(), Paper::text)
+    pub fn seed_text(&self, hit: &Hit) -> litnav_corpus::Result<String> {
+        Ok(self.corpus.paper(&hit.id)?.map_or_else(|| hit.title.clone(), Paper::text))
     }
 
     /// Lexical search only (no encoder needed).
@@ -294,10 +310,10 @@ impl CorpusSession {
         let source =
             VectorSource { corpus_dir: &self.dir, generation, model: &model.model, dim: model.dim, cache: &cache };
         let index = if model.is_local() {
-            DenseIndex::open(self.papers(), source, |_missing| -> Result<()> {
+            DenseIndex::open(&self.corpus, source, |_missing| -> Result<()> {
                 let started = std::time::Instant::now();
                 let mut cache = VectorCache::open(&cache, encoder.dim())?;
-                let fill = fill_vectors(encoder, &mut cache, self.papers(), progress)?;
+                let fill = fill_vectors(encoder, &mut cache, self.papers()?, progress)?;
                 let seconds = started.elapsed().as_secs_f64();
                 *self.filled.lock().map_err(|_| Error::internal("a dense index build panicked"))? =
                     Some((fill, seconds));
@@ -306,10 +322,10 @@ impl CorpusSession {
             })?
         } else {
             // Vectors of a model litnav does not run come only from --vectors.
-            DenseIndex::open(self.papers(), source, |missing| -> Result<()> {
+            DenseIndex::open(&self.corpus, source, |missing| -> Result<()> {
                 Err(Error::input(format!(
                     "{missing} of {} papers in {} have no vector of {}: ingest them with --vectors FILE --vectors-model {}",
-                    self.papers().len(),
+                    self.len(),
                     self.dir.display(),
                     model.model,
                     model.model
@@ -357,13 +373,13 @@ impl CorpusSession {
             )));
         }
         let index = retriever.dense_index().ok_or_else(|| Error::internal("no dense index"))?;
-        Ok(ids
-            .iter()
-            .filter_map(|id| {
-                let &position = self.by_id.get(id)?;
-                Some(Doc::from_paper(&self.papers()[position], index.vector(position).to_vec()))
-            })
-            .collect())
+        let mut docs = Vec::with_capacity(ids.len());
+        for id in ids {
+            if let Some(position) = self.corpus.position(id)? {
+                docs.push(Doc::from_paper(self.corpus.paper_at(position)?, index.vector(position).to_vec()));
+            }
+        }
+        Ok(docs)
     }
 
     /// A query's top-k hits by the default retrieval ([`SearchRequest::new`]) under `filter`.
@@ -402,7 +418,7 @@ impl CorpusSession {
             Citations { graph: graph_store::load(&artifact)?, contexts: graph_store::load_contexts(&artifact)? }
         } else {
             // A corpus written before graphs were saved.
-            Citations { graph: Graph::from_papers(self.papers()), contexts: Vec::new() }
+            Citations { graph: Graph::from_papers(self.papers()?), contexts: Vec::new() }
         };
         Ok(self.citations.get_or_init(|| citations))
     }
@@ -479,7 +495,7 @@ impl Workspace {
         let session = self.open(Some(dir), progress)?.with_scan(scan);
         let ivf = session.prepare_dense(encoder, progress)?;
         // Nothing encoded when every vector was found (in the rows file or the cache).
-        let papers = session.papers().len();
+        let papers = session.len();
         let (fill, seconds) = session
             .filled
             .lock()

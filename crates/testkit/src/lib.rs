@@ -118,7 +118,7 @@ pub fn seed_litbench_vectors(corpus: &Path) {
     // lacks: encoded once per machine, and nothing at all once it is there.
     let shared = litbench_vectors();
     let papers = litnav_corpus::Corpus::open(corpus).unwrap();
-    let texts: Vec<String> = papers.papers().iter().map(litnav_corpus::Paper::text).collect();
+    let texts: Vec<String> = papers.papers().unwrap().iter().map(litnav_corpus::Paper::text).collect();
     let encoder = encoder();
     let mut cache = litnav_embed::cache::VectorCache::open(shared, encoder.dim()).unwrap();
     litnav_embed::embed_into_cache(encoder, &mut cache, &texts, |_, _| std::ops::ControlFlow::Continue(())).unwrap();

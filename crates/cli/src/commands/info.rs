@@ -14,6 +14,6 @@ pub struct Args {
 pub fn run(args: Args) -> Result<()> {
     let workspace = litnav_app::Workspace::load()?;
     let dir = workspace.corpus_dir(args.corpus.corpus.as_deref(), &Terminal::new())?;
-    let report = report(&litnav_corpus::Corpus::open(&dir)?);
+    let report = report(&litnav_corpus::Corpus::open(&dir)?)?;
     super::show(&report, args.corpus.json)
 }

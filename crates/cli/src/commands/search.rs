@@ -33,7 +33,7 @@ pub fn run(args: Args) -> Result<()> {
         println!("no papers match");
     }
     for (rank, hit) in hits.iter().enumerate() {
-        let retracted = if session.paper(&hit.id).is_some_and(|p| p.retracted) { "  RETRACTED" } else { "" };
+        let retracted = if session.paper(&hit.id)?.is_some_and(|p| p.retracted) { "  RETRACTED" } else { "" };
         println!(
             "{:>3}. {:>7.3}  {}  {}  [{}]{retracted}",
             rank + 1,

@@ -446,7 +446,7 @@ fn an_openalex_snapshot_becomes_tables_whose_cd_equals_the_ingested_corpus() {
     let exported = work.path().join("exported");
     assert!(litnav(&["export", "parquet", "--corpus", path(&corpus), "--out", path(&exported)]).status.success());
     let from_corpus = cd_on("memory", &exported, &work.path().join("cd-corpus"), &["--window", "3"]);
-    let papers = litnav_corpus::Corpus::open(&corpus).unwrap().papers().to_vec();
+    let papers = litnav_corpus::Corpus::open(&corpus).unwrap().papers().unwrap().to_vec();
     assert_eq!(papers.len(), 600);
     let mut defined = 0;
     for paper in &papers {

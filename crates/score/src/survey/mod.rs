@@ -451,7 +451,7 @@ impl SurveyReport {
 pub fn read_survey(path: &std::path::Path, session: Option<&CorpusSession>) -> Result<Survey> {
     let mut survey = Survey::read(path).map_err(|e| Error::input(e.to_string()))?;
     if let Some(session) = session {
-        resolve_bibliography(&mut survey, session);
+        resolve_bibliography(&mut survey, session)?;
     }
     Ok(survey)
 }
@@ -481,8 +481,8 @@ pub fn evaluate_files(
 /// Resolve bibliography entries to corpus papers: by exact normalized title, then by TaxoBench's
 /// title alignment (difflib ratio ≥ 0.92, containment counts as 1); an entry without a citation
 /// count takes the paper's. Returns how many entries resolved.
-pub fn resolve_bibliography(survey: &mut Survey, session: &CorpusSession) -> usize {
-    litnav_session::bibliography::resolve_against(survey, session.papers())
+pub fn resolve_bibliography(survey: &mut Survey, session: &CorpusSession) -> Result<usize> {
+    Ok(litnav_session::bibliography::resolve_against(survey, session.papers()?))
 }
 
 /// Evaluate `generated` against `expert`.

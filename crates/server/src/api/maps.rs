@@ -376,7 +376,7 @@ pub(super) async fn timeline(
 ) -> ApiResult<axum::Json<browse::Timeline>> {
     let timeline = blocking(move || {
         let stored = state.0.maps.get(&id)?;
-        Ok(browse::timeline(&*state.session()?, &stored.map))
+        Ok(browse::timeline(&*state.session()?, &stored.map)?)
     })
     .await?;
     Ok(axum::Json(timeline))

@@ -44,7 +44,7 @@ pub(super) async fn health(State(state): State<AppState>) -> ApiResult<Json<Heal
         version: env!("CARGO_PKG_VERSION"),
         corpus: state.corpus_name(),
         generation: session.corpus().manifest().generation,
-        papers: session.papers().len(),
+        papers: session.len(),
         jobs_running: state.0.jobs.running(),
         llm: state.0.llm.is_some(),
         network: state.0.network,
@@ -61,7 +61,7 @@ pub(super) async fn usage(State(state): State<AppState>) -> Json<crate::budget::
 pub(super) async fn corpus(State(state): State<AppState>) -> ApiResult<Json<litnav_app::info::CorpusReport>> {
     // The directory by its name: a remote caller learns nothing of the server's paths.
     let name = state.corpus_name().into();
-    let report = blocking(move || Ok(litnav_app::info::report(state.session()?.corpus()))).await?;
+    let report = blocking(move || Ok(litnav_app::info::report(state.session()?.corpus())?)).await?;
     Ok(Json(litnav_app::info::CorpusReport { corpus: name, ..report }))
 }
 

@@ -1,0 +1,305 @@
+//! A generation's papers read from disk one at a time: what opening a corpus costs is what a
+//! command touches, not what the corpus holds.
+//!
+//! `papers.jsonl` keeps one paper per line, as before. Beside it, `papers.index` (written with the
+//! records) lets a reader find a paper's line without reading the others:
+//!
+//! ```text
+//! magic     8 bytes   "LNRECIX1"
+//! count     u64       papers
+//! offsets   (count + 1) × u64   where each paper's line starts in papers.jsonl; the last is its length
+//! ids       count × (u64, u64)  (FNV-1a of the id, position), sorted
+//! ```
+//!
+//! All numbers are little-endian. Reads are positioned reads (`pread`) through the page cache, so
+//! a process holds no part of the corpus but the papers it decoded. A generation written before
+//! the index existed, or one whose index does not match its records, gets the same index built
+//! in memory from one pass over `papers.jsonl` (derived data is rebuilt, not reported; the
+//! records themselves are checked as they are read).
+
+use crate::error::{Error, Result, io_at};
+use crate::paper::Paper;
+use litnav_core::bytes::fnv1a;
+use std::fs::File;
+use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+
+/// The records file of a generation.
+pub const PAPERS: &str = "papers.jsonl";
+/// The index beside it.
+pub const INDEX: &str = "papers.index";
+const MAGIC: &[u8; 8] = b"LNRECIX1";
+const HEADER: u64 = 16;
+
+/// Writes `papers.jsonl` and `papers.index` together: the offsets are counted as lines are written.
+pub(crate) fn write(dir: &Path, papers: &[Paper]) -> Result<()> {
+    let path = dir.join(PAPERS);
+    let file = File::create(&path).map_err(io_at(&path))?;
+    let mut writer = BufWriter::with_capacity(1 << 20, file);
+    let mut offsets = Vec::with_capacity(papers.len() + 1);
+    let mut at = 0u64;
+    let mut line = Vec::new();
+    for paper in papers {
+        offsets.push(at);
+        line.clear();
+        serde_json::to_writer(&mut line, paper)
+            .map_err(|e| Error::Artifact { name: PAPERS.into(), source: e.into() })?;
+        line.push(b'\n');
+        writer.write_all(&line).map_err(io_at(&path))?;
+        at += line.len() as u64;
+    }
+    offsets.push(at);
+    writer.flush().map_err(io_at(&path))?;
+    let ids = sorted_ids(papers.iter().map(|p| p.id.as_str()));
+    write_index(&dir.join(INDEX), &offsets, &ids)
+}
+
+fn write_index(path: &Path, offsets: &[u64], ids: &[(u64, u64)]) -> Result<()> {
+    let file = File::create(path).map_err(io_at(path))?;
+    let mut writer = BufWriter::with_capacity(1 << 20, file);
+    let count = ids.len() as u64;
+    let numbers = std::iter::once(count).chain(offsets.iter().copied()).chain(ids.iter().flat_map(|&(h, p)| [h, p]));
+    writer.write_all(MAGIC).map_err(io_at(path))?;
+    for number in numbers {
+        writer.write_all(&number.to_le_bytes()).map_err(io_at(path))?;
+    }
+    writer.flush().map_err(io_at(path))
+}
+
+fn sorted_ids<'a>(ids: impl Iterator<Item = &'a str>) -> Vec<(u64, u64)> {
+    let mut table: Vec<(u64, u64)> = ids.enumerate().map(|(i, id)| (id_hash(id), i as u64)).collect();
+    table.sort_unstable();
+    table
+}
+
+fn id_hash(id: &str) -> u64 {
+    fnv1a(id.as_bytes())
+}
+
+/// Where the offsets and the id table are: the index file, or memory for a generation without one.
+#[derive(Debug)]
+enum Index {
+    File(File),
+    Memory { offsets: Vec<u64>, ids: Vec<(u64, u64)> },
+}
+
+/// The papers of one generation, read by position or id from disk.
+#[derive(Debug)]
+pub struct Records {
+    path: PathBuf,
+    file: File,
+    count: usize,
+    index: Index,
+}
+
+impl Records {
+    /// Open the records of the generation in `dir`, which its manifest says hold `count` papers.
+    pub fn open(dir: &Path, count: usize) -> Result<Records> {
+        let path = dir.join(PAPERS);
+        let file = File::open(&path).map_err(io_at(&path))?;
+        let length = file.metadata().map_err(io_at(&path))?.len();
+        let index = match open_index(&dir.join(INDEX), count, length) {
+            Some(file) => Index::File(file),
+            None => index_in_memory(&path, &file)?,
+        };
+        let records = Records { path, file, count, index };
+        if let Index::Memory { ids, .. } = &records.index
+            && ids.len() != count
+        {
+            // A file cut at a line boundary still parses: the manifest's count catches it.
+            let message = format!("holds {} records, manifest.json says {count} were written", ids.len());
+            return Err(damaged(&records.path, message));
+        }
+        Ok(records)
+    }
+
+    /// Number of papers.
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    /// True when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// The paper at `position` (in ingest order), decoded from its line.
+    pub fn get(&self, position: usize) -> Result<Paper> {
+        if position >= self.count {
+            return Err(damaged(&self.path, format!("has no record {} (it holds {})", position + 1, self.count)));
+        }
+        let (start, end) = (self.offset(position)?, self.offset(position + 1)?);
+        if end <= start {
+            return Err(damaged(&self.path, format!("the index gives line {} no bytes", position + 1)));
+        }
+        let mut line = vec![0u8; (end - start) as usize];
+        self.file.read_exact_at(&mut line, start).map_err(io_at(&self.path))?;
+        decode(&self.path, position, &line)
+    }
+
+    /// The position of the paper with this id, if the corpus holds it.
+    pub fn position(&self, id: &str) -> Result<Option<usize>> {
+        let hash = id_hash(id);
+        let first = self.partition_point(|entry| entry < hash)?;
+        for slot in first..self.count {
+            let (entry_hash, position) = self.id_entry(slot)?;
+            if entry_hash != hash {
+                break;
+            }
+            let position = usize::try_from(position).unwrap_or(usize::MAX);
+            if position < self.count && self.get(position)?.id == id {
+                return Ok(Some(position));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Every paper in order, decoded one at a time and handed to `each`; stops at its first error.
+    pub fn scan(&self, mut each: impl FnMut(usize, Paper) -> Result<()>) -> Result<()> {
+        let mut reader = BufReader::with_capacity(1 << 20, File::open(&self.path).map_err(io_at(&self.path))?);
+        let mut line = Vec::new();
+        for position in 0..self.count {
+            line.clear();
+            if reader.read_until(b'\n', &mut line).map_err(io_at(&self.path))? == 0 {
+                let message = format!("ends after {position} records, manifest.json says {} were written", self.count);
+                return Err(damaged(&self.path, message));
+            }
+            each(position, decode(&self.path, position, &line)?)?;
+        }
+        Ok(())
+    }
+
+    fn offset(&self, position: usize) -> Result<u64> {
+        match &self.index {
+            Index::Memory { offsets, .. } => offsets
+                .get(position)
+                .copied()
+                .ok_or_else(|| damaged(&self.path, format!("has no record {}", position + 1))),
+            Index::File(file) => read_u64(file, HEADER + 8 * position as u64, &self.path),
+        }
+    }
+
+    fn id_entry(&self, slot: usize) -> Result<(u64, u64)> {
+        match &self.index {
+            Index::Memory { ids, .. } => Ok(ids[slot]),
+            Index::File(file) => {
+                let at = HEADER + 8 * (self.count as u64 + 1) + 16 * slot as u64;
+                let mut bytes = [0u8; 16];
+                file.read_exact_at(&mut bytes, at).map_err(io_at(&self.path))?;
+                let (hash, position) = bytes.split_at(8);
+                Ok((u64_of(hash), u64_of(position)))
+            }
+        }
+    }
+
+    /// The first id-table slot whose hash is not `below` (binary search over positioned reads).
+    fn partition_point(&self, below: impl Fn(u64) -> bool) -> Result<usize> {
+        let (mut low, mut high) = (0, self.count);
+        while low < high {
+            let middle = low + (high - low) / 2;
+            if below(self.id_entry(middle)?.0) {
+                low = middle + 1;
+            } else {
+                high = middle;
+            }
+        }
+        Ok(low)
+    }
+}
+
+/// The index file, when it exists and its header and size fit the records it indexes.
+fn open_index(path: &Path, count: usize, records_length: u64) -> Option<File> {
+    let file = File::open(path).ok()?;
+    let expected = HEADER + 8 * (count as u64 + 1) + 16 * count as u64;
+    let mut header = [0u8; HEADER as usize];
+    file.read_exact_at(&mut header, 0).ok()?;
+    let (magic, written) = header.split_at(8);
+    let fits = magic == MAGIC
+        && u64_of(written) == count as u64
+        && file.metadata().ok()?.len() == expected
+        && read_u64(&file, HEADER + 8 * count as u64, path).ok()? == records_length;
+    fits.then_some(file)
+}
+
+/// Offsets and ids from one pass over the records (a generation written before `papers.index`).
+fn index_in_memory(path: &Path, file: &File) -> Result<Index> {
+    #[derive(serde::Deserialize)]
+    struct IdOnly {
+        id: String,
+    }
+    let mut reader = BufReader::with_capacity(1 << 20, file.try_clone().map_err(io_at(path))?);
+    let (mut offsets, mut ids, mut line, mut at) = (vec![], vec![], Vec::new(), 0u64);
+    let mut number = 0;
+    loop {
+        line.clear();
+        let read = reader.read_until(b'\n', &mut line).map_err(io_at(path))?;
+        if read == 0 {
+            break;
+        }
+        number += 1;
+        let start = at;
+        at += read as u64;
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let record: IdOnly =
+            serde_json::from_slice(&line).map_err(|e| damaged(path, format!("line {number} is damaged: {e}")))?;
+        offsets.push(start);
+        ids.push(record.id);
+    }
+    // A paper's bytes run to the next paper's start: blank lines between are white space to JSON.
+    offsets.push(at);
+    let table = sorted_ids(ids.iter().map(String::as_str));
+    Ok(Index::Memory { offsets, ids: table })
+}
+
+fn decode(path: &Path, position: usize, line: &[u8]) -> Result<Paper> {
+    serde_json::from_slice(line).map_err(|e| damaged(path, format!("line {} is damaged: {e}", position + 1)))
+}
+
+fn read_u64(file: &File, at: u64, path: &Path) -> Result<u64> {
+    let mut bytes = [0u8; 8];
+    file.read_exact_at(&mut bytes, at).map_err(io_at(path))?;
+    Ok(u64::from_le_bytes(bytes))
+}
+
+fn u64_of(bytes: &[u8]) -> u64 {
+    let mut array = [0u8; 8];
+    array.copy_from_slice(&bytes[..8]);
+    u64::from_le_bytes(array)
+}
+
+fn damaged(path: &Path, message: String) -> Error {
+    Error::NotACorpus { dir: path.to_path_buf(), message, missing: false }
+}
+
+/// Papers in ingest order that a caller reads in passes, one paper at a time: a slice in memory
+/// or a corpus on disk, so code that streams over papers (the vector rows' keys, the dense
+/// index's metadata) holds no more of a corpus than it keeps.
+pub trait PaperScan {
+    /// Number of papers.
+    fn count(&self) -> usize;
+    /// Hand every paper, in order, to `each`; stop at its first error.
+    fn each_paper(&self, each: &mut dyn FnMut(usize, &Paper) -> Result<()>) -> Result<()>;
+}
+
+impl PaperScan for [Paper] {
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    fn each_paper(&self, each: &mut dyn FnMut(usize, &Paper) -> Result<()>) -> Result<()> {
+        self.iter().enumerate().try_for_each(|(position, paper)| each(position, paper))
+    }
+}
+
+impl PaperScan for crate::Corpus {
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    fn each_paper(&self, each: &mut dyn FnMut(usize, &Paper) -> Result<()>) -> Result<()> {
+        self.scan(each)
+    }
+}
