@@ -577,7 +577,12 @@ fn papers_are_read_from_disk_by_id_and_position_as_the_whole_reads_them() {
         let error = corpus.paper_at(500).unwrap_err().to_string();
         assert!(error.contains("papers.jsonl") && error.contains("no record 501"), "{error}");
         let mut scanned = Vec::new();
-        corpus.scan(|_, paper| Ok(scanned.push(paper.clone()))).unwrap();
+        corpus
+            .scan(|_, paper| {
+                scanned.push(paper.clone());
+                Ok(())
+            })
+            .unwrap();
         assert_eq!(scanned, whole);
     };
     check(&Corpus::open(&corpus_dir).unwrap());

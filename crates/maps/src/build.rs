@@ -289,7 +289,7 @@ pub fn build_map(
         }
     }?;
     if let Some(session) = session {
-        let papers = session.papers_of(&outcome.map.all_paper_ids())?;
+        let papers = session.papers_of(outcome.map.all_paper_ids())?;
         let retracted: HashSet<&str> = papers.iter().filter(|p| p.retracted).map(|p| p.id.as_str()).collect();
         outcome.map.mark_retracted(&|id| retracted.contains(id));
     }

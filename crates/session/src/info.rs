@@ -67,8 +67,11 @@ pub struct CorpusReport {
     pub topic_list: Vec<TopicSummary>,
 }
 
+/// Whether a paper has a field.
+type Has = fn(&Paper) -> bool;
+
 /// The fields whose coverage a report counts, each with the test of a paper having it.
-const FIELDS: [(&str, fn(&Paper) -> bool); 9] = [
+const FIELDS: [(&str, Has); 9] = [
     ("abstract", |p| p.abstract_text.is_some()),
     ("year", |p| p.year.is_some()),
     ("venue", |p| p.venue.is_some()),
