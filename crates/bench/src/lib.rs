@@ -12,6 +12,7 @@ pub mod expander;
 pub mod fetch;
 pub mod graph;
 pub mod held_out;
+pub mod known_items;
 pub mod map_filter;
 pub mod memory;
 pub mod organize;

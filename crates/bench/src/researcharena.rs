@@ -663,7 +663,7 @@ mod tests {
     use super::*;
 
     fn hit(id: &str, score: f32) -> Hit {
-        Hit { id: id.into(), title: id.into(), year: None, score }
+        Hit { id: id.into(), title: id.into(), year: None, score, known: None }
     }
 
     #[test]

@@ -667,6 +667,11 @@ pub struct SearchArgs {
     /// queries, and report litnav's speed-up over it.
     #[arg(long)]
     peer: bool,
+    /// Measure known-item search instead: N titles (200 when no N is given) of the built-in
+    /// corpus and of AAN searched exactly, with a typo and with a word left out by the default
+    /// search, and how often their paper comes first.
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "200")]
+    known_items: Option<usize>,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -1135,6 +1140,12 @@ fn run_embed(face: &dyn Face, args: EmbedArgs) -> Result<String> {
 }
 
 fn run_search(face: &dyn Face, args: SearchArgs) -> Result<String> {
+    if let Some(sample) = args.known_items {
+        let workspace = Workspace::load()?;
+        let progress = face.start("benchmarking known-item search");
+        let report = crate::known_items::run(&workspace, sample, &*progress)?;
+        return show(&report, args.json, progress);
+    }
     let papers = if args.papers.is_empty() { vec![datasets()?.join("litbench/corpus.jsonl")] } else { args.papers };
     let options = search::Options {
         papers,

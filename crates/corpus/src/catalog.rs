@@ -125,21 +125,8 @@ impl Catalog {
         if let Some(&index) = self.by_id.get(reference) {
             return Some(index);
         }
-        let lower = reference.to_ascii_lowercase();
-        let doi = crate::normalize::clean_doi(reference);
-        if doi.starts_with("10.") {
-            return self.by_external.get(&("doi".to_string(), doi)).copied();
-        }
-        if lower.contains("openalex.org/")
-            || (reference.starts_with('W') && reference[1..].chars().all(|c| c.is_ascii_digit()))
-        {
-            let short = reference.rsplit('/').next().unwrap_or(reference).to_string();
-            return self.by_external.get(&("openalex".to_string(), short)).copied();
-        }
-        if let Some(arxiv) = lower.strip_prefix("arxiv:") {
-            return self.by_external.get(&("arxiv".to_string(), arxiv.to_string())).copied();
-        }
-        None
+        let (kind, value) = crate::normalize::identifier(reference)?;
+        self.by_external.get(&(kind.to_string(), value)).copied()
     }
 
     /// Papers whose title key equals that of `title`.

@@ -51,6 +51,51 @@ pub(crate) fn hashed_id(text: &str) -> String {
     format!("p{}", &digest[..12])
 }
 
+/// A paper's identifier as a person pastes it or a reference names it: `(kind, value)` with the
+/// kind one of the external ids litnav matches (`doi`, `openalex`, `arxiv`) and the value as
+/// the corpus stores it. A DOI with or without its resolver (`https://doi.org/…`, `doi:`); an
+/// OpenAlex id (`W2741809807`, its URL); an arXiv id with its prefix (`arXiv:1706.03762v5`), its
+/// URL (`arxiv.org/abs/…`, `/pdf/…`) or bare in the new scheme (`1706.03762`). The arXiv value
+/// keeps a version when one is given; lookups try it without.
+pub fn identifier(text: &str) -> Option<(&'static str, String)> {
+    let text = text.trim();
+    let doi = clean_doi(text);
+    if doi.starts_with("10.") && doi.contains('/') && !doi.contains(char::is_whitespace) {
+        return Some(("doi", doi));
+    }
+    let lower = text.to_ascii_lowercase();
+    let is_openalex =
+        |id: &str| id.len() > 1 && id.starts_with(['W', 'w']) && id[1..].bytes().all(|b| b.is_ascii_digit());
+    let last = text.rsplit('/').next().unwrap_or(text);
+    if (lower.contains("openalex.org/") || !text.contains('/')) && is_openalex(last) {
+        return Some(("openalex", last.to_ascii_uppercase()));
+    }
+    let arxiv =
+        ["arxiv:", "https://arxiv.org/abs/", "http://arxiv.org/abs/", "arxiv.org/abs/", "https://arxiv.org/pdf/"]
+            .iter()
+            .find_map(|prefix| lower.strip_prefix(prefix));
+    match arxiv {
+        Some(id) => Some(("arxiv", id.trim_end_matches(".pdf").to_string())),
+        None => new_style_arxiv(&lower).then(|| ("arxiv", lower.clone())),
+    }
+}
+
+/// `1706.03762`, `2301.00001v2`: four digits, a dot, four or five digits, an optional version.
+fn new_style_arxiv(text: &str) -> bool {
+    let (number, version) = text.split_once('v').unwrap_or((text, "1"));
+    let Some((month, serial)) = number.split_once('.') else { return false };
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    month.len() == 4 && digits(month) && (4..=5).contains(&serial.len()) && digits(serial) && digits(version)
+}
+
+/// An arXiv id without its version: `1706.03762v5` → `1706.03762`.
+pub fn arxiv_without_version(id: &str) -> &str {
+    match id.rfind('v') {
+        Some(at) if at > 0 && id[at + 1..].bytes().all(|b| b.is_ascii_digit()) && at + 1 < id.len() => &id[..at],
+        _ => id,
+    }
+}
+
 /// `https://doi.org/10.7717/PeerJ.4375` → `10.7717/peerj.4375` (DOIs are case-insensitive).
 pub fn clean_doi(doi: &str) -> String {
     let doi = doi.trim();
@@ -65,6 +110,31 @@ pub fn clean_doi(doi: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn identifiers_are_recognised_as_people_paste_them() {
+        let cases = [
+            ("https://doi.org/10.7717/PeerJ.4375", Some(("doi", "10.7717/peerj.4375"))),
+            ("doi:10.1/X", Some(("doi", "10.1/x"))),
+            ("W2741809807", Some(("openalex", "W2741809807"))),
+            ("https://openalex.org/w2741809807", Some(("openalex", "W2741809807"))),
+            ("arXiv:1706.03762v5", Some(("arxiv", "1706.03762v5"))),
+            ("https://arxiv.org/abs/1706.03762", Some(("arxiv", "1706.03762"))),
+            ("https://arxiv.org/pdf/2301.00001v2.pdf", Some(("arxiv", "2301.00001v2"))),
+            ("1706.03762", Some(("arxiv", "1706.03762"))),
+            ("Attention is all you need", None),
+            ("10.5 percent", None),
+            ("Word2vec", None),
+            ("2017.1", None),
+        ];
+        for (text, expected) in cases {
+            let found = identifier(text);
+            assert_eq!(found.as_ref().map(|(k, v)| (*k, v.as_str())), expected, "{text}");
+        }
+        assert_eq!(arxiv_without_version("1706.03762v5"), "1706.03762");
+        assert_eq!(arxiv_without_version("1706.03762"), "1706.03762");
+        assert_eq!(arxiv_without_version("hep-th/9901001"), "hep-th/9901001");
+    }
 
     #[test]
     fn doi_cleanup() {

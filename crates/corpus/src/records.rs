@@ -7,8 +7,10 @@
 //! ```text
 //! magic     8 bytes   "LNRECIX1"
 //! count     u64       papers
+//! keys      u64       external ids indexed
 //! offsets   (count + 1) × u64   where each paper's line starts in papers.jsonl; the last is its length
 //! ids       count × (u64, u64)  (FNV-1a of the id, position), sorted
+//! external  keys × (u64, u64)   (FNV-1a of "kind:value", position), sorted: DOI, OpenAlex, arXiv
 //! ```
 //!
 //! All numbers are little-endian. Reads are positioned reads (`pread`) through the page cache, so
@@ -30,7 +32,9 @@ pub const PAPERS: &str = "papers.jsonl";
 /// The index beside it.
 pub const INDEX: &str = "papers.index";
 const MAGIC: &[u8; 8] = b"LNRECIX1";
-const HEADER: u64 = 16;
+const HEADER: u64 = 24;
+/// The external ids a paper can be looked up by (those the catalog matches duplicates by).
+const EXTERNAL: [&str; 3] = ["doi", "openalex", "arxiv"];
 
 /// Writes `papers.jsonl` and `papers.index` together: the offsets are counted as lines are written.
 pub(crate) fn write(dir: &Path, papers: &[Paper]) -> Result<()> {
@@ -52,14 +56,14 @@ pub(crate) fn write(dir: &Path, papers: &[Paper]) -> Result<()> {
     offsets.push(at);
     writer.flush().map_err(io_at(&path))?;
     let ids = sorted_ids(papers.iter().map(|p| p.id.as_str()));
-    write_index(&dir.join(INDEX), &offsets, &ids)
+    write_index(&dir.join(INDEX), &offsets, &ids, &external_keys(papers))
 }
 
-fn write_index(path: &Path, offsets: &[u64], ids: &[(u64, u64)]) -> Result<()> {
+fn write_index(path: &Path, offsets: &[u64], ids: &[(u64, u64)], external: &[(u64, u64)]) -> Result<()> {
     let file = File::create(path).map_err(io_at(path))?;
     let mut writer = BufWriter::with_capacity(1 << 20, file);
-    let count = ids.len() as u64;
-    let numbers = std::iter::once(count).chain(offsets.iter().copied()).chain(ids.iter().flat_map(|&(h, p)| [h, p]));
+    let pairs = ids.iter().chain(external).flat_map(|&(h, p)| [h, p]);
+    let numbers = [ids.len() as u64, external.len() as u64].into_iter().chain(offsets.iter().copied()).chain(pairs);
     writer.write_all(MAGIC).map_err(io_at(path))?;
     for number in numbers {
         writer.write_all(&number.to_le_bytes()).map_err(io_at(path))?;
@@ -77,11 +81,37 @@ fn id_hash(id: &str) -> u64 {
     fnv1a(id.as_bytes())
 }
 
+/// Every paper's external ids as sorted (hash of `kind:value`, position) pairs.
+fn external_keys(papers: &[Paper]) -> Vec<(u64, u64)> {
+    let mut keys: Vec<(u64, u64)> = papers
+        .iter()
+        .enumerate()
+        .flat_map(|(position, paper)| {
+            EXTERNAL
+                .iter()
+                .filter_map(move |kind| paper.ids.get(*kind).map(|value| (external_hash(kind, value), position as u64)))
+        })
+        .collect();
+    keys.sort_unstable();
+    keys
+}
+
+fn external_hash(kind: &str, value: &str) -> u64 {
+    fnv1a(format!("{kind}:{value}").as_bytes())
+}
+
 /// Where the offsets and the id table are: the index file, or memory for a generation without one.
 #[derive(Debug)]
 enum Index {
-    File(File),
-    Memory { offsets: Vec<u64>, ids: Vec<(u64, u64)> },
+    File { file: File, external: u64 },
+    Memory { offsets: Vec<u64>, ids: Vec<(u64, u64)>, external: Vec<(u64, u64)> },
+}
+
+/// The two sorted tables of an index.
+#[derive(Clone, Copy)]
+enum Table {
+    Ids,
+    External,
 }
 
 /// The papers of one generation, read by position or id from disk.
@@ -100,7 +130,7 @@ impl Records {
         let file = File::open(&path).map_err(io_at(&path))?;
         let length = file.metadata().map_err(io_at(&path))?.len();
         let index = match open_index(&dir.join(INDEX), count, length) {
-            Some(file) => Index::File(file),
+            Some((file, external)) => Index::File { file, external },
             None => index_in_memory(&path, &file)?,
         };
         let records = Records { path, file, count, index };
@@ -140,19 +170,38 @@ impl Records {
 
     /// The position of the paper with this id, if the corpus holds it.
     pub fn position(&self, id: &str) -> Result<Option<usize>> {
-        let hash = id_hash(id);
-        let first = self.partition_point(|entry| entry < hash)?;
-        for slot in first..self.count {
-            let (entry_hash, position) = self.id_entry(slot)?;
+        self.find(Table::Ids, id_hash(id), |paper| paper.id == id)
+    }
+
+    /// The position of the paper with this external id (`kind` one of `doi`, `openalex`,
+    /// `arxiv`; the value as [`crate::normalize::identifier`] gives it), if the corpus holds it.
+    pub fn position_by(&self, kind: &str, value: &str) -> Result<Option<usize>> {
+        self.find(Table::External, external_hash(kind, value), |paper| paper.ids.get(kind).is_some_and(|v| v == value))
+    }
+
+    /// The first position in `table` under `hash` whose paper passes `check` (hashes collide).
+    fn find(&self, table: Table, hash: u64, check: impl Fn(&Paper) -> bool) -> Result<Option<usize>> {
+        let entries = self.entries(table);
+        let first = self.partition_point(table, entries, hash)?;
+        for slot in first..entries {
+            let (entry_hash, position) = self.entry(table, slot)?;
             if entry_hash != hash {
                 break;
             }
             let position = usize::try_from(position).unwrap_or(usize::MAX);
-            if position < self.count && self.get(position)?.id == id {
+            if position < self.count && check(&self.get(position)?) {
                 return Ok(Some(position));
             }
         }
         Ok(None)
+    }
+
+    fn entries(&self, table: Table) -> usize {
+        match (table, &self.index) {
+            (Table::Ids, _) => self.count,
+            (Table::External, Index::File { external, .. }) => *external as usize,
+            (Table::External, Index::Memory { external, .. }) => external.len(),
+        }
     }
 
     /// Every paper in order, decoded one at a time and handed to `each`; stops at its first error.
@@ -176,29 +225,35 @@ impl Records {
                 .get(position)
                 .copied()
                 .ok_or_else(|| damaged(&self.path, format!("has no record {}", position + 1))),
-            Index::File(file) => read_u64(file, HEADER + 8 * position as u64, &self.path),
+            Index::File { file, .. } => read_u64(file, HEADER + 8 * position as u64, &self.path),
         }
     }
 
-    fn id_entry(&self, slot: usize) -> Result<(u64, u64)> {
-        match &self.index {
-            Index::Memory { ids, .. } => Ok(ids[slot]),
-            Index::File(file) => {
-                let at = HEADER + 8 * (self.count as u64 + 1) + 16 * slot as u64;
+    fn entry(&self, table: Table, slot: usize) -> Result<(u64, u64)> {
+        match (&self.index, table) {
+            (Index::Memory { ids, .. }, Table::Ids) => Ok(ids[slot]),
+            (Index::Memory { external, .. }, Table::External) => Ok(external[slot]),
+            (Index::File { file, .. }, table) => {
+                let ids_start = HEADER + 8 * (self.count as u64 + 1);
+                let start = match table {
+                    Table::Ids => ids_start,
+                    Table::External => ids_start + 16 * self.count as u64,
+                };
                 let mut bytes = [0u8; 16];
-                file.read_exact_at(&mut bytes, at).map_err(io_at(&self.path))?;
+                file.read_exact_at(&mut bytes, start + 16 * slot as u64).map_err(io_at(&self.path))?;
                 let (hash, position) = bytes.split_at(8);
                 Ok((u64_of(hash), u64_of(position)))
             }
         }
     }
 
-    /// The first id-table slot whose hash is not `below` (binary search over positioned reads).
-    fn partition_point(&self, below: impl Fn(u64) -> bool) -> Result<usize> {
-        let (mut low, mut high) = (0, self.count);
+    /// The first slot of `table` (of `entries`) whose hash is not below `hash` (binary search
+    /// over positioned reads).
+    fn partition_point(&self, table: Table, entries: usize, hash: u64) -> Result<usize> {
+        let (mut low, mut high) = (0, entries);
         while low < high {
             let middle = low + (high - low) / 2;
-            if below(self.id_entry(middle)?.0) {
+            if self.entry(table, middle)?.0 < hash {
                 low = middle + 1;
             } else {
                 high = middle;
@@ -208,18 +263,20 @@ impl Records {
     }
 }
 
-/// The index file, when it exists and its header and size fit the records it indexes.
-fn open_index(path: &Path, count: usize, records_length: u64) -> Option<File> {
+/// The index file and its number of external ids, when it exists and its header and size fit the
+/// records it indexes.
+fn open_index(path: &Path, count: usize, records_length: u64) -> Option<(File, u64)> {
     let file = File::open(path).ok()?;
-    let expected = HEADER + 8 * (count as u64 + 1) + 16 * count as u64;
     let mut header = [0u8; HEADER as usize];
     file.read_exact_at(&mut header, 0).ok()?;
-    let (magic, written) = header.split_at(8);
+    let (magic, numbers) = header.split_at(8);
+    let (written, external) = (u64_of(&numbers[..8]), u64_of(&numbers[8..]));
+    let expected = (HEADER + 8 * (count as u64 + 1) + 16 * count as u64).checked_add(external.checked_mul(16)?)?;
     let fits = magic == MAGIC
-        && u64_of(written) == count as u64
+        && written == count as u64
         && file.metadata().ok()?.len() == expected
         && read_u64(&file, HEADER + 8 * count as u64, path).ok()? == records_length;
-    fits.then_some(file)
+    fits.then_some((file, external))
 }
 
 /// Offsets and ids from one pass over the records (a generation written before `papers.index`).
@@ -227,9 +284,12 @@ fn index_in_memory(path: &Path, file: &File) -> Result<Index> {
     #[derive(serde::Deserialize)]
     struct IdOnly {
         id: String,
+        #[serde(default)]
+        ids: std::collections::BTreeMap<String, String>,
     }
     let mut reader = BufReader::with_capacity(1 << 20, file.try_clone().map_err(io_at(path))?);
     let (mut offsets, mut ids, mut line, mut at) = (vec![], vec![], Vec::new(), 0u64);
+    let mut external = Vec::new();
     let mut number = 0;
     loop {
         line.clear();
@@ -245,13 +305,17 @@ fn index_in_memory(path: &Path, file: &File) -> Result<Index> {
         }
         let record: IdOnly =
             serde_json::from_slice(&line).map_err(|e| damaged(path, format!("line {number} is damaged: {e}")))?;
+        let position = offsets.len() as u64;
+        let keys = EXTERNAL.iter().filter_map(|kind| record.ids.get(*kind).map(|value| external_hash(kind, value)));
+        external.extend(keys.map(|hash| (hash, position)));
         offsets.push(start);
         ids.push(record.id);
     }
     // A paper's bytes run to the next paper's start: blank lines between are white space to JSON.
     offsets.push(at);
     let table = sorted_ids(ids.iter().map(String::as_str));
-    Ok(Index::Memory { offsets, ids: table })
+    external.sort_unstable();
+    Ok(Index::Memory { offsets, ids: table, external })
 }
 
 fn decode(path: &Path, position: usize, line: &[u8]) -> Result<Paper> {

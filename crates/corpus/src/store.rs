@@ -248,6 +248,20 @@ impl Corpus {
         self.records.position(id)
     }
 
+    /// The position of the paper a person names by an identifier ([`crate::normalize::identifier`]:
+    /// a DOI, an OpenAlex id, an arXiv id with or without its version), if the corpus holds it.
+    pub fn position_of_identifier(&self, text: &str) -> Result<Option<usize>> {
+        let Some((kind, value)) = crate::normalize::identifier(text) else { return Ok(None) };
+        if let Some(position) = self.records.position_by(kind, &value)? {
+            return Ok(Some(position));
+        }
+        let versionless = crate::normalize::arxiv_without_version(&value);
+        if kind == "arxiv" && versionless != value {
+            return self.records.position_by(kind, versionless);
+        }
+        Ok(None)
+    }
+
     /// The paper with this id, if the corpus holds it.
     pub fn paper(&self, id: &str) -> Result<Option<&Paper>> {
         self.position(id)?.map(|position| self.paper_at(position)).transpose()

@@ -639,3 +639,34 @@ fn the_manifest_counts_work_types_and_maps_leave_out_papers_from_it() {
     assert!(older.manifest().types.is_none());
     assert_eq!(older.left_out_of_maps(None).unwrap(), 10);
 }
+
+#[test]
+fn papers_are_found_by_the_identifiers_people_paste() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus_dir = dir.path().join("c");
+    ingest(&corpus_dir, &[fixture("openalex_works.jsonl")]).unwrap();
+    let corpus = Corpus::open(&corpus_dir).unwrap();
+    let whole = corpus.papers().unwrap().to_vec();
+    let mut looked_up = 0;
+    for check in [Corpus::open(&corpus_dir).unwrap(), {
+        std::fs::remove_file(corpus.generation_dir().join("papers.index")).unwrap();
+        Corpus::open(&corpus_dir).unwrap()
+    }] {
+        for (position, paper) in whole.iter().enumerate() {
+            for (kind, value) in &paper.ids {
+                let pasted = match kind.as_str() {
+                    "doi" => format!("https://doi.org/{}", value.to_uppercase()),
+                    "openalex" => format!("https://openalex.org/{value}"),
+                    "arxiv" => format!("arXiv:{value}v3"),
+                    _ => continue,
+                };
+                assert_eq!(check.position_of_identifier(&pasted).unwrap(), Some(position), "{pasted}");
+                looked_up += 1;
+            }
+        }
+        assert_eq!(check.position_of_identifier("10.9999/not-here").unwrap(), None);
+        assert_eq!(check.position_of_identifier("W1").unwrap(), None);
+        assert_eq!(check.position_of_identifier("a title, not an identifier").unwrap(), None);
+    }
+    assert!(looked_up >= 8, "the fixture's works carry DOIs and OpenAlex ids: {looked_up}");
+}

@@ -188,7 +188,7 @@ impl DenseIndex {
             .into_iter()
             .map(|(score, i)| {
                 let doc = &self.docs[i];
-                Hit { id: doc.id.clone(), title: doc.title.clone(), year: doc.year, score }
+                Hit { id: doc.id.clone(), title: doc.title.clone(), year: doc.year, score, known: None }
             })
             .collect()
     }

@@ -95,7 +95,9 @@ mod tests {
     use super::*;
 
     fn hits(ids: &[(&str, f32)]) -> Vec<Hit> {
-        ids.iter().map(|(id, s)| Hit { id: id.to_string(), title: String::new(), year: None, score: *s }).collect()
+        ids.iter()
+            .map(|(id, s)| Hit { id: id.to_string(), title: String::new(), year: None, score: *s, known: None })
+            .collect()
     }
 
     #[test]

@@ -297,7 +297,7 @@ impl LexicalIndex {
             let document: TantivyDocument = searcher.doc(address).map_err(engine)?;
             let text = |field| document.get_first(field).and_then(|v| v.as_str()).unwrap_or_default().to_string();
             let year = document.get_first(self.fields.year).and_then(|v| v.as_i64()).map(|y| y as i32);
-            hits.push(Hit { id: text(self.fields.id), title: text(self.fields.title), year, score });
+            hits.push(Hit { id: text(self.fields.id), title: text(self.fields.title), year, score, known: None });
         }
         hits.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.id.cmp(&b.id)));
         hits.truncate(query.k);

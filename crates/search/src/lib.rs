@@ -34,6 +34,10 @@ pub struct Hit {
     pub year: Option<i32>,
     /// The mode's score (higher is better): BM25, cosine, or fused.
     pub score: f32,
+    /// How the query named this paper, when it did (`id`, `doi`, `openalex`, `arxiv`, `title`,
+    /// `near title`): a search puts the paper it names first, whatever its score.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub known: Option<String>,
 }
 
 /// The leakage filters.

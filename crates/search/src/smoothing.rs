@@ -150,7 +150,7 @@ mod tests {
     use super::*;
 
     fn hit(id: &str, score: f32) -> Hit {
-        Hit { id: id.to_string(), title: id.to_string(), year: None, score }
+        Hit { id: id.to_string(), title: id.to_string(), year: None, score, known: None }
     }
 
     #[test]

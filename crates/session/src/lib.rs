@@ -19,6 +19,7 @@ pub mod edges;
 pub mod error;
 pub mod info;
 pub mod ingest;
+pub mod known;
 pub mod parallel;
 pub mod progress;
 pub mod relations;

@@ -217,7 +217,8 @@ impl CorpusSession {
     }
 
     /// Answer `request` in its mode: BM25 from the lexical index alone (no encoder loaded), every
-    /// other mode with the workspace's encoder.
+    /// other mode with the workspace's encoder; the paper the query names, if it names one (its
+    /// id, DOI, OpenAlex or arXiv id, its title: [`crate::known`]), first.
     pub fn answer(&self, request: &SearchRequest, workspace: &Workspace, progress: &dyn Progress) -> Result<Vec<Hit>> {
         self.answer_with(request, || workspace.encoder(progress), progress)
     }
@@ -233,10 +234,11 @@ impl CorpusSession {
         if let Some(id) = &request.like {
             return self.search_like(request, id, encoder()?, progress);
         }
-        match request.mode {
+        let hits = match request.mode {
             Mode::Bm25 => self.search_lexical(request),
             _ => self.search(request, encoder()?, progress),
-        }
+        }?;
+        self.known_first(request, hits)
     }
 
     /// The papers nearest paper `id`'s vector (`litnav search --like ID`), under the request's
@@ -281,6 +283,11 @@ impl CorpusSession {
     /// abstract (the lexical index keeps only titles).
     pub fn seed_text(&self, hit: &Hit) -> litnav_corpus::Result<String> {
         Ok(self.corpus.paper(&hit.id)?.map_or_else(|| hit.title.clone(), Paper::text))
+    }
+
+    /// The lexical retriever (no encoder needed).
+    pub(crate) fn lexical_retriever(&self) -> &Retriever {
+        &self.lexical
     }
 
     /// Lexical search only (no encoder needed).

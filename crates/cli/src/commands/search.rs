@@ -14,7 +14,8 @@ pub struct Args {
     pub params: SearchParams,
     #[command(flatten)]
     model: ModelParams,
-    /// Print results as JSON: a list of {"id","title","year","score"} in rank order.
+    /// Print results as JSON: a list of {"id","title","year","score"} in rank order ("known" on
+    /// the paper the query named, which comes first).
     #[arg(long)]
     json: bool,
 }
@@ -34,8 +35,9 @@ pub fn run(args: Args) -> Result<()> {
     }
     for (rank, hit) in hits.iter().enumerate() {
         let retracted = if session.paper(&hit.id)?.is_some_and(|p| p.retracted) { "  RETRACTED" } else { "" };
+        let known = hit.known.as_ref().map_or(String::new(), |by| format!("  (named by its {by})"));
         println!(
-            "{:>3}. {:>7.3}  {}  {}  [{}]{retracted}",
+            "{:>3}. {:>7.3}  {}  {}  [{}]{retracted}{known}",
             rank + 1,
             hit.score,
             litnav_app::year(hit.year),

@@ -460,3 +460,66 @@ fn bench_dense_compares_int8_scans_with_full_precision_on_real_and_synthetic_vec
         assert!(recall("int8, 80") >= recall("int8, 10"), "{report}");
     }
 }
+
+/// `litnav search --json` on the built-in corpus (or `corpus`), its hits.
+fn search_json(query: &str, more: &[&str]) -> Vec<serde_json::Value> {
+    let mut args = vec!["search", "-q", query, "--json"];
+    args.extend(more);
+    let out = litnav(&args);
+    assert!(out.status.success(), "{query}: {}", stderr(&out));
+    serde_json::from_str(&stdout(&out)).unwrap()
+}
+
+#[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
+fn a_title_typed_as_a_person_types_it_names_its_paper_which_comes_first() {
+    // The default search (expanded) ranks this exact title 29th on its own.
+    let attention = "p37f63852cdfb";
+    for (query, by) in [
+        ("Attention is all you need", "title"),
+        ("attention is all you need.", "title"),
+        ("Attention is al you need", "near title"),
+        ("Attention is all need", "near title"),
+        ("p37f63852cdfb", "id"),
+    ] {
+        let hits = search_json(query, &["-k", "10"]);
+        assert_eq!(hits.len(), 10, "{query}: still k hits");
+        assert_eq!((hits[0]["id"].as_str(), hits[0]["known"].as_str()), (Some(attention), Some(by)), "{query}");
+        assert_eq!(hits.iter().filter(|h| h["id"] == attention).count(), 1, "{query}: listed once");
+        assert!(hits[1..].iter().all(|h| h.get("known").is_none()), "{query}");
+    }
+    // A topic names no paper; a named paper the filters exclude does not come first.
+    let topic = search_json("vision transformers", &["-k", "10"]);
+    assert!(topic.iter().all(|h| h.get("known").is_none()), "{topic:?}");
+    let before = search_json("Attention is all you need", &["-k", "10", "--before", "2017"]);
+    assert!(before.iter().all(|h| h["id"] != attention && h.get("known").is_none()), "{before:?}");
+    // The text output says why the first paper is first.
+    let out = litnav(&["search", "-q", "Attention is all you need", "-k", "3"]);
+    let first = stdout(&out).lines().next().unwrap_or_default().to_string();
+    assert!(first.contains("Attention is all you need") && first.contains("(named by its title)"), "{first}");
+}
+
+#[test]
+fn a_doi_an_openalex_or_arxiv_id_names_its_paper() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("c");
+    let works = litnav_testkit::package_dir().join("../corpus/tests/fixtures/openalex_works.jsonl");
+    let out = litnav(&["ingest", "--corpus", path(&corpus), path(&works)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let corpus_args = ["--corpus", path(&corpus), "--mode", "bm25", "-k", "3"];
+    for (query, by) in [
+        ("https://doi.org/10.48550/arXiv.1706.03762", "doi"),
+        ("10.48550/arxiv.1706.03762", "doi"),
+        ("W2963403868", "openalex"),
+        ("https://openalex.org/W2963403868", "openalex"),
+        ("arXiv:1706.03762v7", "arxiv"),
+        ("https://arxiv.org/abs/1706.03762", "arxiv"),
+    ] {
+        let hits = search_json(query, &corpus_args);
+        assert_eq!(hits[0]["title"], "Attention Is All You Need", "{query}: {hits:?}");
+        assert_eq!(hits[0]["known"], by, "{query}");
+    }
+    // An identifier the corpus does not hold is a search like any other (nothing matches here).
+    let hits = search_json("10.9999/nowhere attention", &corpus_args);
+    assert!(!hits.is_empty() && hits.iter().all(|h| h.get("known").is_none()), "{hits:?}");
+}

@@ -116,6 +116,7 @@ pub fn document() -> Value {
                     "title": {"type": "string"},
                     "year": {"type": ["integer", "null"]},
                     "score": {"type": "number"},
+                    "known": {"type": "string", "description": "how the query named this paper (id, doi, openalex, arxiv, title, near title), when it did: such a paper comes first"},
                 },
             },
         }},
