@@ -96,9 +96,9 @@ impl Catalog {
             match item {
                 Item::Paper(record) => {
                     report.paper_records += 1;
-                    self.merge_paper(record, report);
+                    self.merge_paper(*record, report);
                 }
-                Item::Topic(topic) => topics.push(topic),
+                Item::Topic(topic) => topics.push(*topic),
                 Item::Edge(edge) => edges.push(edge),
             }
         }

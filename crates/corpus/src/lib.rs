@@ -73,8 +73,12 @@ pub fn ingest_files(
     let mut items = Vec::new();
     let mut read = Vec::new();
     for file in files {
-        let contents = readers::read_file(file, options)?;
-        items.extend(contents.items);
+        let mut contents = readers::read_file(file, options)?;
+        if items.is_empty() {
+            items = std::mem::take(&mut contents.items);
+        } else {
+            items.append(&mut contents.items);
+        }
         read.push((file.clone(), contents.format.unwrap_or(Format::Papers), contents.skipped));
     }
     // Papers before edges and topics across files, so edge lists may precede their paper files.

@@ -8,7 +8,7 @@
 use crate::error::{Error, Result};
 use crate::http::{Answer, ApiKey, CallKind, Calls, Http, HttpConfig};
 use crate::{Note, Observer, Source, Work};
-use litnav_core::markup::plain_text;
+use litnav_core::work::Title;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashSet};
 
@@ -213,26 +213,31 @@ fn work(record: Value) -> std::result::Result<Work, String> {
     };
     let cited_by = record.get("cited_by_count").and_then(Value::as_u64).unwrap_or(0);
     let text = |field: &str| record.get(field).and_then(Value::as_str).map(str::trim).filter(|t| !t.is_empty());
-    let raw_title = text("title").or_else(|| text("display_name"));
-    let title = raw_title.map(plain_text).filter(|t| !t.is_empty());
     let mut notes = Vec::new();
-    if raw_title.is_some() && title.is_none() {
-        notes.push(Note::Skipped("a title that is only markup"));
-    } else if raw_title.is_none() {
-        notes.push(Note::Skipped("no title"));
-    } else if title.as_ref().is_some_and(|t| Some(t.as_ref()) != raw_title) {
-        notes.push(Note::Repaired("markup removed from the title"));
-    }
+    let title = match litnav_core::work::title(text("title"), text("display_name")) {
+        Title::Text { text, cleaned } => {
+            if cleaned {
+                notes.push(Note::Repaired("markup removed from the title"));
+            }
+            Some(text)
+        }
+        Title::OnlyMarkup => {
+            notes.push(Note::Skipped("a title that is only markup"));
+            None
+        }
+        Title::Missing => {
+            notes.push(Note::Skipped("no title"));
+            None
+        }
+    };
     let flag = |field: &str| record.get(field).and_then(Value::as_bool).unwrap_or(false);
-    let work_type =
-        if flag("is_paratext") { Some("paratext".to_string()) } else { text("type").map(str::to_lowercase) };
+    let work_type = litnav_core::work::work_type(text("type"), flag("is_paratext"));
     if let Some(work_type) = work_type.filter(|t| litnav_core::work::NOT_RESEARCH.contains(&t.as_str())) {
         notes.push(Note::Flagged(format!("{work_type} (left out of maps)")));
     }
     if flag("is_retracted") {
         notes.push(Note::Flagged("retracted".to_string()));
     }
-    let title = title.map(|t| t.into_owned());
     Ok(Work { id, title, references, cited_by, aliases: Vec::new(), notes, record })
 }
 

@@ -233,7 +233,7 @@ fn paper_records(files: &[PathBuf], options: ReadOptions) -> Result<Vec<PaperRec
             .items
             .into_iter()
             .filter_map(|item| match item {
-                Item::Paper(record) => Some(record),
+                Item::Paper(record) => Some(*record),
                 _ => None,
             })
             .collect();

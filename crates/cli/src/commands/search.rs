@@ -37,7 +37,7 @@ pub fn run(args: Args) -> Result<()> {
         let retracted = if session.paper(&hit.id)?.is_some_and(|p| p.retracted) { "  RETRACTED" } else { "" };
         let known = hit.known.as_ref().map_or(String::new(), |by| format!("  (named by its {by})"));
         println!(
-            "{:>3}. {:>7.3}  {}  {}  [{}]{retracted}{known}",
+            "{:>3}. {:>7.3}  {}  {}  [{}]{known}{retracted}",
             rank + 1,
             hit.score,
             litnav_app::year(hit.year),

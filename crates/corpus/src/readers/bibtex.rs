@@ -20,7 +20,7 @@ pub(crate) fn read(path: &Path, sink: &mut Sink) -> Result<()> {
     while parser.skip_to_entry() {
         let start_line = parser.line;
         match parser.entry() {
-            Ok(Some(entry)) => sink.take(to_record(path, entry).map(|r| vec![Item::Paper(r)]))?,
+            Ok(Some(entry)) => sink.take(to_record(path, entry).map(|r| vec![Item::Paper(Box::new(r))]))?,
             Ok(None) => {}
             Err(error) => {
                 // A syntax error loses the rest of this entry; resume at the next `@`.

@@ -8,7 +8,7 @@ use crate::paper::{IdOrigin, Paper, Topic};
 use std::path::Path;
 
 pub(crate) fn read_papers(path: &Path, sink: &mut Sink) -> Result<()> {
-    for_each_record(path, sink, |fields| Ok(vec![Item::Paper(paper(&fields)?)]))
+    for_each_record(path, sink, |fields| Ok(vec![Item::Paper(Box::new(paper(&fields)?))]))
 }
 
 /// One paper line. Required: `title`. Everything else is optional; unknown fields are ignored.
@@ -63,7 +63,7 @@ pub(crate) fn set_date(paper: &mut Paper, date: Option<litnav_core::date::Date>)
 }
 
 pub(crate) fn read_topics(path: &Path, sink: &mut Sink) -> Result<()> {
-    for_each_record(path, sink, |fields| Ok(vec![Item::Topic(topic(&fields)?)]))
+    for_each_record(path, sink, |fields| Ok(vec![Item::Topic(Box::new(topic(&fields)?))]))
 }
 
 /// One litbench topic line: `topic_id` (or `id`), `title`, `year`, `reference_ids`, `outline`,

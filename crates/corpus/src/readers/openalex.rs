@@ -20,7 +20,7 @@ use std::path::Path;
 const MAX_ABSTRACT_WORDS: u64 = 50_000;
 
 pub(crate) fn read(path: &Path, sink: &mut Sink) -> Result<()> {
-    for_each_record(path, sink, |fields| Ok(vec![Item::Paper(work(&fields)?)]))
+    for_each_record(path, sink, |fields| Ok(vec![Item::Paper(Box::new(work(&fields)?))]))
 }
 
 /// Every work of one OpenAlex snapshot file (JSON lines, gzipped or not), streamed in order: `each`
@@ -37,8 +37,9 @@ pub fn for_each_work(path: &Path, mut each: impl FnMut(Paper, Vec<String>) -> Re
 fn work(fields: &Fields<'_>) -> Result<PaperRecord> {
     let title = title(fields)?
         .ok_or_else(|| fields.error("title", "is missing (and so is `display_name`); a work needs a title".into()))?;
-    let work_type = fields.opt_str("type")?.map(|t| t.to_ascii_lowercase());
-    let paratext = fields.opt_bool("is_paratext")?.unwrap_or(false);
+    let source_type = fields.opt_str("type")?;
+    let work_type =
+        litnav_core::work::work_type(source_type.as_deref(), fields.opt_bool("is_paratext")?.unwrap_or(false));
     let mut paper = Paper {
         id_origin: IdOrigin::Title,
         title,
@@ -47,10 +48,10 @@ fn work(fields: &Fields<'_>) -> Result<PaperRecord> {
         venue: venue(fields)?.map(|venue| plain_text(&venue).into_owned()),
         authors: authors(fields)?.iter().map(|name| plain_text(name).into_owned()).collect(),
         citation_count: fields.opt_count("cited_by_count")?,
-        is_survey: work_type.as_deref() == Some("review"),
+        is_survey: source_type.as_deref().is_some_and(|t| t.trim().eq_ignore_ascii_case("review")),
         retracted: fields.opt_bool("is_retracted")?.unwrap_or(false),
         language: fields.opt_str("language")?,
-        work_type: if paratext { Some("paratext".to_string()) } else { work_type.clone() },
+        work_type,
         ..Paper::default()
     };
     super::jsonl::set_date(&mut paper, fields.opt_date("publication_date")?);
@@ -78,21 +79,22 @@ fn work(fields: &Fields<'_>) -> Result<PaperRecord> {
         }
     }
     let references = fields.strings("referenced_works")?.iter().map(|w| short_openalex_id(w)).collect();
-    Ok(PaperRecord { paper, survey_explicit: work_type.is_some(), references, at: at(fields.file, fields.line, None) })
+    Ok(PaperRecord {
+        paper,
+        survey_explicit: source_type.is_some(),
+        references,
+        at: at(fields.file, fields.line, None),
+    })
 }
 
 /// A work's title as text: `title`, else `display_name`, cleaned of markup; `None` when neither
 /// holds any text (OpenAlex has such works).
 fn title(fields: &Fields<'_>) -> Result<Option<String>> {
-    for field in ["title", "display_name"] {
-        if let Some(title) = fields.opt_str(field)? {
-            let text = plain_text(&title);
-            if !text.is_empty() {
-                return Ok(Some(text.into_owned()));
-            }
-        }
+    let (title, display_name) = (fields.opt_str("title")?, fields.opt_str("display_name")?);
+    match litnav_core::work::title(title.as_deref(), display_name.as_deref()) {
+        litnav_core::work::Title::Text { text, .. } => Ok(Some(text)),
+        _ => Ok(None),
     }
-    Ok(None)
 }
 
 /// Rebuild the abstract from `{word: [positions]}`: each word at each of its positions, joined by

@@ -40,18 +40,18 @@ fn instance(fields: &Fields<'_>) -> Result<Vec<Item>> {
             ..Paper::default()
         };
         paper.topics.push(taxobench_topic_id(&id));
-        items.push(Item::Paper(PaperRecord {
+        items.push(Item::Paper(Box::new(PaperRecord {
             paper,
             survey_explicit: false,
             references: Vec::new(),
             at: at(fields.file, fields.line, Some(&format!("pdfs[{i}]"))),
-        }));
+        })));
     }
-    items.push(Item::Topic(TopicRecord {
+    items.push(Item::Topic(Box::new(TopicRecord {
         topic: Topic { id: taxobench_topic_id(&id), title, source: "taxobench".into(), taxonomy, ..Topic::default() },
         reference_ids: Vec::new(),
         reference_titles: titles,
-    }));
+    })));
     Ok(items)
 }
 
