@@ -119,6 +119,8 @@ enum Table {
 pub struct Records {
     path: PathBuf,
     file: File,
+    /// The records file's length: no line read from it ends past it.
+    length: u64,
     count: usize,
     index: Index,
 }
@@ -133,7 +135,7 @@ impl Records {
             Some((file, external)) => Index::File { file, external },
             None => index_in_memory(&path, &file)?,
         };
-        let records = Records { path, file, count, index };
+        let records = Records { path, file, length, count, index };
         if let Index::Memory { ids, .. } = &records.index
             && ids.len() != count
         {
@@ -160,12 +162,21 @@ impl Records {
             return Err(damaged(&self.path, format!("has no record {} (it holds {})", position + 1, self.count)));
         }
         let (start, end) = (self.offset(position)?, self.offset(position + 1)?);
-        if end <= start {
-            return Err(damaged(&self.path, format!("the index gives line {} no bytes", position + 1)));
+        if end <= start || end > self.length {
+            let message = format!("the index places line {} at bytes {start}..{end} of {}", position + 1, self.length);
+            return Err(damaged(&self.path, message));
         }
-        let mut line = vec![0u8; (end - start) as usize];
-        self.file.read_exact_at(&mut line, start).map_err(io_at(&self.path))?;
-        decode(&self.path, position, &line)
+        // The byte before the line is read too: a line starts after a line feed and ends with one,
+        // so an index whose offsets were damaged is caught here rather than read as another paper.
+        let from = start.saturating_sub(1);
+        let mut bytes = vec![0u8; (end - from) as usize];
+        self.file.read_exact_at(&mut bytes, from).map_err(io_at(&self.path))?;
+        let line = if start == 0 { &bytes[..] } else { &bytes[1..] };
+        if (start > 0 && bytes[0] != b'\n') || line.last() != Some(&b'\n') {
+            let message = format!("the index places line {} at bytes {start}..{end}, not a whole line", position + 1);
+            return Err(damaged(&self.path, message));
+        }
+        decode(&self.path, position, line)
     }
 
     /// The position of the paper with this id, if the corpus holds it.

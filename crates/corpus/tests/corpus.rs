@@ -670,3 +670,21 @@ fn papers_are_found_by_the_identifiers_people_paste() {
     }
     assert!(looked_up >= 8, "the fixture's works carry DOIs and OpenAlex ids: {looked_up}");
 }
+
+#[test]
+fn an_index_whose_offsets_were_damaged_reads_no_other_paper() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus_dir = small_corpus(dir.path(), 12);
+    let index = Corpus::open(&corpus_dir).unwrap().generation_dir().join("papers.index");
+    let mut bytes = std::fs::read(&index).unwrap();
+    // The sixth paper's offset (after the 24-byte header) moved three bytes into its line.
+    let at = 24 + 8 * 5;
+    let offset = u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) + 3;
+    bytes[at..at + 8].copy_from_slice(&offset.to_le_bytes());
+    std::fs::write(&index, &bytes).unwrap();
+    let corpus = Corpus::open(&corpus_dir).unwrap();
+    let message = corpus.paper_at(5).unwrap_err().to_string();
+    assert!(message.contains("papers.jsonl") && message.contains("not a whole line"), "{message}");
+    assert!(corpus.paper_at(4).unwrap_err().to_string().contains("not a whole line"), "its neighbour ends there");
+    assert_eq!(corpus.paper_at(6).unwrap().id, "w6", "the others read");
+}
