@@ -523,3 +523,29 @@ fn a_doi_an_openalex_or_arxiv_id_names_its_paper() {
     let hits = search_json("10.9999/nowhere attention", &corpus_args);
     assert!(!hits.is_empty() && hits.iter().all(|h| h.get("known").is_none()), "{hits:?}");
 }
+
+#[test]
+fn a_reader_that_stops_early_ends_litnav_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("c");
+    let works = litnav_testkit::package_dir().join("../corpus/tests/fixtures/openalex_works.jsonl");
+    assert!(litnav(&["ingest", "--corpus", path(&corpus), path(&works)]).status.success());
+    for args in [
+        vec!["info", "--corpus", path(&corpus)],
+        vec!["search", "--corpus", path(&corpus), "--mode", "bm25", "-q", "attention"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_litnav"))
+            .args(&args)
+            .env("LITNAV_HOME", std::env::temp_dir().join("litnav-cli-tests-home"))
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The reader goes away before litnav prints a line.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let message = String::from_utf8_lossy(&out.stderr);
+        assert!(!message.contains("panicked"), "{args:?}: {message}");
+        assert!(matches!(out.status.code(), Some(0 | 141)), "{args:?}: {:?} {message}", out.status);
+    }
+}
