@@ -3,8 +3,9 @@
 //!
 //! A ranking tuned for a survey's recall (the expanded mode fuses dense and lexical neighbours)
 //! does not put an exact title first; BM25 nearly always does. So a title is recognised from the
-//! lexical side alone: the best [`CANDIDATES`] BM25 hits of the query are compared with it by
-//! their titles' matching keys ([`litnav_corpus::title_key`]): equal keys name the paper; else the
+//! lexical side alone: the best [`CANDIDATES`] BM25 hits of the query among the titles alone (a
+//! long abstract that repeats the words outranks the paper with those words as its title when
+//! abstracts count) are compared with it by their titles' matching keys ([`litnav_corpus::title_key`]): equal keys name the paper; else the
 //! closest title at a difflib ratio of at least [`NEAR_TITLE`] does (a typo, a word left out or
 //! added). A query of fewer than [`TITLE_WORDS`] words names no paper by its title: short topic
 //! queries ("graph neural networks") stay topic searches. The named paper comes first only if it
@@ -67,7 +68,7 @@ impl CorpusSession {
         if key.split(' ').count() < TITLE_WORDS {
             return Ok(None);
         }
-        let candidates = SearchQuery { k: CANDIDATES, ..SearchQuery::new(text) };
+        let candidates = SearchQuery { k: CANDIDATES, abstract_boost: 0.0, ..SearchQuery::new(text) };
         let Ok(hits) = self.search_lexical_query(&candidates) else { return Ok(None) };
         let mut closest: Option<(f64, &Hit)> = None;
         for hit in &hits {
