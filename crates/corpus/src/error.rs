@@ -2,7 +2,7 @@
 //! corpus locked by another writer) are kept apart from internal ones (I/O that should not fail).
 
 use litnav_core::ErrorKind;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Result alias for the corpus crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -127,6 +127,11 @@ impl litnav_core::HasKind for Error {
             Error::Io { source, .. } => litnav_core::io_kind(source),
         }
     }
+}
+
+/// A corpus directory (or a file in it) whose contents cannot be read as litnav wrote them.
+pub(crate) fn damaged(path: &Path, message: String) -> Error {
+    Error::NotACorpus { dir: path.to_path_buf(), message, missing: false }
 }
 
 /// Attach a path to an I/O error.

@@ -19,9 +19,10 @@
 //! in memory from one pass over `papers.jsonl` (derived data is rebuilt, not reported; the
 //! records themselves are checked as they are read).
 
-use crate::error::{Error, Result, io_at};
+use crate::error::{Result, damaged, io_at};
 use crate::paper::Paper;
 use litnav_core::bytes::fnv1a;
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::os::unix::fs::FileExt;
@@ -38,25 +39,29 @@ const EXTERNAL: [&str; 3] = ["doi", "openalex", "arxiv"];
 
 /// Writes `papers.jsonl` and `papers.index` together: the offsets are counted as lines are written.
 pub(crate) fn write(dir: &Path, papers: &[Paper]) -> Result<()> {
-    let path = dir.join(PAPERS);
-    let file = File::create(&path).map_err(io_at(&path))?;
+    let offsets = write_lines(&dir.join(PAPERS), papers)?;
+    let ids = sorted_ids(papers.iter().map(|p| p.id.as_str()));
+    write_index(&dir.join(INDEX), &offsets, &ids, &external_keys(papers))
+}
+
+/// Write `records` to `path` as JSON, one per line; returns where each line starts and, last, the
+/// file's length.
+pub(crate) fn write_lines<T: serde::Serialize>(path: &Path, records: &[T]) -> Result<Vec<u64>> {
+    let file = File::create(path).map_err(io_at(path))?;
     let mut writer = BufWriter::with_capacity(1 << 20, file);
-    let mut offsets = Vec::with_capacity(papers.len() + 1);
-    let mut at = 0u64;
-    let mut line = Vec::new();
-    for paper in papers {
+    let mut offsets = Vec::with_capacity(records.len() + 1);
+    let (mut at, mut line) = (0u64, Vec::new());
+    for record in records {
         offsets.push(at);
         line.clear();
-        serde_json::to_writer(&mut line, paper)
-            .map_err(|e| Error::Artifact { name: PAPERS.into(), source: e.into() })?;
+        serde_json::to_writer(&mut line, record).map_err(|e| io_at(path)(e.into()))?;
         line.push(b'\n');
-        writer.write_all(&line).map_err(io_at(&path))?;
+        writer.write_all(&line).map_err(io_at(path))?;
         at += line.len() as u64;
     }
     offsets.push(at);
-    writer.flush().map_err(io_at(&path))?;
-    let ids = sorted_ids(papers.iter().map(|p| p.id.as_str()));
-    write_index(&dir.join(INDEX), &offsets, &ids, &external_keys(papers))
+    writer.flush().map_err(io_at(path))?;
+    Ok(offsets)
 }
 
 fn write_index(path: &Path, offsets: &[u64], ids: &[(u64, u64)], external: &[(u64, u64)]) -> Result<()> {
@@ -86,14 +91,15 @@ fn external_keys(papers: &[Paper]) -> Vec<(u64, u64)> {
     let mut keys: Vec<(u64, u64)> = papers
         .iter()
         .enumerate()
-        .flat_map(|(position, paper)| {
-            EXTERNAL
-                .iter()
-                .filter_map(move |kind| paper.ids.get(*kind).map(|value| (external_hash(kind, value), position as u64)))
-        })
+        .flat_map(|(position, paper)| external_hashes(&paper.ids).map(move |hash| (hash, position as u64)))
         .collect();
     keys.sort_unstable();
     keys
+}
+
+/// The hashes of a paper's external ids (those of [`EXTERNAL`] it has).
+fn external_hashes(ids: &BTreeMap<String, String>) -> impl Iterator<Item = u64> + '_ {
+    EXTERNAL.iter().filter_map(|kind| ids.get(*kind).map(|value| external_hash(kind, value)))
 }
 
 fn external_hash(kind: &str, value: &str) -> u64 {
@@ -216,16 +222,21 @@ impl Records {
     }
 
     /// Every paper in order, decoded one at a time and handed to `each`; stops at its first error.
+    /// Blank lines are passed over, as the index built in memory passes over them.
     pub fn scan(&self, mut each: impl FnMut(usize, Paper) -> Result<()>) -> Result<()> {
         let mut reader = BufReader::with_capacity(1 << 20, File::open(&self.path).map_err(io_at(&self.path))?);
-        let mut line = Vec::new();
-        for position in 0..self.count {
+        let (mut line, mut position) = (Vec::new(), 0);
+        while position < self.count {
             line.clear();
             if reader.read_until(b'\n', &mut line).map_err(io_at(&self.path))? == 0 {
                 let message = format!("ends after {position} records, manifest.json says {} were written", self.count);
                 return Err(damaged(&self.path, message));
             }
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
             each(position, decode(&self.path, position, &line)?)?;
+            position += 1;
         }
         Ok(())
     }
@@ -296,7 +307,7 @@ fn index_in_memory(path: &Path, file: &File) -> Result<Index> {
     struct IdOnly {
         id: String,
         #[serde(default)]
-        ids: std::collections::BTreeMap<String, String>,
+        ids: BTreeMap<String, String>,
     }
     let mut reader = BufReader::with_capacity(1 << 20, file.try_clone().map_err(io_at(path))?);
     let (mut offsets, mut ids, mut line, mut at) = (vec![], vec![], Vec::new(), 0u64);
@@ -317,8 +328,7 @@ fn index_in_memory(path: &Path, file: &File) -> Result<Index> {
         let record: IdOnly =
             serde_json::from_slice(&line).map_err(|e| damaged(path, format!("line {number} is damaged: {e}")))?;
         let position = offsets.len() as u64;
-        let keys = EXTERNAL.iter().filter_map(|kind| record.ids.get(*kind).map(|value| external_hash(kind, value)));
-        external.extend(keys.map(|hash| (hash, position)));
+        external.extend(external_hashes(&record.ids).map(|hash| (hash, position)));
         offsets.push(start);
         ids.push(record.id);
     }
@@ -343,10 +353,6 @@ fn u64_of(bytes: &[u8]) -> u64 {
     let mut array = [0u8; 8];
     array.copy_from_slice(&bytes[..8]);
     u64::from_le_bytes(array)
-}
-
-fn damaged(path: &Path, message: String) -> Error {
-    Error::NotACorpus { dir: path.to_path_buf(), message, missing: false }
 }
 
 /// Papers in ingest order that a caller reads in passes, one paper at a time: a slice in memory

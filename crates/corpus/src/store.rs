@@ -25,12 +25,12 @@
 //! any more) and deletes it. A reader that lost the race to a collector finds its generation gone
 //! once it gets the lock, and opens the current one instead.
 
-use crate::error::{Error, Result, io_at};
+use crate::error::{Error, Result, damaged, io_at};
 use crate::paper::{Paper, Topic};
 use crate::records::{self, Records};
 use serde::{Deserialize, Serialize};
 use std::fs::{self, File};
-use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
 /// The corpus format this build reads and writes. Bump it whenever a file in a generation
@@ -401,7 +401,7 @@ impl Writer {
     /// Write the records of the next generation (with the index of the papers' lines).
     pub fn write_records(&self, papers: &[Paper], topics: &[Topic]) -> Result<()> {
         records::write(&self.staging, papers)?;
-        write_jsonl(&self.staging.join(TOPICS), topics)
+        records::write_lines(&self.staging.join(TOPICS), topics).map(|_| ())
     }
 
     /// Make the staged generation current. `papers`/`topics` are the records written.
@@ -486,11 +486,6 @@ fn read_manifest(dir: &Path) -> Result<Manifest> {
     serde_json::from_value(value).map_err(|e| damaged(dir, format!("manifest.json is damaged: {e}")))
 }
 
-/// A corpus directory (or a file in it) whose contents cannot be read as litnav wrote them.
-fn damaged(dir: &Path, message: String) -> Error {
-    Error::NotACorpus { dir: dir.to_path_buf(), message, missing: false }
-}
-
 fn read_jsonl<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>> {
     let file = File::open(path).map_err(io_at(path))?;
     let mut out = Vec::new();
@@ -504,16 +499,6 @@ fn read_jsonl<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>> {
         out.push(record);
     }
     Ok(out)
-}
-
-fn write_jsonl<T: Serialize>(path: &Path, records: &[T]) -> Result<()> {
-    let file = File::create(path).map_err(io_at(path))?;
-    let mut writer = BufWriter::with_capacity(1 << 20, file);
-    for record in records {
-        serde_json::to_writer(&mut writer, record).map_err(|e| internal(path, e))?;
-        writer.write_all(b"\n").map_err(io_at(path))?;
-    }
-    writer.flush().map_err(io_at(path))
 }
 
 /// Write `bytes` to `path` so that readers see either the old file or the whole new one
