@@ -5,16 +5,17 @@
 //! does not put an exact title first; BM25 nearly always does. So a title is recognised from the
 //! lexical side alone: the best [`CANDIDATES`] BM25 hits of the query among the titles alone (a
 //! long abstract that repeats the words outranks the paper with those words as its title when
-//! abstracts count) are compared with it by their titles' matching keys ([`litnav_corpus::title_key`]): equal keys name the paper; else the
-//! closest title at a difflib ratio of at least [`NEAR_TITLE`] does (a typo, a word left out or
-//! added). A query of fewer than [`TITLE_WORDS`] words names no paper by its title: short topic
-//! queries ("graph neural networks") stay topic searches. The named paper comes first only if it
+//! abstracts count) are compared with it by their titles' matching keys
+//! ([`litnav_corpus::title_key`]): equal keys name the paper; else the closest title at a difflib
+//! ratio of at least [`NEAR_TITLE`] does (a typo, a word left out or added). A query of fewer than
+//! [`TITLE_WORDS`] words names no paper by its title: short topic queries ("vision transformers")
+//! stay topic searches. The named paper comes first only if it
 //! passes the search's filters (a year before, no surveys).
 
 use crate::error::Result;
 use crate::session::{CorpusSession, SearchRequest};
 use litnav_corpus::normalize::{identifier, title_key};
-use litnav_search::{Hit, Mode, SearchQuery};
+use litnav_search::{Hit, Mode};
 
 /// BM25 hits a title query is compared with.
 pub const CANDIDATES: usize = 10;
@@ -68,8 +69,9 @@ impl CorpusSession {
         if key.split(' ').count() < TITLE_WORDS {
             return Ok(None);
         }
-        let candidates = SearchQuery { k: CANDIDATES, abstract_boost: 0.0, ..SearchQuery::new(text) };
-        let Ok(hits) = self.search_lexical_query(&candidates) else { return Ok(None) };
+        let candidates =
+            SearchRequest { k: CANDIDATES, mode: Mode::Bm25, abstract_boost: 0.0, ..SearchRequest::new(text) };
+        let Ok(hits) = self.search_lexical(&candidates) else { return Ok(None) };
         let mut closest: Option<(f64, &Hit)> = None;
         for hit in &hits {
             let title = title_key(&hit.title);
@@ -109,9 +111,5 @@ impl CorpusSession {
         hits.insert(0, known);
         hits.truncate(request.k.max(1));
         Ok(hits)
-    }
-
-    fn search_lexical_query(&self, query: &SearchQuery) -> Result<Vec<Hit>> {
-        Ok(self.lexical_retriever().search(query, Mode::Bm25)?)
     }
 }

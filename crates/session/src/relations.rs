@@ -820,14 +820,17 @@ impl CorpusSession {
     }
 }
 
+/// What a line of text output ends with for a work its source marks retracted (relations and
+/// search alike).
+pub fn retracted_mark(retracted: bool) -> &'static str {
+    if retracted { "  RETRACTED" } else { "" }
+}
+
 impl std::fmt::Display for PaperRef {
     /// Year, title, id on one line (and RETRACTED when the source says so).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}  {}  [{}]", crate::year(self.year), self.title.as_deref().unwrap_or("(untitled)"), self.id)?;
-        if self.retracted {
-            write!(f, "  RETRACTED")?;
-        }
-        Ok(())
+        let title = self.title.as_deref().unwrap_or("(untitled)");
+        write!(f, "{}  {title}  [{}]{}", crate::year(self.year), self.id, retracted_mark(self.retracted))
     }
 }
 

@@ -285,11 +285,6 @@ impl CorpusSession {
         Ok(self.corpus.paper(&hit.id)?.map_or_else(|| hit.title.clone(), Paper::text))
     }
 
-    /// The lexical retriever (no encoder needed).
-    pub(crate) fn lexical_retriever(&self) -> &Retriever {
-        &self.lexical
-    }
-
     /// Lexical search only (no encoder needed).
     pub fn search_lexical(&self, request: &SearchRequest) -> Result<Vec<Hit>> {
         Ok(self.lexical.search(&request.to_query(), Mode::Bm25)?)

@@ -34,7 +34,7 @@ pub fn run(args: Args) -> Result<()> {
         println!("no papers match");
     }
     for (rank, hit) in hits.iter().enumerate() {
-        let retracted = if session.paper(&hit.id)?.is_some_and(|p| p.retracted) { "  RETRACTED" } else { "" };
+        let retracted = litnav_app::relations::retracted_mark(session.paper(&hit.id)?.is_some_and(|p| p.retracted));
         let known = hit.known.as_ref().map_or(String::new(), |by| format!("  (named by its {by})"));
         println!(
             "{:>3}. {:>7.3}  {}  {}  [{}]{known}{retracted}",
