@@ -14,6 +14,7 @@ pub mod graph;
 pub mod held_out;
 pub mod known_items;
 pub mod map_filter;
+pub mod mcp_search;
 pub mod memory;
 pub mod organize;
 pub mod peer;

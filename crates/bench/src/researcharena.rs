@@ -178,6 +178,9 @@ pub struct Options<'a> {
     pub merge: Merge,
     /// Settings of litnav's map in the organization task.
     pub organizer: litnav_organize::Options,
+    /// Also run every discovery search as an agent would, a `search` tool call to `litnav mcp`
+    /// (this binary), and compare ([`McpCheck`]).
+    pub via_mcp: Option<PathBuf>,
 }
 
 /// One baseline with one retrieval model over every topic.
@@ -238,6 +241,28 @@ pub struct Report {
     pub peer: Option<PeerCheck>,
     /// Where the TREC files went.
     pub files: Option<PathBuf>,
+    /// The same searches as MCP tool calls, when asked for (`--via mcp`).
+    pub mcp: Option<McpCheck>,
+}
+
+/// The discovery searches made again as an agent makes them: tool calls over the protocol to
+/// `litnav mcp` on the same corpus.
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct McpCheck {
+    /// Tool calls made.
+    pub calls: usize,
+    /// Rows whose ranked lists equal the direct run's, topic by topic.
+    pub identical_rows: usize,
+    /// Rows compared.
+    pub rows: usize,
+    /// Rows that differ, with the first topic where they do.
+    pub differing: Vec<String>,
+    /// Seconds the direct searches took, and the same searches as tool calls.
+    pub direct_seconds: f64,
+    /// Seconds of the tool calls, end to end (request written, answer read and parsed).
+    pub mcp_seconds: f64,
+    /// The protocol's cost per call: (MCP − direct) / calls, in milliseconds.
+    pub overhead_ms_per_call: f64,
 }
 
 /// Run the benchmark on a session's topics.
@@ -254,6 +279,11 @@ pub fn run(workspace: &Workspace, session: &CorpusSession, options: &Options<'_>
     let mut report = Report { tasks: options.tasks.clone(), topics: topics.len(), ..Report::default() };
     let mut runs: Vec<(String, Run)> = Vec::new();
     let ranked = options.tasks.iter().any(|t| matches!(t, Task::Discovery | Task::Selection));
+    let mut agent = match &options.via_mcp {
+        Some(binary) => Some(crate::mcp_search::McpSearch::start(binary, session.dir())?),
+        None => None,
+    };
+    let mut check = McpCheck::default();
     for &baseline in options.baselines.iter().filter(|_| ranked) {
         if baseline.needs_llm() && options.llm.is_none() {
             report.problems.push(format!("{}: needs an LLM (--llm); not run", baseline.name()));
@@ -268,9 +298,12 @@ pub fn run(workspace: &Workspace, session: &CorpusSession, options: &Options<'_>
             let name = retrieval.map_or("expanded", Retrieval::name);
             let started = Instant::now();
             let mut run = Run::new();
+            let mut direct = |query: &SearchQuery, retrieval: Option<Retrieval>| {
+                search_directly(session, retriever, query, retrieval)
+            };
             for topic in &topics {
                 let Some(texts) = queries.get(topic.id.as_str()) else { continue };
-                let hits = rank(session, retriever, topic, texts, retrieval, options.merge)?;
+                let hits = rank(topic, texts, retrieval, options.merge, &mut direct)?;
                 if hits.is_empty() {
                     report.problems.push(format!(
                         "{} / {name} on topic {}: nothing retrieved",
@@ -282,6 +315,11 @@ pub fn run(workspace: &Workspace, session: &CorpusSession, options: &Options<'_>
                 run.insert(topic.id.clone(), hits.into_iter().map(|h| h.id).collect());
             }
             let seconds = started.elapsed().as_secs_f64();
+            if let Some(agent) = agent.as_mut() {
+                let label = format!("{} / {name}", baseline.name());
+                compare_through_mcp(agent, &topics, &queries, retrieval, options.merge, &run, &label, &mut check)?;
+                check.direct_seconds += seconds;
+            }
             let judged = judged_in(&qrels, &run);
             if judged.is_empty() {
                 continue;
@@ -294,6 +332,12 @@ pub fn run(workspace: &Workspace, session: &CorpusSession, options: &Options<'_>
             });
             runs.push((format!("{}-{}", baseline.name(), name.replace(" + ", "-")), run));
         }
+    }
+    if let Some(agent) = &agent {
+        check.calls = agent.calls;
+        check.mcp_seconds = agent.elapsed.as_secs_f64();
+        check.overhead_ms_per_call = 1000.0 * (check.mcp_seconds - check.direct_seconds) / (check.calls.max(1) as f64);
+        report.mcp = Some(check);
     }
     if ranked && (options.out.is_some() || options.peer.is_some()) {
         let scratch = tempfile::tempdir()?;
@@ -361,30 +405,30 @@ fn baseline_queries(
     queries
 }
 
+/// What answers one query of a ranking: the library itself, or a tool call over MCP (`None`: a
+/// query of stop words only, which finds nothing lexically).
+type Searcher<'a> = dyn FnMut(&SearchQuery, Option<Retrieval>) -> Result<Option<Vec<Hit>>> + 'a;
+
 /// A topic's top `DEPTH` under the leakage filters: one query searched, several fused by RRF;
-/// `None` is litnav's expanded search.
+/// `None` is litnav's expanded search. `search` answers one query (`None`: a query of stop words
+/// only, which finds nothing lexically: the other queries still count).
 fn rank(
-    session: &CorpusSession,
-    retriever: &Retriever,
     topic: &Topic,
     texts: &[String],
     retrieval: Option<Retrieval>,
     merge: Merge,
+    search: &mut Searcher<'_>,
 ) -> Result<Vec<Hit>> {
     let query =
         |text: &str| SearchQuery { k: DEPTH, before: topic.year, exclude_surveys: true, ..SearchQuery::new(text) };
-    let Some(retrieval) = retrieval else {
+    if retrieval.is_none() {
         let title = texts.first().map(String::as_str).unwrap_or(&topic.title);
-        let text_of = |hit: &Hit| session.seed_text(hit);
-        return Ok(retriever.search_expanded(&query(title), Expansion::default(), &text_of)?);
-    };
+        return Ok(search(&query(title), None)?.unwrap_or_default());
+    }
     let mut rankings = Vec::new();
     for text in texts {
-        match retriever.search(&query(text), retrieval.mode()) {
-            Ok(hits) => rankings.push(hits),
-            // A sub-query of only stop words finds nothing lexically; the others still count.
-            Err(litnav_search::Error::EmptyQuery { .. }) => {}
-            Err(e) => return Err(e.into()),
+        if let Some(hits) = search(&query(text), retrieval)? {
+            rankings.push(hits);
         }
     }
     Ok(match rankings.len() {
@@ -392,6 +436,79 @@ fn rank(
         _ if merge == Merge::Score => by_best_score(rankings),
         _ => reciprocal_rank_fusion(&rankings.iter().map(Vec::as_slice).collect::<Vec<_>>(), RRF_K, DEPTH),
     })
+}
+
+/// One query searched by the library itself.
+fn search_directly(
+    session: &CorpusSession,
+    retriever: &Retriever,
+    query: &SearchQuery,
+    retrieval: Option<Retrieval>,
+) -> Result<Option<Vec<Hit>>> {
+    let Some(retrieval) = retrieval else {
+        let text_of = |hit: &Hit| session.seed_text(hit);
+        return Ok(Some(retriever.search_expanded(query, Expansion::default(), &text_of)?));
+    };
+    match retriever.search(query, retrieval.mode()) {
+        Ok(hits) => Ok(Some(hits)),
+        Err(litnav_search::Error::EmptyQuery { .. }) => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// One query as an agent asks it: the `search` tool's arguments for it.
+fn tool_arguments(query: &SearchQuery, retrieval: Option<Retrieval>) -> serde_json::Map<String, serde_json::Value> {
+    let mut arguments = serde_json::Map::new();
+    arguments.insert("q".into(), query.text.clone().into());
+    arguments.insert("k".into(), query.k.into());
+    arguments.insert("exclude_surveys".into(), query.exclude_surveys.into());
+    if let Some(year) = query.before {
+        arguments.insert("before".into(), year.into());
+    }
+    let mode = match retrieval {
+        None => "expanded",
+        Some(Retrieval::Bm25) => "bm25",
+        Some(Retrieval::Dense) => "dense",
+        Some(Retrieval::Hybrid) => "hybrid",
+    };
+    arguments.insert("mode".into(), mode.into());
+    if retrieval == Some(Retrieval::Hybrid) {
+        arguments.insert("fusion".into(), "rrf".into());
+        arguments.insert("rrf_k".into(), RRF_K.into());
+    }
+    arguments
+}
+
+/// Every topic's ranking of one row again through the protocol, compared with the direct `run`.
+#[allow(clippy::too_many_arguments)] // One row's parts, as the direct loop has them.
+fn compare_through_mcp(
+    agent: &mut crate::mcp_search::McpSearch,
+    topics: &[&Topic],
+    queries: &HashMap<String, Vec<String>>,
+    retrieval: Option<Retrieval>,
+    merge: Merge,
+    run: &Run,
+    label: &str,
+    check: &mut McpCheck,
+) -> Result<()> {
+    let mut through =
+        |query: &SearchQuery, retrieval: Option<Retrieval>| agent.search(tool_arguments(query, retrieval)).map(Some);
+    let mut first_difference = None;
+    for topic in topics {
+        let Some(texts) = queries.get(topic.id.as_str()) else { continue };
+        let hits = rank(topic, texts, retrieval, merge, &mut through)?;
+        let ids: Vec<String> = hits.into_iter().map(|h| h.id).collect();
+        let direct = run.get(&topic.id).cloned().unwrap_or_default();
+        if ids != direct && first_difference.is_none() {
+            first_difference = Some(topic.id.clone());
+        }
+    }
+    check.rows += 1;
+    match first_difference {
+        None => check.identical_rows += 1,
+        Some(topic) => check.differing.push(format!("{label}: topic {topic}")),
+    }
+    Ok(())
 }
 
 /// Every hit of every ranking at its best raw score, best first (ties by id), the top `DEPTH`.
@@ -519,7 +636,9 @@ fn organize_topics(
             report.problems.push(format!("organization on topic {}: no outline or taxonomy to compare with", topic.id));
             continue;
         };
-        let retrieved = rank(session, retriever, topic, std::slice::from_ref(&topic.title), None, Merge::Rrf)?;
+        let mut direct =
+            |query: &SearchQuery, retrieval: Option<Retrieval>| search_directly(session, retriever, query, retrieval);
+        let retrieved = rank(topic, std::slice::from_ref(&topic.title), None, Merge::Rrf, &mut direct)?;
         let retrieved_ids: Vec<String> = retrieved.into_iter().map(|h| h.id).collect();
         let settings = [
             ("oracle", session.docs(&topic.reference_ids, encoder, &Quiet)?),
@@ -586,6 +705,15 @@ impl std::fmt::Display for Report {
         }
         if !self.organization.is_empty() {
             write_organization(f, &self.organization)?;
+        }
+        if let Some(mcp) = &self.mcp {
+            writeln!(
+                f,
+                "\nThrough MCP (`search` tool calls to litnav mcp, the SDK's client): {} of {} rows rank every topic \
+                 as the direct run; {} calls, {:.2} s against {:.2} s direct: {:.2} ms a call for the protocol",
+                mcp.identical_rows, mcp.rows, mcp.calls, mcp.mcp_seconds, mcp.direct_seconds, mcp.overhead_ms_per_call
+            )?;
+            mcp.differing.iter().try_for_each(|row| writeln!(f, "  differs: {row}"))?;
         }
         if let Some(peer) = &self.peer {
             writeln!(

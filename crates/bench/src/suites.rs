@@ -210,6 +210,13 @@ pub enum MergeArg {
     Score,
 }
 
+/// How a suite's searches are made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ViaArg {
+    /// Also as an agent makes them: `search` tool calls to `litnav mcp` over the protocol.
+    Mcp,
+}
+
 /// The options of `litnav bench researcharena`.
 #[derive(Debug, clap::Args)]
 pub struct ResearcharenaArgs {
@@ -247,6 +254,11 @@ pub struct ResearcharenaArgs {
     /// Only the first N topics.
     #[arg(long, value_name = "N")]
     limit: Option<usize>,
+    /// `mcp`: run every discovery search again as a `search` tool call to `litnav mcp` (this
+    /// binary) through the MCP SDK's client, and report whether the rankings are the same and the
+    /// protocol's cost per call.
+    #[arg(long, value_enum)]
+    via: Option<ViaArg>,
     /// Seed of litnav's map (default: the settings' seed).
     #[arg(long)]
     seed: Option<u64>,
@@ -1047,6 +1059,10 @@ fn run_researcharena(face: &dyn Face, args: ResearcharenaArgs) -> Result<String>
         organizer: litnav_organize::Options {
             seed: args.seed.unwrap_or(workspace.settings().seed),
             ..Default::default()
+        },
+        via_mcp: match args.via {
+            Some(ViaArg::Mcp) => Some(std::env::current_exe()?),
+            None => None,
         },
     };
     let progress = face.start("running ResearchArena's tasks");

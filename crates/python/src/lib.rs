@@ -10,7 +10,7 @@ use litnav_app::maps;
 use litnav_app::relations::MetricOptions;
 use litnav_app::request::{
     CompatName, ExpandParams, MapParams, MeasureName, MetricParams, ModelParams, NeighbourhoodName, RankParams,
-    ReadingName, SearchParams, SimilarityName, UnitsName,
+    ReadingName, ScoreSurveyParams, SearchParams, SimilarityName, UnitsName,
 };
 use litnav_app::score::taxobench::{self, Lines};
 use litnav_app::score::trec::ScoreTable;
@@ -227,14 +227,14 @@ fn score_survey(
     let progress = Interruptible::default();
     let answer = py.detach(|| {
         let workspace = Workspace::load()?;
-        let compat: CompatName = compat.parse()?;
-        let options = survey::SurveyOptions {
-            metrics: survey::Metric::from_keys(&metrics)?,
-            compat: compat.compat(),
+        let params = ScoreSurveyParams {
+            metrics,
+            compat: Some(compat.parse::<CompatName>()?),
             topic,
-            extras,
-            ..survey::SurveyOptions::default()
+            extras: Some(extras),
+            ..ScoreSurveyParams::default()
         };
+        let options = params.options()?;
         let report =
             survey::evaluate_files(&workspace, &expert, &generated, corpus.as_deref(), &options, None, &progress)?;
         to_json(&report)

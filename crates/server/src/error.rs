@@ -34,6 +34,16 @@ impl ApiError {
         ApiError { status, code: row.code, message: crate::redact::scrub(&message.into()), retry_after: None }
     }
 
+    /// This failure as the library's error of the same kind (for the MCP tools, which answer
+    /// with the library's errors).
+    pub fn into_library(self) -> litnav_app::Error {
+        let kind = Code::ALL
+            .iter()
+            .find(|code| code.row().code == self.code)
+            .map_or(litnav_core::ErrorKind::Internal, |code| code.row().kind);
+        litnav_app::Error::Other { kind, message: self.message }
+    }
+
     /// A request the client can fix.
     pub fn input(message: impl Into<String>) -> ApiError {
         ApiError::with_code(Code::Input, message)

@@ -59,9 +59,10 @@ impl Guard {
                 return Err(ApiError::forbidden("cross-site requests may not change anything here"));
             }
         }
+        let protected =
+            (path.starts_with("/api/") && path != "/api/health") || path == "/mcp" || path.starts_with("/mcp/");
         if let Some(token) = &self.token
-            && path.starts_with("/api/")
-            && path != "/api/health"
+            && protected
             && !carries(headers, query, token)
         {
             return Err(ApiError::unauthorized(

@@ -136,9 +136,12 @@ pub fn router(state: AppState) -> Router {
     let timed =
         timed.merge(page::routes()).layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, REQUEST_TIMEOUT));
     let guard = state.0.guard.clone();
+    // The MCP endpoint streams (no time limit) and is guarded as the API is.
+    let mcp = litnav_mcp::http_service(litnav_mcp::Litnav::new(state.clone()), state.0.mcp_stop.clone());
     Router::new()
         .merge(timed)
         .merge(streams)
+        .nest_service("/mcp", mcp)
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(axum::middleware::from_fn_with_state(guard, guard::guard))
@@ -169,6 +172,7 @@ pub async fn serve_until(
             stop.await;
             tracing::info!("shutting down: cancelling jobs, finishing requests in flight");
             state.0.shutdown.send_replace(true);
+            state.0.mcp_stop.cancel();
             state.0.jobs.cancel_all();
         })
         .await

@@ -42,6 +42,8 @@ pub(crate) struct Shared {
     pub editing: Mutex<()>,
     /// Set when the server begins to shut down (event streams end, jobs are cancelled).
     pub shutdown: tokio::sync::watch::Sender<bool>,
+    /// Cancelled when the server begins to shut down: MCP sessions at `/mcp` end.
+    pub mcp_stop: tokio_util::sync::CancellationToken,
 }
 
 impl AppState {
@@ -78,6 +80,7 @@ impl AppState {
             heavy: Mutex::new(()),
             editing: Mutex::new(()),
             shutdown: tokio::sync::watch::channel(false).0,
+            mcp_stop: tokio_util::sync::CancellationToken::new(),
         })))
     }
 
@@ -501,20 +504,96 @@ fn poisoned() -> ApiError {
     ApiError::internal("the map store's lock is poisoned")
 }
 
+/// The MCP tools at `/mcp` answer from the served corpus's current generation, with the server's
+/// LLM, and say nothing of the machine (as the API).
+impl litnav_mcp::Host for AppState {
+    fn workspace(&self) -> &Workspace {
+        &self.0.workspace
+    }
+
+    fn session(&self) -> Result<Arc<CorpusSession>, litnav_app::Error> {
+        AppState::session(self).map_err(ApiError::into_library)
+    }
+
+    fn llm(&self) -> Result<litnav_llm::Client, litnav_app::Error> {
+        AppState::llm(self).map_err(ApiError::into_library)
+    }
+
+    fn redact(&self, text: &str) -> String {
+        crate::redact::scrub(text)
+    }
+
+    fn network(&self) -> bool {
+        self.0.network
+    }
+
+    /// A map made by the tools is stored as the page's maps are: a permalink.
+    fn keep_map(
+        &self,
+        id: &str,
+        topic: &str,
+        request: &serde_json::Value,
+        outcome: &litnav_app::maps::MapOutcome,
+    ) -> Result<(), litnav_app::Error> {
+        let stored = StoredMap {
+            id: id.to_string(),
+            topic: topic.to_string(),
+            request: request.clone(),
+            parent: None,
+            expanded: None,
+            map: outcome.map.clone(),
+            notices: outcome.notices.iter().map(|notice| crate::redact::scrub(notice)).collect(),
+            coverage: outcome.coverage.clone(),
+            checks: outcome.checks.clone(),
+            edits: Vec::new(),
+            original: None,
+            revision: 0,
+        };
+        self.0.maps.put(stored).map(|_| ()).map_err(ApiError::into_library)
+    }
+
+    /// The page's maps (and the tools'), as the map tool answers them: edited maps as edited.
+    fn kept_map(&self, id: &str) -> Option<(String, litnav_app::maps::MapOutcome)> {
+        let stored = self.0.maps.get(id).ok()?;
+        let outcome = litnav_app::maps::MapOutcome {
+            map: stored.map.clone(),
+            trace: None,
+            bottom_up: None,
+            notices: stored.notices.clone(),
+            coverage: stored.coverage.clone(),
+            checks: stored.checks.clone(),
+        };
+        Some((stored.topic.clone(), outcome))
+    }
+
+    /// As a map job's fetch: into the served corpus, from the owner's API, within the caller's
+    /// allowance of calls.
+    fn fetch(
+        &self,
+        topic: &str,
+        params: litnav_app::request::FetchParams,
+        progress: &dyn litnav_app::Progress,
+    ) -> Result<litnav_app::fetch::FetchOutcome, litnav_app::Error> {
+        AppState::network(self).map_err(ApiError::into_library)?;
+        let allowance = self.usage().fetch_allowance().map_err(ApiError::into_library)?;
+        let request = litnav_app::fetch::FetchRequest {
+            topic: topic.to_string(),
+            corpus: self.0.corpus_dir.clone(),
+            params: litnav_app::request::FetchParams { api_url: self.api_url().map(str::to_string), ..params },
+            api_key: None,
+            allowance: Some(allowance),
+        };
+        litnav_app::fetch::fetch_openalex(self.workspace(), &request, progress)
+    }
+}
+
 /// Whether `id` looks like one of the server's ids (16 lowercase hex digits).
 pub fn is_digest(id: &str) -> bool {
     id.len() == 16 && id.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 /// A 16-hex-digit id derived from `parts`.
-pub fn digest(parts: &[&str]) -> String {
-    let mut hasher = sha1_smol::Sha1::new();
-    for part in parts {
-        hasher.update(part.as_bytes());
-        hasher.update(&[0]);
-    }
-    hasher.digest().to_string()[..16].to_string()
-}
+pub use litnav_app::request::digest;
 
 #[cfg(test)]
 mod tests {

@@ -719,6 +719,18 @@ impl CorpusSession {
         Ok(PairReport { a: self.paper_ref(na)?, b: self.paper_ref(nb)?, relation })
     }
 
+    /// The papers `id` cites and, at most `shown` of, the papers citing it with how they speak of
+    /// it: what a paper's page lists (the server's paper answer, the MCP tool `citations`).
+    pub fn citations_of(&self, id: &str, shown: usize) -> Result<CitationsOf> {
+        let node = self.node(id)?;
+        let graph = &self.citations()?.graph;
+        let references = graph.references(node).iter().map(|&n| self.paper_ref(n)).collect::<Result<Vec<_>>>()?;
+        let mut citers = self.citers(id, None, None, &crate::Quiet)?;
+        let citers_total = citers.citers.len();
+        citers.citers.truncate(shown);
+        Ok(CitationsOf { references, citers_total, citers })
+    }
+
     /// The papers citing `id` and how they speak of it: labels from the contexts; with a client,
     /// unlabelled mentions are classified by the LLM (SciNet's Cite-Sentiment). `only` keeps the
     /// citers of one sentiment.
@@ -818,6 +830,17 @@ impl CorpusSession {
             citers,
         })
     }
+}
+
+/// A paper's references and its citers ([`CorpusSession::citations_of`]).
+#[derive(Debug, Clone, Serialize)]
+pub struct CitationsOf {
+    /// The papers it cites, in the corpus.
+    pub references: Vec<PaperRef>,
+    /// How many papers cite it (citers are listed up to the number asked for).
+    pub citers_total: usize,
+    /// Its citers, those whose sentiment is known first, with the sentence that cites it.
+    pub citers: CitersReport,
 }
 
 /// What a line of text output ends with for a work its source marks retracted (relations and

@@ -39,6 +39,33 @@ pub struct FetchParams {
     pub rate: Option<f64>,
 }
 
+/// A field fetched into the corpus a server serves (the MCP tool `fetch_openalex`, offered only by
+/// a server its owner started with `--allow-network`): the topic and how to fetch it. (Unknown
+/// names are refused by the face: serde cannot refuse them beside a flattened field.)
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct FetchTopicParams {
+    /// The field, in plain words (what the topic search looks for).
+    pub topic: String,
+    /// How to fetch it.
+    #[serde(flatten)]
+    pub fetch: FetchParams,
+}
+
+impl FetchTopicParams {
+    /// The fetch's options as a server may take them from a request, checked: the API is the
+    /// owner's (a request naming one is refused), the plan and the rate within their bounds.
+    pub fn checked(&self) -> Result<FetchParams> {
+        if self.fetch.api_url.is_some() {
+            return Err(Error::input(
+                "api_url: the API a server fetches from is its owner's choice (--api-url when it is started); a request cannot name one",
+            ));
+        }
+        self.fetch.plan(&self.topic)?;
+        self.fetch.rate()?;
+        Ok(self.fetch.clone())
+    }
+}
+
 /// The most works one fetch may ask for (topic hits and snowball each).
 pub const MAX_FETCH: usize = 100_000;
 

@@ -239,6 +239,20 @@ impl Defaults for MapParams {
     }
 }
 
+/// A subtopic of a map built earlier, expanded (the MCP tool `expand`): the map by its id, the
+/// node, and the expansion's options. (Unknown names are refused by the face: serde cannot refuse
+/// them beside a flattened field.)
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ExpandNodeParams {
+    /// The map's id, as the map tool answered it.
+    pub map: String,
+    /// The id of the subtopic or theme to expand (`t2.s1`).
+    pub node: String,
+    /// How it is expanded.
+    #[serde(flatten)]
+    pub expansion: ExpandParams,
+}
+
 /// An expansion of one subtopic: `litnav expand`'s flags and `POST
 /// /api/maps/{id}/nodes/{node}/expand`'s body.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]

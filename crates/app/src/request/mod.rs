@@ -17,13 +17,14 @@ pub mod score;
 pub mod search;
 pub mod workspace;
 
-pub use fetch::FetchParams;
-pub use map::{ExpandParams, MapParams};
+pub use fetch::{FetchParams, FetchTopicParams};
+pub use map::{ExpandNodeParams, ExpandParams, MapParams};
 pub use names::{
     CompatName, EngineName, FusionName, InputName, MeasureName, MethodName, ModeName, NeighbourhoodName, PrecisionName,
-    ReadingName, ScanName, SimilarityName, SnowballName, SourceName, UnitsName,
+    ReadingName, RelationName, ScanName, SimilarityName, SnowballName, SourceName, UnitsName,
 };
-pub use relations::{MetricParams, PathParams, RankParams};
+pub use relations::{CitationsParams, MetricParams, PaperParams, PathParams, RankParams, RelatedParams};
+pub use score::{LinesOrFile, ScoreSurveyParams, ScoreTaxobenchParams};
 pub use search::SearchParams;
 pub use workspace::{LlmParams, ModelParams, SERVING_QUERY_PRECISION};
 
@@ -138,6 +139,18 @@ pub fn show_defaults(command: clap::Command, defaults: Map<String, Value>) -> cl
             arg.help(format!("{help} [default: {shown}]"))
         })
     })
+}
+
+/// The id of what `parts` describe (a map by its corpus and request; an expansion by its map,
+/// node and options): 16 hex digits of their SHA-1, each part ended by a zero byte. The server's
+/// permalinks and the MCP server's maps are named by it.
+pub fn digest(parts: &[&str]) -> String {
+    let mut hasher = sha1_smol::Sha1::new();
+    for part in parts {
+        hasher.update(part.as_bytes());
+        hasher.update(&[0]);
+    }
+    hasher.digest().to_string()[..16].to_string()
 }
 
 /// A request's options as a JSON object by API name.

@@ -233,8 +233,10 @@ impl ReadingName {
 
 named! {
     /// The label similarity of the hierarchy metrics.
+    #[derive(Default)]
     pub enum SimilarityName ("similarity") {
         /// max(0, cosine) of all-MiniLM-L6-v2 embeddings — TaxoBench's definition.
+        #[default]
         Embedding = "embedding",
         /// difflib ratio of normalized labels: no model needed, NOT comparable to published numbers.
         String = "string",
@@ -266,8 +268,10 @@ impl SimilarityName {
 
 named! {
     /// Whose readings of Bloom-Eval's metrics a survey evaluation follows where they differ.
+    #[derive(Default)]
     pub enum CompatName ("compat") {
         /// The seed paper's definitions.
+        #[default]
         Seed = "seed",
         /// Bloom-Eval's public scripts (to compare with numbers they produced).
         BloomEval = "bloom-eval",
@@ -374,6 +378,31 @@ impl NeighbourhoodName {
         match self {
             NeighbourhoodName::CoCited => crate::relations::Neighbourhood::CoCited,
             NeighbourhoodName::Coupled => crate::relations::Neighbourhood::Coupled,
+        }
+    }
+}
+
+named! {
+    /// How papers relate to a paper (the MCP tool `related`).
+    pub enum RelationName ("relation") {
+        /// Papers most often cited together with it.
+        CoCited = "co-cited",
+        /// Papers sharing the most references with it (bibliographic coupling).
+        Coupled = "coupled",
+        /// Papers mentioned in the same paragraph as it (needs ingested citation contexts).
+        CoMentioned = "co-mentioned",
+        /// The papers nearest its vector (as `search` with `like`).
+        Similar = "similar",
+    }
+}
+
+impl RelationName {
+    /// The library's citation neighbourhood, for the relations that are one.
+    pub fn neighbourhood(self) -> Option<crate::relations::Neighbourhood> {
+        match self {
+            RelationName::CoCited => Some(NeighbourhoodName::CoCited.neighbourhood()),
+            RelationName::Coupled => Some(NeighbourhoodName::Coupled.neighbourhood()),
+            RelationName::CoMentioned | RelationName::Similar => None,
         }
     }
 }

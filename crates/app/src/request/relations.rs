@@ -2,7 +2,7 @@
 //! Python package's keyword arguments.
 
 use super::Defaults;
-use super::names::{ReadingName, UnitsName};
+use super::names::{ReadingName, RelationName, UnitsName};
 use crate::relations::{
     DEFAULT_MAX_HOPS, DEFAULT_RANKED, DEFAULT_SHORTEST_PATHS, DEFAULT_TOPIC_POOL, Measure, MetricOptions, RankRequest,
 };
@@ -227,6 +227,69 @@ impl Defaults for PathParams {
         let mut defaults = super::to_map(&PathParams::default().filled());
         defaults.retain(|name, _| !Self::REQUIRED.contains(&name.as_str()));
         defaults
+    }
+}
+
+/// One paper and its citation profile, as an agent asks for it (the MCP tool `paper`).
+/// (Unknown names are refused by the face: serde cannot refuse them beside a flattened field.)
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct PaperParams {
+    /// The paper's corpus id (search results give it).
+    pub id: String,
+    /// How disruption and novelty are computed.
+    #[serde(flatten)]
+    pub metric: MetricParams,
+}
+
+/// The papers a paper cites and the papers citing it, with the sentences that cite it where the
+/// corpus holds them (the MCP tool `citations`; the server's paper answer lists the same).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CitationsParams {
+    /// The paper's corpus id.
+    pub id: String,
+    /// At most this many citers are listed (the answer counts them all).
+    #[serde(default)]
+    pub citers: Option<usize>,
+}
+
+/// The most citers a paper's answer lists, unless asked for fewer.
+pub const DEFAULT_CITERS_SHOWN: usize = 200;
+
+impl CitationsParams {
+    /// How many citers to list, or an input error.
+    pub fn citers_shown(&self) -> Result<usize> {
+        match self.citers.unwrap_or(DEFAULT_CITERS_SHOWN) {
+            0 => Err(Error::input("citers: list at least one citer")),
+            shown => Ok(shown),
+        }
+    }
+}
+
+/// Papers related to one paper (the MCP tool `related`): through citations (co-cited,
+/// coupled), mentions in one paragraph (co-mentioned) or their vectors (similar, as `litnav
+/// search --like`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RelatedParams {
+    /// The paper's corpus id.
+    pub id: String,
+    /// How the papers relate to it.
+    pub relation: RelationName,
+    /// How many papers to list.
+    #[serde(default)]
+    pub k: Option<usize>,
+}
+
+impl RelatedParams {
+    /// How many papers to list, or an input error naming `k`.
+    pub fn k(&self) -> Result<usize> {
+        match self.k.unwrap_or(crate::relations::DEFAULT_NEIGHBOURS) {
+            k if k == 0 || k > super::search::MAX_SEARCH_K => {
+                Err(Error::input(format!("k: must be between 1 and {}, not {k}", super::search::MAX_SEARCH_K)))
+            }
+            k => Ok(k),
+        }
     }
 }
 

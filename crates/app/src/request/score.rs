@@ -4,6 +4,8 @@
 
 use super::names::{CompatName, SimilarityName};
 use super::workspace::{LlmParams, ModelParams};
+use crate::{Error, Result};
+use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
 /// How Cohen's κ weighs disagreements.
@@ -27,6 +29,99 @@ impl WeightsName {
             WeightsName::Linear => KappaWeights::Linear,
             WeightsName::Quadratic => KappaWeights::Quadratic,
         }
+    }
+}
+
+/// JSON lines given as they are or by the file holding them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub enum LinesOrFile {
+    /// The lines, each a JSON object.
+    Lines(Vec<serde_json::Value>),
+    /// The path of a JSON-lines file.
+    File(String),
+}
+
+/// TaxoBench predictions scored against its expert taxonomies (the MCP tool `score_taxobench`;
+/// `litnav eval taxobench` reads the same from files, with the same defaults).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScoreTaxobenchParams {
+    /// The predictions: TaxoBench's prediction lines as objects (`id`, `hierarchy_tree`, and
+    /// optionally `retrieved_papers`), or the path of a JSON-lines file of them.
+    pub predictions: LinesOrFile,
+    /// TaxoBench's data (`id`, `gt`: the expert taxonomies): lines, or a file's path (default:
+    /// `taxobench/data.jsonl` of the datasets).
+    #[serde(default)]
+    pub data: Option<LinesOrFile>,
+    /// Title-alignment threshold.
+    #[serde(default)]
+    pub threshold: Option<f64>,
+    /// Sem-Path's penalty per unmatched ancestor.
+    #[serde(default)]
+    pub lambda: Option<f64>,
+    /// Label similarity for the hierarchy metrics.
+    #[serde(default)]
+    pub similarity: Option<SimilarityName>,
+}
+
+impl ScoreTaxobenchParams {
+    /// The threshold, λ and similarity, each given or at its default, or an input error.
+    pub fn options(&self) -> Result<(f64, f64, SimilarityName)> {
+        let threshold = self.threshold.unwrap_or(crate::score::taxobench::DEFAULT_THRESHOLD);
+        if !threshold.is_finite() {
+            return Err(Error::input(format!("threshold: a number, not {threshold}")));
+        }
+        let lambda = self.lambda.unwrap_or(crate::score::taxobench::DEFAULT_LAMBDA);
+        if !lambda.is_finite() || lambda < 0.0 {
+            return Err(Error::input(format!("lambda: a penalty of at least 0, not {lambda}")));
+        }
+        Ok((threshold, lambda, self.similarity.unwrap_or_default()))
+    }
+}
+
+/// A generated survey scored against an expert one with Bloom-Eval's metrics (the MCP tool
+/// `score_survey`; `litnav eval survey` takes the same).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScoreSurveyParams {
+    /// The expert survey: a directory in Bloom-Eval's layout or a Markdown file.
+    pub expert: String,
+    /// The generated survey: a directory or a Markdown file; this or `generated_markdown`.
+    #[serde(default)]
+    pub generated: Option<String>,
+    /// The generated survey's Markdown text (as an agent wrote it); this or `generated`.
+    #[serde(default)]
+    pub generated_markdown: Option<String>,
+    /// Only these metrics (abbreviations: EFid, HIRC, FCons, OTC, CF, TFSim, TBal, FMI, DSI, FAP,
+    /// STS, SCons, SCS, CAA, FNov, ROQ); none: all 16.
+    #[serde(default)]
+    pub metrics: Vec<String>,
+    /// Where the seed and Bloom-Eval's scripts disagree, follow the scripts (`bloom-eval`).
+    #[serde(default)]
+    pub compat: Option<CompatName>,
+    /// The topic (default: the expert survey's title).
+    #[serde(default)]
+    pub topic: Option<String>,
+    /// Compute the extras (readability similarity, 10-gram overlap, output tokens).
+    #[serde(default)]
+    pub extras: Option<bool>,
+    /// Let the LLM judge the metrics that need one (otherwise they report why they did not run).
+    #[serde(default)]
+    pub llm: Option<bool>,
+}
+
+impl ScoreSurveyParams {
+    /// The evaluation's options, or an input error naming an unknown metric.
+    pub fn options(&self) -> Result<crate::survey::SurveyOptions> {
+        let defaults = crate::survey::SurveyOptions::default();
+        Ok(crate::survey::SurveyOptions {
+            metrics: crate::survey::Metric::from_keys(&self.metrics)?,
+            compat: self.compat.unwrap_or_default().compat(),
+            topic: self.topic.clone(),
+            extras: self.extras.unwrap_or(defaults.extras),
+            ..defaults
+        })
     }
 }
 
@@ -117,7 +212,7 @@ pub struct SurveyParams {
     pub metrics: Vec<String>,
     /// Where the seed and Bloom-Eval's scripts disagree, follow the scripts (`bloom-eval`) to
     /// compare with numbers they produced.
-    #[cfg_attr(feature = "clap", arg(long, value_enum, default_value_t = CompatName::Seed))]
+    #[cfg_attr(feature = "clap", arg(long, value_enum, default_value_t = CompatName::default()))]
     pub compat: CompatName,
     /// The topic (default: the expert survey's title).
     #[cfg_attr(feature = "clap", arg(long))]
@@ -171,7 +266,7 @@ pub struct TreeParams {
     #[cfg_attr(feature = "clap", arg(long, default_value_t = crate::score::tree::DEFAULT_TSD_THRESHOLD))]
     pub tsd_threshold: f64,
     /// Label similarity.
-    #[cfg_attr(feature = "clap", arg(long, value_enum, default_value_t = SimilarityName::Embedding))]
+    #[cfg_attr(feature = "clap", arg(long, value_enum, default_value_t = SimilarityName::default()))]
     pub similarity: SimilarityName,
     /// The encoder.
     #[cfg_attr(feature = "clap", command(flatten))]
@@ -225,7 +320,7 @@ pub struct TaxobenchParams {
     #[cfg_attr(feature = "clap", arg(long, default_value_t = crate::score::taxobench::DEFAULT_LAMBDA))]
     pub lambda: f64,
     /// Label similarity for the hierarchy metrics.
-    #[cfg_attr(feature = "clap", arg(long, value_enum, default_value_t = SimilarityName::Embedding))]
+    #[cfg_attr(feature = "clap", arg(long, value_enum, default_value_t = SimilarityName::default()))]
     pub similarity: SimilarityName,
     /// Write one JSON line of scores per instance here.
     #[cfg_attr(feature = "clap", arg(long, value_name = "FILE"))]

@@ -12,6 +12,7 @@ pub mod info;
 pub mod ingest;
 pub mod judge;
 pub mod map;
+pub mod mcp;
 pub mod model;
 pub mod relations;
 pub mod search;
@@ -65,6 +66,10 @@ pub enum Command {
     /// ballista`).
     #[command(subcommand)]
     Cluster(cluster::Role),
+    /// Serve the corpus to agents over the Model Context Protocol on standard input and output:
+    /// search, paper, citations, related, path, map, expand and the TaxoBench and Bloom-Eval scorers
+    /// as tools (and a fetch from OpenAlex, when allowed the network).
+    Mcp(mcp::Args),
     /// Install or inspect the sentence encoder.
     #[command(subcommand)]
     Model(model::Action),
@@ -86,6 +91,7 @@ pub fn run(command: Command) -> Result<()> {
         Command::Embed(args) => embed::run(args),
         Command::Export(what) => export::run(what),
         Command::Serve(args) => serve::run(args),
+        Command::Mcp(args) => mcp::run(args),
         Command::Model(action) => model::run(action),
         Command::Analytics(query) => analytics::run(query),
         Command::Cluster(role) => cluster::run(role),

@@ -1,5 +1,5 @@
 //! ResearchArena end to end: the discovery and selection rankings written as TREC files that
-//! re-score to the report's numbers, the Decomposer against a scripted endpoint (one topic it
+//! re-score to the report's numbers (and made again through `litnav mcp`, to the same rankings), the Decomposer against a scripted endpoint (one topic it
 //! cannot serve), and the organization task on the surveys' heading trees.
 
 use crate::util::*;
@@ -30,8 +30,17 @@ fn rankings_are_scored_graded_and_written_as_rescorable_trec_files() {
         "3",
         "--out",
         path(&out),
+        "--via",
+        "mcp",
     ]);
     assert_eq!(report["topics"], 3);
+    // Every search again as an agent makes it, a tool call to `litnav mcp`: the same rankings.
+    let mcp = &report["mcp"];
+    assert_eq!(
+        (mcp["rows"].as_u64(), mcp["identical_rows"].as_u64(), mcp["calls"].as_u64()),
+        (Some(2), Some(2), Some(6)),
+        "{mcp}"
+    );
     let title = row(&report, "title", "bm25");
     let litnav_row = row(&report, "litnav", "expanded");
     assert_eq!(title["scores"]["queries"], 3);

@@ -1,7 +1,6 @@
 """Citation measures of an edge list and of a corpus, ingesting and expanding from Python, and the
 `litnav` command the package carries — each against the `litnav` command's JSON on the same input."""
 
-import csv
 import json
 import os
 import subprocess
@@ -11,35 +10,7 @@ import numpy
 import pytest
 
 import litnav
-
-
-@pytest.fixture(scope="module")
-def acl(datasets, tmp_path_factory):
-    """ACL's papers of AAN (ids starting with P) and the citations among them, as files and as
-    lists, and a corpus ingested from the files through the binding."""
-    root = datasets / "citations" / "aan"
-    papers = [p for p in map(json.loads, open(root / "papers.jsonl", encoding="utf-8")) if p["id"].startswith("P")]
-    ids = {p["id"] for p in papers}
-    with open(root / "citations.csv", encoding="utf-8") as handle:
-        edges = [(r["citing_id"], r["cited_id"]) for r in csv.DictReader(handle)
-                 if r["citing_id"] in ids and r["cited_id"] in ids]
-    folder = tmp_path_factory.mktemp("acl")
-    with open(folder / "papers.jsonl", "w", encoding="utf-8") as out:
-        for paper in papers:
-            out.write(json.dumps(paper) + "\n")
-    with open(folder / "edges.csv", "w", encoding="utf-8", newline="") as out:
-        writer = csv.writer(out)
-        writer.writerow(["citing_id", "cited_id"])
-        writer.writerows(edges)
-    report = litnav.ingest(folder / "corpus", [folder / "papers.jsonl", folder / "edges.csv"])
-    return {"papers": papers, "edges": edges, "corpus": folder / "corpus", "report": report}
-
-
-def most_cited(edges, n):
-    counts = {}
-    for _, cited in edges:
-        counts[cited] = counts.get(cited, 0) + 1
-    return sorted(counts, key=lambda p: (-counts[p], p))[:n]
+from conftest import most_cited
 
 
 def test_ingest_reports_what_it_read_and_the_corpus_holds_the_graph(acl):

@@ -9,25 +9,21 @@ use crate::state::{AppState, digest};
 use axum::extract::State;
 use axum::response::Response;
 use litnav_app::Progress;
-use litnav_app::Quiet;
 use litnav_app::export::{self, Format};
-use litnav_app::relations::{CitersReport, PaperProfile, PaperRef, PathReport};
+use litnav_app::relations::{CitationsOf, PaperProfile, PaperRef, PathReport};
 use litnav_app::request::MetricParams;
+use litnav_app::request::relations::DEFAULT_CITERS_SHOWN;
 use litnav_app::request::relations::{PathParams, PathRequest};
 use litnav_corpus::Paper;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
-/// Citers listed with a paper (the report says how many there are in all).
-const CITERS_SHOWN: usize = 200;
-
 #[derive(Serialize)]
 pub(super) struct PaperAnswer {
     paper: Paper,
     profile: PaperProfile,
-    references: Vec<PaperRef>,
-    citers_total: usize,
-    citers: CitersReport,
+    #[serde(flatten)]
+    citations: CitationsOf,
 }
 
 pub(super) async fn paper(
@@ -40,13 +36,8 @@ pub(super) async fn paper(
         let session = state.session()?;
         let paper = session.require(&id)?.clone();
         let profile = session.profile(&id, &metric)?;
-        let graph = &session.citations()?.graph;
-        let node = session.node(&id)?;
-        let references = graph.references(node).iter().map(|&n| session.paper_ref(n)).collect::<Result<Vec<_>, _>>()?;
-        let mut citers = session.citers(&id, None, None, &Quiet)?;
-        let citers_total = citers.citers.len();
-        citers.citers.truncate(CITERS_SHOWN);
-        Ok(PaperAnswer { paper, profile, references, citers_total, citers })
+        let citations = session.citations_of(&id, DEFAULT_CITERS_SHOWN)?;
+        Ok(PaperAnswer { paper, profile, citations })
     })
     .await?;
     Ok(axum::Json(answer))
