@@ -59,6 +59,12 @@ pub trait Host: Send + Sync + 'static {
     fn kept_map(&self, _id: &str) -> Option<(String, MapOutcome)> {
         None
     }
+    /// Whether a call may name files of this machine for a tool to read (a survey, predictions).
+    /// A web server's callers may not: its answers say nothing of its machine, so `score_survey`
+    /// is not offered there and `score_taxobench` takes its lines inline.
+    fn reads_files(&self) -> bool {
+        true
+    }
     /// Whether its owner lets it open network connections (then the `fetch_openalex` tool is
     /// offered).
     fn network(&self) -> bool {
@@ -197,9 +203,14 @@ impl Litnav {
         self.host.as_ref()
     }
 
-    /// The tools this server offers (`fetch_openalex` only where the owner allows the network).
+    /// The tools this server offers (`fetch_openalex` only where the owner allows the network,
+    /// `score_survey` only where calls may name files).
     fn offered(&self) -> Vec<tools::Tool> {
-        tools::all().into_iter().filter(|tool| !tool.network || self.host.network()).collect()
+        let host = self.host.as_ref();
+        tools::all()
+            .into_iter()
+            .filter(|tool| (!tool.network || host.network()) && (!tool.reads_files || host.reads_files()))
+            .collect()
     }
 
     /// A search's hits (the encoder loaded when its mode needs it).

@@ -30,6 +30,9 @@ pub struct Tool {
     pub read_only: bool,
     /// Whether it opens network connections (offered only where the server's owner allows it).
     pub network: bool,
+    /// Whether it needs files of the server's machine named by the call (offered only where
+    /// calls may name them: not on a web server).
+    pub reads_files: bool,
     /// The answer to a call's arguments.
     pub answer: fn(&Litnav, Map<String, Value>, &dyn Progress) -> Result<Answer>,
 }
@@ -67,6 +70,7 @@ pub fn all() -> Vec<Tool> {
             schema: schema::<SearchParams>,
             read_only: true,
             network: false,
+            reads_files: false,
             answer: search,
         },
         Tool {
@@ -78,6 +82,7 @@ pub fn all() -> Vec<Tool> {
             schema: schema::<PaperParams>,
             read_only: true,
             network: false,
+            reads_files: false,
             answer: paper,
         },
         Tool {
@@ -88,6 +93,7 @@ pub fn all() -> Vec<Tool> {
             schema: schema::<CitationsParams>,
             read_only: true,
             network: false,
+            reads_files: false,
             answer: citations,
         },
         Tool {
@@ -98,6 +104,7 @@ pub fn all() -> Vec<Tool> {
             schema: schema::<RelatedParams>,
             read_only: true,
             network: false,
+            reads_files: false,
             answer: related,
         },
         Tool {
@@ -108,6 +115,7 @@ pub fn all() -> Vec<Tool> {
             schema: schema::<PathParams>,
             read_only: true,
             network: false,
+            reads_files: false,
             answer: path,
         },
         Tool {
@@ -120,6 +128,7 @@ pub fn all() -> Vec<Tool> {
             schema: schema::<MapParams>,
             read_only: true,
             network: false,
+            reads_files: false,
             answer: map,
         },
         Tool {
@@ -130,6 +139,7 @@ pub fn all() -> Vec<Tool> {
             schema: schema::<ExpandNodeParams>,
             read_only: true,
             network: false,
+            reads_files: false,
             answer: expand,
         },
         Tool {
@@ -142,6 +152,7 @@ pub fn all() -> Vec<Tool> {
             schema: schema::<ScoreTaxobenchParams>,
             read_only: true,
             network: false,
+            reads_files: false,
             answer: score_taxobench,
         },
         Tool {
@@ -153,6 +164,7 @@ pub fn all() -> Vec<Tool> {
             schema: schema::<ScoreSurveyParams>,
             read_only: true,
             network: false,
+            reads_files: true,
             answer: score_survey,
         },
         Tool {
@@ -165,6 +177,7 @@ pub fn all() -> Vec<Tool> {
             schema: schema::<FetchTopicParams>,
             read_only: false,
             network: true,
+            reads_files: false,
             answer: fetch_openalex,
         },
     ]
@@ -320,6 +333,14 @@ fn expand(litnav: &Litnav, given: Map<String, Value>, progress: &dyn Progress) -
 fn score_taxobench(litnav: &Litnav, given: Map<String, Value>, progress: &dyn Progress) -> Result<Answer> {
     let params = arguments::<ScoreTaxobenchParams>(given)?;
     let (threshold, lambda, similarity) = params.options()?;
+    if !litnav.host().reads_files() {
+        let named = [("predictions", Some(&params.predictions)), ("data", params.data.as_ref())];
+        if let Some((name, _)) = named.iter().find(|(_, given)| matches!(given, Some(LinesOrFile::File(_)))) {
+            return Err(Error::input(format!(
+                "{name}: this server reads no files of its machine for a call; give the lines themselves"
+            )));
+        }
+    }
     let default_data = match &params.data {
         None => Some(litnav.workspace().settings().datasets()?.join("taxobench/data.jsonl")),
         Some(_) => None,

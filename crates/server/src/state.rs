@@ -527,6 +527,10 @@ impl litnav_mcp::Host for AppState {
         self.0.network
     }
 
+    fn reads_files(&self) -> bool {
+        false
+    }
+
     /// A map made by the tools is stored as the page's maps are: a permalink.
     fn keep_map(
         &self,

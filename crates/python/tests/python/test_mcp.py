@@ -291,7 +291,12 @@ def test_the_server_answers_the_same_tools_over_http_with_its_token(cli, served)
     async def test():
         bearer = {"Authorization": f"Bearer {served['token']}"}
         async with over_http(served["url"], bearer) as session:
-            assert [tool.name for tool in (await session.list_tools()).tools] == TOOLS
+            # A web server's callers name no file of its machine: no survey scoring, lines inline.
+            assert [tool.name for tool in (await session.list_tools()).tools] == [t for t in TOOLS if t != "score_survey"]
+            named = await session.call_tool("score_taxobench", {"predictions": "/etc/hostname"})
+            assert named.is_error and named.content[0].text.startswith("input: predictions: this server reads no files")
+            inline = await session.call_tool("score_taxobench", {"predictions": [], "data": "/etc/hostname"})
+            assert inline.is_error and "data: this server reads no files" in inline.content[0].text
             result = await session.call_tool("search", {"q": "vision transformer", "k": 5})
             assert answered(result)["hits"] == cli("search", "-q", "vision transformer", "-k", "5", "--json")
             refused = await session.call_tool("paper", {"id": "no-such-paper"})
