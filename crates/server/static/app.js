@@ -92,7 +92,7 @@ function toggle(name, paper) {
 function updateBasketCount() { $("#basket-count").textContent = Object.keys(lists.get("basket")).length; }
 
 // ---------- caches ----------
-const cache = { maps: new Map(), graphs: new Map(), timelines: new Map(), scores: new Map(), counts: new Map(), checks: new Map(), topics: null };
+const cache = { maps: new Map(), graphs: new Map(), timelines: new Map(), scores: new Map(), counts: new Map(), checks: new Map(), topics: null, corpus: null };
 async function loadMap(id) {
   if (!cache.maps.has(id)) cache.maps.set(id, await getJson(`/api/maps/${id}`));
   return cache.maps.get(id);
@@ -146,7 +146,7 @@ async function render() {
   if (tab === "map") await renderBubbles(stored, nodeId, state, token);
   else if (tab === "graph") await renderGraph(stored, state, token);
   else if (tab === "timeline") await renderTimeline(stored, token);
-  else if (tab === "path") renderPathTab(state);
+  else if (tab === "path") await renderPathTab(state, token);
   else if (tab === "quality") await renderQualityTab(stored, nodeId, token);
   else if (tab === "score") await renderScoreTab(stored, state, token);
   await renderPaper(stored, state, token);
@@ -768,7 +768,17 @@ async function renderTimeline(stored, token) {
 }
 
 // ---------- Path tab ----------
-function renderPathTab(state) {
+// A corpus without citations between its papers has no path to follow: the tab says so, and how
+// to get them, instead of offering a search that can only come back empty.
+async function renderPathTab(state, token) {
+  if (!cache.corpus) cache.corpus = await getJson("/api/corpus");
+  if (token !== renderToken) return;
+  if (!cache.corpus.edges) {
+    $("#view").replaceChildren(h("div", { class: "unavailable" },
+      h("p", {}, `This corpus holds no citations between its ${cache.corpus.papers.toLocaleString()} papers, so there is no citation path to follow.`),
+      h("p", { class: "muted" }, "To follow citations, ingest an edge list (citing_id,cited_id) or papers with their references into it, or fetch a field from OpenAlex with its citations (litnav fetch openalex).")));
+    return;
+  }
   const from = h("input", { id: "path-from", placeholder: "later paper (id)", value: state.from || "" });
   const to = h("input", { id: "path-to", placeholder: "classic (id)", value: state.to || "" });
   const out = h("div", { class: "hops", id: "hops" });

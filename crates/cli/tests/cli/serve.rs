@@ -199,6 +199,20 @@ fn a_reader_maps_expands_reads_and_exports_in_a_browser() {
     browser.click("#tabs button[data-tab='timeline']");
     browser.wait_for("document.querySelector('.timeline svg rect')", 60);
     browser.screenshot(&shots.join("7-timeline.png"));
+    // Path: on a corpus without citations between its papers, the tab says why there is no path
+    // to follow (and how to get citations) instead of offering a search that can only fail.
+    let edges = http_get(&format!("{base}/api/corpus"))["edges"].as_u64().unwrap();
+    browser.click("#tabs button[data-tab='path']");
+    if edges == 0 {
+        browser.wait_for("document.querySelector('#view .unavailable')", 60);
+        let said =
+            browser.script("return document.querySelector('#view .unavailable').textContent;", serde_json::json!([]));
+        assert!(said.as_str().unwrap().contains("holds no citations between its"), "{said}");
+        assert!(browser.script("return document.querySelector('#path-from') === null;", serde_json::json!([])) == true);
+    } else {
+        browser.wait_for("document.querySelector('#path-from')", 60);
+    }
+    browser.screenshot(&shots.join("7b-path.png"));
 
     // Quality: the checks without a reference; a problem clicked selects (highlights) its node in
     // the tree and lists that node's problems first.
