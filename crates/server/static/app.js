@@ -832,8 +832,9 @@ async function renderPaper(stored, state, token) {
     h("div", { class: "actions" },
       h("button", { id: "add-basket", type: "button", onclick: () => { toggle("basket", p); render(); } }, basket[p.id] ? "Remove from basket" : "Add to basket"),
       h("button", { id: "mark-known", type: "button", onclick: () => { toggle("known", p); render(); } }, known[p.id] ? "Unmark known" : "Mark as known"),
-      h("button", { type: "button", onclick: () => setState({ tab: "path", from: p.id }) }, "Path from here"),
-      h("button", { type: "button", onclick: () => setState({ tab: "path", to: p.id }) }, "Path to here"),
+      // No path to follow in a corpus without citations (its note says so below).
+      prof.citations_note ? "" : h("button", { type: "button", onclick: () => setState({ tab: "path", from: p.id }) }, "Path from here"),
+      prof.citations_note ? "" : h("button", { type: "button", onclick: () => setState({ tab: "path", to: p.id }) }, "Path to here"),
       place ? h("button", { type: "button", onclick: () => expand(stored.id, findNode(stored.map, place.node)) }, "Expand its subtopic") : ""),
     place && !place.filtered_because ? paperCorrections(stored, p.id, place.node) : "",
     p.abstract ? h("div", { class: "abstract" }, p.abstract) : h("p", { class: "muted" }, "No abstract."),

@@ -209,6 +209,12 @@ fn a_reader_maps_expands_reads_and_exports_in_a_browser() {
             browser.script("return document.querySelector('#view .unavailable').textContent;", serde_json::json!([]));
         assert!(said.as_str().unwrap().contains("holds no citations between its"), "{said}");
         assert!(browser.script("return document.querySelector('#path-from') === null;", serde_json::json!([])) == true);
+        // Nor does the paper panel offer paths from or to its paper.
+        let offered = browser.script(
+            "return [...document.querySelectorAll('#paper .actions button')].map((b) => b.textContent);",
+            serde_json::json!([]),
+        );
+        assert!(!offered.to_string().contains("Path from here"), "{offered}");
     } else {
         browser.wait_for("document.querySelector('#path-from')", 60);
     }
