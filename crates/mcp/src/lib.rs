@@ -59,6 +59,16 @@ pub trait Host: Send + Sync + 'static {
     fn kept_map(&self, _id: &str) -> Option<(String, MapOutcome)> {
         None
     }
+    /// Admit a map the `map` tool is asked to make (a web server: within its callers' maps a
+    /// minute, as its API's map requests are).
+    fn admit_map(&self) -> Result<()> {
+        Ok(())
+    }
+    /// The lock its heavy work takes turns on (a web server computes one map at a time, every
+    /// core to it, its page's and its tools' alike).
+    fn heavy_work(&self) -> Option<&Mutex<()>> {
+        None
+    }
     /// Whether a call may name files of this machine for a tool to read (a survey, predictions).
     /// A web server's callers may not: its answers say nothing of its machine, so `score_survey`
     /// is not offered there and `score_taxobench` takes its lines inline.
@@ -244,6 +254,8 @@ impl Litnav {
             return Ok(built);
         }
         let client = self.llm_for(params.needs_llm(), "llm")?;
+        self.host.admit_map()?;
+        let _turn = self.turn(progress)?;
         let outcome = build::build_map(self.workspace(), Some(&session), &request, client.as_ref(), progress)?;
         let asked = serde_json::to_value(&params).map_err(|e| Error::internal(e.to_string()))?;
         self.host.keep_map(&id, &topic, &asked, &outcome)?;
@@ -268,12 +280,36 @@ impl Litnav {
         }
         let client = self.llm_for(params.expansion.llm == Some(true), "llm")?;
         let session = self.session()?;
+        let _turn = self.turn(progress)?;
         let expansion = build::expand(self.workspace(), &session, &parent.map, &request, client.as_ref(), progress)?;
         let mut printed = serde_json::to_value(&expansion.map).map_err(|e| Error::internal(e.to_string()))?;
         if let Some(fields) = printed.as_object_mut() {
             fields.insert("notice".into(), Value::String(expansion.notice()));
         }
         self.store(Built { id, topic, map: expansion.map, printed })
+    }
+
+    /// The host's turn for heavy work (none to take where it has no such lock), waited for
+    /// between looks at the caller's stop.
+    fn turn(&self, progress: &dyn Progress) -> Result<Option<std::sync::MutexGuard<'_, ()>>> {
+        let Some(lock) = self.host.heavy_work() else { return Ok(None) };
+        let mut told = false;
+        loop {
+            match lock.try_lock() {
+                Ok(turn) => return Ok(Some(turn)),
+                Err(std::sync::TryLockError::Poisoned(poisoned)) => return Ok(Some(poisoned.into_inner())),
+                Err(std::sync::TryLockError::WouldBlock) => {
+                    if !told {
+                        progress.stage("waiting for another map");
+                        told = true;
+                    }
+                    if progress.cancelled() {
+                        return Err(Error::cancelled("stopped while waiting for another map"));
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(100));
+                }
+            }
+        }
     }
 
     /// Keep a map made (or found in the host) for this session.

@@ -531,6 +531,14 @@ impl litnav_mcp::Host for AppState {
         false
     }
 
+    fn admit_map(&self) -> Result<(), litnav_app::Error> {
+        self.usage().map_request().map_err(ApiError::into_library)
+    }
+
+    fn heavy_work(&self) -> Option<&Mutex<()>> {
+        Some(&self.0.heavy)
+    }
+
     /// A map made by the tools is stored as the page's maps are: a permalink.
     fn keep_map(
         &self,

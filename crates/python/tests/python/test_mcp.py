@@ -261,11 +261,11 @@ def test_the_survey_prompt_names_the_tools_for_the_topic():
     run(test)
 
 
-@pytest.fixture(scope="module")
-def served():
+@contextlib.contextmanager
+def serving(*extra):
     """`litnav serve` on a free loopback port with a token, and its address."""
     token = "mcp-test-token-0123456789"
-    process = subprocess.Popen([os.environ["LITNAV_BIN"], "serve", "--addr", "127.0.0.1:0", "--token", token],
+    process = subprocess.Popen([os.environ["LITNAV_BIN"], "serve", "--addr", "127.0.0.1:0", "--token", token, *extra],
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         line = process.stdout.readline()
@@ -275,6 +275,12 @@ def served():
     finally:
         process.terminate()
         process.wait(timeout=60)
+
+
+@pytest.fixture(scope="module")
+def served():
+    with serving() as address:
+        yield address
 
 
 @contextlib.asynccontextmanager
@@ -321,3 +327,20 @@ def test_the_server_answers_the_same_tools_over_http_with_its_token(cli, served)
         answer = httpx2.post(served["url"], headers={"Accept": "application/json, text/event-stream", **headers},
                              json={"jsonrpc": "2.0", "id": 1, "method": "ping"}, timeout=30)
         assert answer.status_code == status, (headers, answer.status_code, answer.text)
+
+
+def test_the_servers_tools_make_maps_within_its_budget(tmp_path):
+    async def test(served):
+        bearer = {"Authorization": f"Bearer {served['token']}"}
+        async with over_http(served["url"], bearer) as session:
+            first = await session.call_tool("map", {"topic": "continual learning", "k": 60})
+            assert not first.is_error, first.content[0].text
+            # The same map again is the one made: no new request against the budget.
+            again = await session.call_tool("map", {"topic": "continual learning", "k": 60})
+            assert not again.is_error and again.structured_content["map_id"] == first.structured_content["map_id"]
+            second = await session.call_tool("map", {"topic": "graph neural networks", "k": 60})
+            assert second.is_error and "1 map requests a minute at most" in second.content[0].text, second.content
+
+    # A map store of its own: maps kept from earlier runs would be answered without a request.
+    with serving("--budget-maps", "1", "--maps", str(tmp_path / "maps")) as address:
+        asyncio.run(test(address))
