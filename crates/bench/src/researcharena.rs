@@ -456,27 +456,31 @@ fn search_directly(
     }
 }
 
-/// One query as an agent asks it: the `search` tool's arguments for it.
+/// One query as an agent asks it: the `search` tool's arguments for it, written through the
+/// tool's own request type (so every name is one the tool takes).
 fn tool_arguments(query: &SearchQuery, retrieval: Option<Retrieval>) -> serde_json::Map<String, serde_json::Value> {
-    let mut arguments = serde_json::Map::new();
-    arguments.insert("q".into(), query.text.clone().into());
-    arguments.insert("k".into(), query.k.into());
-    arguments.insert("exclude_surveys".into(), query.exclude_surveys.into());
-    if let Some(year) = query.before {
-        arguments.insert("before".into(), year.into());
-    }
+    use litnav_app::request::{FusionName, ModeName, SearchParams};
+    let hybrid = retrieval == Some(Retrieval::Hybrid);
     let mode = match retrieval {
-        None => "expanded",
-        Some(Retrieval::Bm25) => "bm25",
-        Some(Retrieval::Dense) => "dense",
-        Some(Retrieval::Hybrid) => "hybrid",
+        None => ModeName::Expanded,
+        Some(Retrieval::Bm25) => ModeName::Bm25,
+        Some(Retrieval::Dense) => ModeName::Dense,
+        Some(Retrieval::Hybrid) => ModeName::Hybrid,
     };
-    arguments.insert("mode".into(), mode.into());
-    if retrieval == Some(Retrieval::Hybrid) {
-        arguments.insert("fusion".into(), "rrf".into());
-        arguments.insert("rrf_k".into(), RRF_K.into());
+    let params = SearchParams {
+        k: Some(query.k),
+        mode: Some(mode),
+        fusion: hybrid.then_some(FusionName::Rrf),
+        rrf_k: hybrid.then_some(RRF_K),
+        before: query.before,
+        exclude_surveys: Some(query.exclude_surveys),
+        ..SearchParams::new(query.text.clone())
+    };
+    match serde_json::to_value(params) {
+        // Options left unset are left out, as an agent leaves them out.
+        Ok(serde_json::Value::Object(arguments)) => arguments.into_iter().filter(|(_, v)| !v.is_null()).collect(),
+        _ => serde_json::Map::new(),
     }
-    arguments
 }
 
 /// Every topic's ranking of one row again through the protocol, compared with the direct `run`.

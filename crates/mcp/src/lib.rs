@@ -14,7 +14,7 @@ pub mod tools;
 
 use litnav_app::fetch::{FetchOutcome, FetchRequest};
 use litnav_app::maps::{self as build, MapOutcome};
-use litnav_app::request::{ExpandNodeParams, FetchParams, MapParams, digest};
+use litnav_app::request::{ExpandNodeParams, FetchParams, MapParams};
 use litnav_app::{CorpusSession, Error, Progress, Result, SearchRequest, Workspace};
 use litnav_organize::MapNode;
 use rmcp::model::{
@@ -247,9 +247,8 @@ impl Litnav {
         let topic = params.topic()?;
         let params = MapParams { topic: Some(topic.clone()), ..params };
         let request = params.resolve(self.workspace().settings().seed)?;
-        let canonical = serde_json::to_string(&params).map_err(|e| Error::internal(e.to_string()))?;
         let session = self.session()?;
-        let id = digest(&[&session.dir().display().to_string(), "map", &canonical]);
+        let id = params.map_id(session.dir())?;
         if let Some(built) = self.kept(&id)? {
             return Ok(built);
         }
@@ -273,9 +272,10 @@ impl Litnav {
             .ok_or_else(|| Error::not_found(format!("node: map {} has no node {:?}", parent.id, params.node)))?;
         let topic = format!("{} › {}", parent.topic, subtopic.name);
         let request = params.expansion.resolve(&params.node, self.workspace().settings().seed)?;
-        let canonical = serde_json::to_string(&params.expansion).map_err(|e| Error::internal(e.to_string()))?;
-        let id = digest(&[&parent.id, "expand", &params.node, &canonical]);
-        if let Some(built) = self.kept(&id)? {
+        let id = params.expansion.expansion_id(&parent.id, &params.node)?;
+        // Not the host's store: under this id a web server keeps the map with the expansion
+        // grafted in, where this tool answers the sub-map.
+        if let Some(built) = self.made(&id)? {
             return Ok(built);
         }
         let client = self.llm_for(params.expansion.llm == Some(true), "llm")?;
@@ -289,27 +289,9 @@ impl Litnav {
         self.store(Built { id, topic, map: expansion.map, printed })
     }
 
-    /// The host's turn for heavy work (none to take where it has no such lock), waited for
-    /// between looks at the caller's stop.
+    /// The host's turn for heavy work (none to take where it has no such lock).
     fn turn(&self, progress: &dyn Progress) -> Result<Option<std::sync::MutexGuard<'_, ()>>> {
-        let Some(lock) = self.host.heavy_work() else { return Ok(None) };
-        let mut told = false;
-        loop {
-            match lock.try_lock() {
-                Ok(turn) => return Ok(Some(turn)),
-                Err(std::sync::TryLockError::Poisoned(poisoned)) => return Ok(Some(poisoned.into_inner())),
-                Err(std::sync::TryLockError::WouldBlock) => {
-                    if !told {
-                        progress.stage("waiting for another map");
-                        told = true;
-                    }
-                    if progress.cancelled() {
-                        return Err(Error::cancelled("stopped while waiting for another map"));
-                    }
-                    std::thread::sleep(std::time::Duration::from_millis(100));
-                }
-            }
-        }
+        self.host.heavy_work().map(|lock| litnav_app::progress::take_turn(lock, progress, "another map")).transpose()
     }
 
     /// Keep a map made (or found in the host) for this session.
@@ -332,13 +314,16 @@ impl Litnav {
         Ok(built)
     }
 
+    /// The map `id` made in this session.
+    fn made(&self, id: &str) -> Result<Option<Arc<Built>>> {
+        let maps = self.maps.lock().map_err(|_| Error::internal("the maps' lock is poisoned"))?;
+        Ok(maps.iter().find(|(kept, _)| kept == id).map(|(_, built)| Arc::clone(built)))
+    }
+
     /// The map `id`: made in this session, or kept by the host.
     fn kept(&self, id: &str) -> Result<Option<Arc<Built>>> {
-        {
-            let maps = self.maps.lock().map_err(|_| Error::internal("the maps' lock is poisoned"))?;
-            if let Some((_, built)) = maps.iter().find(|(kept, _)| kept == id) {
-                return Ok(Some(Arc::clone(built)));
-            }
+        if let Some(built) = self.made(id)? {
+            return Ok(Some(built));
         }
         match self.host.kept_map(id) {
             Some((topic, outcome)) => self.keep(id.to_string(), topic, outcome).map(Some),

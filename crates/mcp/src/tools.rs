@@ -341,14 +341,13 @@ fn score_taxobench(litnav: &Litnav, given: Map<String, Value>, progress: &dyn Pr
             )));
         }
     }
-    let default_data = match &params.data {
-        None => Some(litnav.workspace().settings().datasets()?.join("taxobench/data.jsonl")),
-        Some(_) => None,
-    };
-    let data = match (&params.data, &default_data) {
-        (Some(given), _) => lines_of("data", given),
-        (None, Some(path)) => Lines::File(path),
-        (None, None) => return Err(Error::internal("no TaxoBench data")),
+    let default_data;
+    let data = match &params.data {
+        Some(given) => lines_of("data", given),
+        None => {
+            default_data = litnav.workspace().settings().datasets()?.join("taxobench/data.jsonl");
+            Lines::File(&default_data)
+        }
     };
     let predictions = lines_of("predictions", &params.predictions);
     let scored =
@@ -375,10 +374,11 @@ fn score_survey(litnav: &Litnav, given: Map<String, Value>, progress: &dyn Progr
     let params = arguments::<ScoreSurveyParams>(given)?;
     let options = params.options()?;
     // A survey written inline is read from a file of its own, as a file given would be.
-    let written = tempfile_dir()?;
+    let written;
     let generated: PathBuf = match (&params.generated, &params.generated_markdown) {
         (Some(path), None) => PathBuf::from(path),
         (None, Some(text)) => {
+            written = tempfile_dir()?;
             let path = written.path().join("generated.md");
             std::fs::write(&path, text).map_err(|e| Error::internal(format!("cannot hold the survey's text: {e}")))?;
             path

@@ -28,3 +28,31 @@ pub trait Progress: Sync {
 pub struct Quiet;
 
 impl Progress for Quiet {}
+
+/// The turn `lock` gives (heavy work that takes every core, one at a time), waited for between
+/// looks at `progress`'s stop: the wait is one step, "waiting for {waiting_for}", shown once, and
+/// a stop meanwhile ends it with a cancelled error. A poisoned lock still gives its turn (it
+/// guards no data).
+pub fn take_turn<'a>(
+    lock: &'a std::sync::Mutex<()>,
+    progress: &dyn Progress,
+    waiting_for: &str,
+) -> crate::Result<std::sync::MutexGuard<'a, ()>> {
+    let mut told = false;
+    loop {
+        match lock.try_lock() {
+            Ok(turn) => return Ok(turn),
+            Err(std::sync::TryLockError::Poisoned(poisoned)) => return Ok(poisoned.into_inner()),
+            Err(std::sync::TryLockError::WouldBlock) => {
+                if !told {
+                    progress.stage(&format!("waiting for {waiting_for}"));
+                    told = true;
+                }
+                if progress.cancelled() {
+                    return Err(crate::Error::cancelled(format!("stopped while waiting for {waiting_for}")));
+                }
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+        }
+    }
+}

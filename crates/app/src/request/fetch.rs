@@ -52,16 +52,10 @@ pub struct FetchTopicParams {
 }
 
 impl FetchTopicParams {
-    /// The fetch's options as a server may take them from a request, checked: the API is the
-    /// owner's (a request naming one is refused), the plan and the rate within their bounds.
+    /// The fetch's options as a server may take them from a request
+    /// ([`FetchParams::as_requested`]).
     pub fn checked(&self) -> Result<FetchParams> {
-        if self.fetch.api_url.is_some() {
-            return Err(Error::input(
-                "api_url: the API a server fetches from is its owner's choice (--api-url when it is started); a request cannot name one",
-            ));
-        }
-        self.fetch.plan(&self.topic)?;
-        self.fetch.rate()?;
+        self.fetch.as_requested(&self.topic, "api_url")?;
         Ok(self.fetch.clone())
     }
 }
@@ -103,6 +97,21 @@ impl FetchParams {
             snowball_max: bounded("snowball_max", filled.snowball_max, 0)?,
             citing_per_work: bounded("citing_per_work", filled.citing_per_work, 0)?.min(100),
         })
+    }
+
+    /// These options as a request to a server gives them, checked: the plan for `topic` and the
+    /// rate within their bounds, and no API named — a server fetches only from the API its owner
+    /// started it with (`option` is how the request names `api_url`).
+    pub fn as_requested(&self, topic: &str, option: &str) -> Result<()> {
+        if self.api_url.is_some() {
+            return Err(Error::input(format!(
+                "{option}: this server fetches only from the API its owner started it with (--api-url); a request \
+                 cannot name one"
+            )));
+        }
+        self.plan(topic)?;
+        self.rate()?;
+        Ok(())
     }
 
     /// Requests per second, checked.

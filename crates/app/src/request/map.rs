@@ -239,6 +239,25 @@ impl Defaults for MapParams {
     }
 }
 
+impl MapParams {
+    /// The id of the map these options make on the corpus at `corpus` (give the topic filled
+    /// in): what the server's permalinks and the MCP tools name it by, so that the same request
+    /// through either is the same map.
+    pub fn map_id(&self, corpus: &std::path::Path) -> Result<String> {
+        let canonical = serde_json::to_string(self).map_err(|e| Error::internal(e.to_string()))?;
+        Ok(super::digest(&[&corpus.display().to_string(), "map", &canonical]))
+    }
+}
+
+impl ExpandParams {
+    /// The id of the expansion of `node` of the map `parent` with these options (as
+    /// [`MapParams::map_id`]).
+    pub fn expansion_id(&self, parent: &str, node: &str) -> Result<String> {
+        let canonical = serde_json::to_string(self).map_err(|e| Error::internal(e.to_string()))?;
+        Ok(super::digest(&[parent, "expand", node, &canonical]))
+    }
+}
+
 /// A subtopic of a map built earlier, expanded (the MCP tool `expand`): the map by its id, the
 /// node, and the expansion's options. (Unknown names are refused by the face: serde cannot refuse
 /// them beside a flattened field.)

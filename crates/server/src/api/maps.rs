@@ -5,7 +5,7 @@ use super::blocking;
 use super::extract::{Json, Path, Query};
 use crate::error::{ApiError, ApiResult};
 use crate::jobs::{Job, JobView};
-use crate::state::{AppState, MapSummary, StoredMap, digest};
+use crate::state::{AppState, MapSummary, StoredMap};
 use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
@@ -39,20 +39,13 @@ pub(super) async fn create(State(state): State<AppState>, Json(body): Json<MapPa
     let request = body.resolve(state.workspace().settings().seed)?;
     if let Some(fetch) = &body.fetch {
         state.network()?;
-        if fetch.api_url.is_some() {
-            return Err(ApiError::input(
-                "fetch.api_url: this server fetches only from the API its owner started it with (litnav serve --api-url); a request cannot name one",
-            ));
-        }
-        fetch.plan(&topic)?;
-        fetch.rate()?;
+        fetch.as_requested(&topic, "fetch.api_url")?;
         state.usage().fetch_allowance()?;
     }
     if body.needs_llm() {
         state.llm()?;
     }
-    let canonical = serde_json::to_string(&body).map_err(|e| ApiError::internal(e.to_string()))?;
-    let id = digest(&[&state.0.corpus_dir.display().to_string(), "map", &canonical]);
+    let id = body.map_id(&state.0.corpus_dir)?;
     if state.0.maps.contains(&id) {
         return Ok(accepted(&state.0.jobs.done(&id, "map", &topic), &id));
     }
@@ -71,26 +64,9 @@ pub(super) async fn create(State(state): State<AppState>, Json(body): Json<MapPa
 /// Wait for the jobs before this one (one computes at a time), unless cancelled meanwhile. The
 /// wait is one step of the job, shown once.
 fn take_turn<'s>(state: &'s AppState, job: &Job) -> ApiResult<std::sync::MutexGuard<'s, ()>> {
-    let mut waiting = false;
-    loop {
-        let turn = match state.0.heavy.try_lock() {
-            Ok(turn) => turn,
-            Err(std::sync::TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
-            Err(std::sync::TryLockError::WouldBlock) => {
-                if !waiting {
-                    job.stage("waiting for another job");
-                    waiting = true;
-                }
-                if job.cancelled() {
-                    return Err(litnav_app::Error::cancelled("stopped while waiting for another job").into());
-                }
-                std::thread::sleep(std::time::Duration::from_millis(100));
-                continue;
-            }
-        };
-        job.running();
-        return Ok(turn);
-    }
+    let turn = litnav_app::progress::take_turn(&state.0.heavy, job, "another job")?;
+    job.running();
+    Ok(turn)
 }
 
 /// The map job: `body` as received (stored with the map), `request` as resolved from it.
@@ -266,8 +242,7 @@ pub(super) async fn expand(
     let subtopic =
         parent.map.find(&node).ok_or_else(|| ApiError::not_found(format!("map {} has no node {node:?}", parent.id)))?;
     let title = format!("{} › {}", parent.topic, subtopic.name);
-    let canonical = serde_json::to_string(&body).map_err(|e| ApiError::internal(e.to_string()))?;
-    let new_id = digest(&[&parent.id, "expand", &node, &canonical]);
+    let new_id = body.expansion_id(&parent.id, &node)?;
     if state.0.maps.contains(&new_id) {
         return Ok(accepted(&state.0.jobs.done(&new_id, "expand", &title), &new_id));
     }
