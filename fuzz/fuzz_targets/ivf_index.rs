@@ -27,7 +27,7 @@ fn index() -> &'static DenseIndex {
 fuzz_target!(|data: &[u8]| {
     let Some((&form, rest)) = data.split_first() else { return };
     let index = index();
-    let print = fingerprint(index, 1);
+    let print = fingerprint(index, 1).expect("an index in memory");
     let bytes = if form % 2 == 0 {
         rest.to_vec()
     } else {
@@ -40,11 +40,12 @@ fuzz_target!(|data: &[u8]| {
     let path = litnav_fuzz::file("ivf.bin", &bytes);
     let Ok(Some(ivf)) = IvfIndex::read(&path, index, print) else { return };
     let query = index.vector(usize::from(form) % index.len());
-    let hits = ivf.search(index, query, 10, Filter { before: Some(2030), exclude_surveys: true });
+    let hits = ivf.search(index, query, 10, Filter { before: Some(2030), exclude_surveys: true }).expect("in memory");
     assert!(hits.len() <= 10);
-    assert!(hits.iter().all(|h| index.vector_of(&h.id).is_some()));
+    assert!(hits.iter().all(|h| index.vector_of(&h.id).expect("in memory").is_some()));
     // What reads is what writes: saved again, it reads back to the same answers.
     ivf.write(&path, print).expect("a scratch file");
     let again = IvfIndex::read(&path, index, print).expect("a file litnav wrote").expect("the same vectors");
-    assert_eq!(again.search(index, query, 10, Filter::default()), ivf.search(index, query, 10, Filter::default()));
+    let search = |ivf: &IvfIndex| ivf.search(index, query, 10, Filter::default()).expect("in memory");
+    assert_eq!(search(&again), search(&ivf));
 });

@@ -27,7 +27,7 @@ fn template() -> &'static (PathBuf, Vec<String>) {
             })
             .collect();
         let options = BuildOptions { memory_budget: 16 << 20, threads: 1 };
-        LexicalIndex::build(&dir, &papers, options).expect("a template index");
+        LexicalIndex::build(&dir, &papers[..], options).expect("a template index");
         let mut files: Vec<String> = std::fs::read_dir(&dir)
             .expect("the template directory")
             .filter_map(|e| e.ok())

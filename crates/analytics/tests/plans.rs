@@ -133,7 +133,7 @@ fn exported_aan_gives_the_csr_values_and_every_table_reads_back() {
         corpus_dir.path(),
         &[aan.join("papers.jsonl"), aan.join("citations.csv")],
         litnav_corpus::ReadOptions::default(),
-        |_, _| Ok(vec![]),
+        |_| Ok(vec![]),
     )
     .unwrap();
     let corpus = litnav_corpus::Corpus::open(corpus_dir.path()).unwrap();

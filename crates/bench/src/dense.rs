@@ -60,23 +60,15 @@ pub fn run(index: &DenseIndex, queries: &[Vec<f32>], options: IvfOptions) -> Res
     let started = Instant::now();
     let ivf = IvfIndex::build(index, options);
     let build_seconds = started.elapsed().as_secs_f64();
-    let mut exact_ms = Vec::with_capacity(queries.len());
-    let truths: Vec<HashSet<String>> = queries
-        .iter()
-        .map(|query| {
-            let t = Instant::now();
-            let exact = index.search(query, 10, Filter::default());
-            exact_ms.push(t.elapsed().as_secs_f64() * 1e3);
-            exact.into_iter().map(|h| h.id).collect()
-        })
-        .collect();
-    exact_ms.sort_by(f64::total_cmp);
-    let (recall_at_10, ivf_p50_ms) = measure(queries, &truths, |query| ivf.search(index, query, 10, Filter::default()));
+    let (truths, exact_p50_ms) = exact_truths(index, queries)?;
+    let (recall_at_10, ivf_p50_ms) =
+        measure(queries, &truths, |query| ivf.search(index, query, 10, Filter::default()))?;
     let mut rescoring = Vec::new();
     let mut ivf = ivf;
     for scoring in SCORINGS {
         ivf = ivf.with_rescoring(scoring);
-        let (recall_at_10, p50_ms) = measure(queries, &truths, |query| ivf.search(index, query, 10, Filter::default()));
+        let (recall_at_10, p50_ms) =
+            measure(queries, &truths, |query| ivf.search(index, query, 10, Filter::default()))?;
         let scoring = match scoring {
             Rescoring::FullPrecision => "full precision".to_string(),
             Rescoring::Default => format!("int8, {} rescored (default)", litnav_search::ivf::RESCORED_AT_LEAST),
@@ -91,24 +83,44 @@ pub fn run(index: &DenseIndex, queries: &[Vec<f32>], options: IvfOptions) -> Res
         build_seconds,
         queries: queries.len(),
         recall_at_10,
-        exact_p50_ms: percentile(&exact_ms, 50.0),
+        exact_p50_ms,
         ivf_p50_ms,
         rescoring,
     })
 }
 
+/// Each query's exact top 10 (ids), and exact search's p50 in milliseconds.
+pub fn exact_truths(index: &DenseIndex, queries: &[Vec<f32>]) -> Result<(Vec<HashSet<String>>, f64)> {
+    let mut times = Vec::with_capacity(queries.len());
+    let truths = queries
+        .iter()
+        .map(|query| {
+            let started = Instant::now();
+            let exact = index.search(query, 10, Filter::default())?;
+            times.push(started.elapsed().as_secs_f64() * 1e3);
+            Ok(exact.into_iter().map(|h| h.id).collect())
+        })
+        .collect::<Result<Vec<_>>>()?;
+    times.sort_by(f64::total_cmp);
+    Ok((truths, percentile(&times, 50.0)))
+}
+
 /// Mean recall@10 of `search` against each query's exact top 10 (`truths`), and its p50 in
 /// milliseconds.
-fn measure(queries: &[Vec<f32>], truths: &[HashSet<String>], search: impl Fn(&[f32]) -> Vec<Hit>) -> (f64, f64) {
+pub fn measure(
+    queries: &[Vec<f32>],
+    truths: &[HashSet<String>],
+    search: impl Fn(&[f32]) -> litnav_search::Result<Vec<Hit>>,
+) -> Result<(f64, f64)> {
     let (mut times, mut recall) = (Vec::with_capacity(queries.len()), 0.0);
     for (query, truth) in queries.iter().zip(truths) {
         let t = Instant::now();
-        let hits = search(query);
+        let hits = search(query)?;
         times.push(t.elapsed().as_secs_f64() * 1e3);
         recall += hits.iter().filter(|h| truth.contains(&h.id)).count() as f64 / truth.len().max(1) as f64;
     }
     times.sort_by(f64::total_cmp);
-    (recall / queries.len().max(1) as f64, percentile(&times, 50.0))
+    Ok((recall / queries.len().max(1) as f64, percentile(&times, 50.0)))
 }
 
 impl std::fmt::Display for Report {

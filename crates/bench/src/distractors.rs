@@ -124,7 +124,7 @@ fn build(workspace: &Workspace, size: usize, progress: &dyn Progress) -> Result<
 }
 
 /// Every real paper of the datasets that is not litbench's, in a fixed order: AAN, then CiteSeer.
-fn real_distractors(datasets: &Path) -> Result<Vec<Paper>> {
+pub fn real_distractors(datasets: &Path) -> Result<Vec<Paper>> {
     let mut papers = Vec::new();
     for file in ["citations/aan/papers.jsonl", "citations/citeseer/papers.jsonl"] {
         let contents = read_file(&datasets.join(file), ReadOptions::default())?;
@@ -138,7 +138,7 @@ fn real_distractors(datasets: &Path) -> Result<Vec<Paper>> {
 
 /// The shared cache of distractor vectors, holding every one of `papers`' (taken from the AAN
 /// corpus's cache when another benchmark built it, else encoded now).
-fn real_vectors(
+pub fn real_vectors(
     workspace: &Workspace,
     shared: &Path,
     papers: &[Paper],
@@ -161,11 +161,31 @@ fn real_vectors(
 
 /// `count` synthetic papers made from `pool` (see the module's note), with their vectors.
 fn synthesize(pool: &[Paper], cache: &VectorCache, count: usize, seed: u64) -> Result<Vec<(Paper, Vec<f32>)>> {
-    let mut rng = litnav_core::rng::SplitMix64(seed);
-    let mut draw = |n: usize| rng.below(n.max(1));
-    let mut made = Vec::with_capacity(count);
-    let mut noise = litnav_core::rng::SplitMix64(seed ^ 0x5eed);
-    for i in 0..count {
+    let mut maker = Synthesizer::new(pool, cache, seed);
+    (0..count).map(|i| maker.paper(i)).collect()
+}
+
+/// Makes synthetic papers from a pool of real ones with their vectors (see the module's note),
+/// one at a time: the same pool and seed give the same papers.
+pub struct Synthesizer<'a> {
+    pool: &'a [Paper],
+    cache: &'a VectorCache,
+    draws: litnav_core::rng::SplitMix64,
+    noise: litnav_core::rng::SplitMix64,
+}
+
+impl<'a> Synthesizer<'a> {
+    /// A maker drawing from `pool`, whose every paper has its vector in `cache`.
+    pub fn new(pool: &'a [Paper], cache: &'a VectorCache, seed: u64) -> Synthesizer<'a> {
+        let (draws, noise) = (litnav_core::rng::SplitMix64(seed), litnav_core::rng::SplitMix64(seed ^ 0x5eed));
+        Synthesizer { pool, cache, draws, noise }
+    }
+
+    /// The `i`-th synthetic paper (id `d` and `i` in eight digits), with its vector.
+    pub fn paper(&mut self, i: usize) -> Result<(Paper, Vec<f32>)> {
+        let pool = self.pool;
+        let draws = &mut self.draws;
+        let mut draw = |n: usize| draws.below(n.max(1));
         let source = &pool[draw(pool.len())];
         let donor: Vec<String> = pool[draw(pool.len())].text().split_whitespace().map(str::to_string).collect();
         let mut mix = |text: &str| -> String {
@@ -187,12 +207,12 @@ fn synthesize(pool: &[Paper], cache: &VectorCache, count: usize, seed: u64) -> R
             year: source.year,
             ..Paper::default()
         };
-        let base = cache
+        let base = self
+            .cache
             .get(&VectorCache::key(litnav_embed::MODEL_NAME, &source.text()))
             .ok_or_else(|| Error::internal(format!("no vector for distractor `{}`", source.id)))?;
-        made.push((paper, crate::dense::near(base, &mut noise)));
+        Ok((paper, crate::dense::near(base, &mut self.noise)))
     }
-    Ok(made)
 }
 
 /// Write papers as litnav JSON lines.
@@ -200,16 +220,20 @@ fn write_papers<'a>(path: &Path, papers: impl Iterator<Item = &'a Paper>) -> Res
     let file = std::fs::File::create(path).map_err(|e| Error::io(path, &e))?;
     let mut out = std::io::BufWriter::new(file);
     for paper in papers {
-        let line = serde_json::json!({
-            "id": paper.id,
-            "title": paper.title,
-            "abstract": paper.abstract_text,
-            "year": paper.year,
-            "venue": paper.venue,
-        });
-        writeln!(out, "{line}").map_err(|e| Error::io(path, &e))?;
+        writeln!(out, "{}", paper_line(paper)).map_err(|e| Error::io(path, &e))?;
     }
     out.flush().map_err(|e| Error::io(path, &e))
+}
+
+/// A paper as a litnav JSON line (its id, title, abstract, year and venue).
+pub fn paper_line(paper: &Paper) -> serde_json::Value {
+    serde_json::json!({
+        "id": paper.id,
+        "title": paper.title,
+        "abstract": paper.abstract_text,
+        "year": paper.year,
+        "venue": paper.venue,
+    })
 }
 
 impl std::fmt::Display for DistractorReport {

@@ -135,8 +135,8 @@ fn collect_names(node: &serde_json::Value, out: &mut Vec<String>) {
 pub fn passages(litbench: &Path, count: usize) -> Result<Vec<String>> {
     let contents = readers::read_file(&litbench.join("corpus.jsonl"), ReadOptions::default())?;
     let mut catalog = Catalog::default();
-    catalog.merge(contents.items, &mut MergeReport::default());
-    Ok(catalog.papers().iter().take(count).map(|p| p.text()).collect())
+    catalog.merge(contents.items, &mut MergeReport::default())?;
+    Ok(catalog.into_parts()?.0.iter().take(count).map(|p| p.text()).collect())
 }
 
 /// Run the benchmark.

@@ -21,6 +21,7 @@ pub mod peer;
 pub mod researcharena;
 #[cfg(feature = "analytics")]
 pub mod scale;
+pub mod scale_search;
 pub mod scinet;
 pub mod scoring;
 pub mod search;
@@ -50,6 +51,19 @@ pub fn seeded_order(mut ids: Vec<String>, seed: u64) -> Vec<String> {
     ids.dedup();
     litnav_core::rng::shuffle(&mut ids, &mut litnav_core::rng::SplitMix64(seed));
     ids
+}
+
+/// Where a benchmark builds its corpora: the directory given (kept), or a new temporary one,
+/// removed when the returned guard is dropped.
+pub fn work_dir(given: Option<&std::path::Path>) -> Result<(std::path::PathBuf, Option<tempfile::TempDir>)> {
+    match given {
+        Some(dir) => Ok((dir.to_path_buf(), None)),
+        None => {
+            let scratch =
+                tempfile::tempdir().map_err(|e| Error::io(std::path::Path::new("a temporary directory"), &e))?;
+            Ok((scratch.path().to_path_buf(), Some(scratch)))
+        }
+    }
 }
 
 /// Median of unsorted values.

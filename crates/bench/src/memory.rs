@@ -90,14 +90,7 @@ pub fn run(options: &Options) -> Result<Report> {
     if papers.is_empty() {
         return Err(Error::input("the papers to replicate hold none"));
     }
-    let scratch;
-    let work = match &options.work {
-        Some(dir) => dir.clone(),
-        None => {
-            scratch = tempfile::tempdir().map_err(|e| Error::io(Path::new("a temporary directory"), &e))?;
-            scratch.path().to_path_buf()
-        }
-    };
+    let (work, _scratch) = crate::work_dir(options.work.as_deref())?;
     let runner = Runner { options, home: work.join("home") };
     let mut rows = Vec::new();
     let mut first_vectors: Option<PathBuf> = None;
@@ -222,7 +215,7 @@ impl Runner<'_> {
 }
 
 /// One `litnav` process's wall time, peak resident memory and failure.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Measured {
     /// Wall-clock seconds.
     pub seconds: f64,

@@ -98,9 +98,9 @@ pub fn load_papers(files: &[PathBuf]) -> Result<Vec<Paper>> {
     let mut report = MergeReport::default();
     for file in files {
         let contents = readers::read_file(file, ReadOptions::default())?;
-        catalog.merge(contents.items, &mut report);
+        catalog.merge(contents.items, &mut report)?;
     }
-    Ok(catalog.into_parts().0)
+    Ok(catalog.into_parts()?.0)
 }
 
 /// `papers` replicated with fresh ids up to `size` papers.

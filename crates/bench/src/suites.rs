@@ -68,6 +68,11 @@ pub enum Suite {
     /// replicated, with a synthetic citation graph), every command run as its own process, its
     /// peak resident memory, and a line through the sizes: which corpus fits in how much memory.
     Memory(MemoryArgs),
+    /// Search and maps at the seeds' scale: corpora of synthetic papers made from the datasets'
+    /// real ones (their vectors from real MiniLM vectors with seeded noise) at each size; ingest,
+    /// the dense index's build, opening, a map — each its own process, with time and peak memory —
+    /// and BM25 latency and the approximate index's recall@10 and latency, against the goals.
+    ScaleSearch(ScaleSearchArgs),
     /// `litnav serve` under load on loopback: concurrent clients sending search, paper and
     /// map-reading requests; latency percentiles, errors and resident memory.
     Serve(ServeArgs),
@@ -446,6 +451,25 @@ pub struct MemoryArgs {
     json: bool,
 }
 
+/// The options of `litnav bench scale-search`.
+#[derive(Debug, clap::Args)]
+pub struct ScaleSearchArgs {
+    /// Corpus sizes in papers.
+    #[arg(long, value_delimiter = ',', default_values_t = [1_000_000])]
+    sizes: Vec<usize>,
+    /// Title queries for the latencies and the recall.
+    #[arg(long, default_value_t = 200)]
+    queries: usize,
+    /// Build the corpora here (kept) instead of in a temporary directory.
+    #[arg(long, value_name = "DIR")]
+    work: Option<PathBuf>,
+    #[command(flatten)]
+    model: ModelArgs,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
 /// The options of `litnav bench scale`.
 #[derive(Debug, clap::Args)]
 pub struct ScaleArgs {
@@ -716,6 +740,7 @@ pub fn run(suite: Suite, face: &dyn Face) -> Result<String> {
         Suite::Corrections(args) => run_corrections(face, args),
         Suite::Graph(args) => run_graph(face, args),
         Suite::Memory(args) => run_memory(face, args),
+        Suite::ScaleSearch(args) => run_scale_search(face, args),
         Suite::Scale(args) => run_scale(face, args),
         Suite::OrganizeSpeed(args) => {
             let (workspace, session) = open(face, &args.model, None)?;
@@ -847,6 +872,23 @@ fn run_memory(face: &dyn Face, args: MemoryArgs) -> Result<String> {
         work: args.work,
     };
     let report = crate::memory::run(&options)?;
+    show(&report, args.json, progress)
+}
+
+fn run_scale_search(face: &dyn Face, args: ScaleSearchArgs) -> Result<String> {
+    let workspace = args.model.workspace()?;
+    let progress = face.start("search and maps at scale");
+    let mut sizes = args.sizes.clone();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let options = crate::scale_search::Options {
+        litnav: std::env::current_exe().map_err(Error::from)?,
+        sizes,
+        work: args.work,
+        queries: args.queries,
+        seed: workspace.settings().seed,
+    };
+    let report = crate::scale_search::run(&workspace, &options, &*progress)?;
     show(&report, args.json, progress)
 }
 

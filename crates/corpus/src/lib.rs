@@ -8,7 +8,7 @@
 //!     std::path::Path::new("my-corpus"),
 //!     &["../shared/datasets/litbench/corpus.jsonl".into()],
 //!     ReadOptions::default(),
-//!     |_staging, _papers| Ok(vec![]),
+//!     |_staging| Ok(vec![]),
 //! )?;
 //! println!("{} papers", outcome.manifest.papers);
 //! # Ok(()) }
@@ -27,8 +27,8 @@ pub use catalog::{Catalog, MergeReport};
 pub use error::{Error, Location, Result};
 pub use normalize::{title_id, title_key};
 pub use paper::{IdOrigin, NOT_RESEARCH, Paper, Topic, looks_like_survey};
-pub use readers::{Format, ReadOptions};
-pub use records::PaperScan;
+pub use readers::{FileRead, Format, ReadOptions, for_each_item};
+pub use records::{Counts, PaperFacts, PaperLines, PaperScan, Records};
 pub use store::{Corpus, FORMAT_VERSION, Lease, Manifest, Writer};
 
 use std::path::{Path, PathBuf};
@@ -44,8 +44,8 @@ pub struct IngestOutcome {
     pub files: Vec<(PathBuf, Format, Vec<Error>)>,
 }
 
-/// Where [`ingest_files`]' artifact builder writes, and what it may carry over.
-#[derive(Debug, Clone, Copy)]
+/// Where [`ingest_files`]' artifact builder writes, and what it may read.
+#[derive(Clone, Copy)]
 pub struct Staging<'a> {
     /// The directory the next generation is built in.
     pub dir: &'a Path,
@@ -55,50 +55,79 @@ pub struct Staging<'a> {
     pub previous: Option<&'a Path>,
     /// The topics of the next generation.
     pub topics: &'a [Topic],
+    /// The papers of the next generation, as written, read from disk one at a time.
+    pub records: &'a records::Records,
+    /// The merge that made them: which paper a record became, a paper by identifier.
+    pub catalog: &'a Catalog,
 }
+
+/// The catalog's spill file in the staging directory (removed before the commit).
+const SPILL: &str = ".catalog.spill";
 
 /// Read `files`, merge them into the corpus at `dir` (creating it if needed; waiting while another
 /// process writes it) and commit a new generation. `build_artifacts` is called, under the corpus's
-/// write lock, with the staging
-/// directory (and the current generation's) and the final papers, and returns the names of the
-/// artifacts it wrote there (the search index, for instance); if it fails, nothing is committed
-/// and the corpus stays as it was.
+/// write lock, with the staging directory (and the current generation's), the papers written
+/// and the merge's catalog, and returns the names of the artifacts it wrote there (the search
+/// index, for instance); if it fails, nothing is committed and the corpus stays as it was.
+///
+/// Memory: the records are streamed from the files into a catalog that keeps its papers in a
+/// spill file ([`Catalog::on_disk`]), then written one at a time; what stays in memory is the
+/// catalog's lookup tables, the edge and topic records, and the records' index as it is built.
 pub fn ingest_files(
     dir: &Path,
     files: &[PathBuf],
     options: ReadOptions,
-    build_artifacts: impl FnOnce(Staging<'_>, &[Paper]) -> Result<Vec<String>>,
+    build_artifacts: impl FnOnce(Staging<'_>) -> Result<Vec<String>>,
 ) -> Result<IngestOutcome> {
-    // Read everything before taking the lock: a bad file fails fast and touches nothing.
-    let mut items = Vec::new();
-    let mut read = Vec::new();
-    for file in files {
-        let mut contents = readers::read_file(file, options)?;
-        if items.is_empty() {
-            items = std::mem::take(&mut contents.items);
-        } else {
-            items.append(&mut contents.items);
+    // Every file's format is told before the lock is taken: a file litnav cannot read fails fast.
+    if options.format.is_none() {
+        for file in files {
+            readers::detect(file)?;
         }
-        read.push((file.clone(), contents.format.unwrap_or(Format::Papers), contents.skipped));
     }
-    // Papers before edges and topics across files, so edge lists may precede their paper files.
-    items.sort_by_key(|item| match item {
-        readers::Item::Paper(_) => 0,
-        readers::Item::Edge(_) => 1,
-        readers::Item::Topic(_) => 2,
-    });
     // Another ingest into the same corpus finishes first; this one then builds on its result.
     let (mut writer, previous) = Writer::begin_waiting(dir)?;
-    let (papers, topics) = previous.map(Corpus::into_parts).transpose()?.unwrap_or_default();
-    let mut catalog = Catalog::new(papers, topics);
+    let topics = previous.as_ref().map(|corpus| corpus.topics().to_vec()).unwrap_or_default();
+    let mut catalog = Catalog::on_disk(&writer.staging_dir().join(SPILL), topics)?;
+    if let Some(previous) = previous {
+        previous.scan(|_, paper| catalog.add_existing(paper.clone()))?;
+    }
     let mut report = MergeReport::default();
-    catalog.merge(items, &mut report);
-    let (papers, topics) = catalog.into_parts();
-    writer.write_records(&papers, &topics)?;
-    let staging = Staging { dir: writer.staging_dir(), previous: writer.previous_dir(), topics: &topics };
-    for artifact in build_artifacts(staging, &papers)? {
+    let (mut edges, mut topics, mut read) = (Vec::new(), Vec::new(), Vec::new());
+    // Papers before edges and topics across files, so edge lists may precede their paper files.
+    for file in files {
+        let found = readers::for_each_item(file, options, |item| match item {
+            readers::Item::Paper(record) => catalog.merge_paper(*record, &mut report),
+            readers::Item::Edge(edge) => {
+                edges.push(edge);
+                Ok(())
+            }
+            readers::Item::Topic(topic) => {
+                topics.push(*topic);
+                Ok(())
+            }
+        })?;
+        read.push((file.clone(), found.format, found.skipped));
+    }
+    catalog.merge_edges(edges, &mut report);
+    catalog.merge_topics(topics, &mut report);
+    let topics = catalog.topics().to_vec();
+    writer.write_records(&topics, |lines| catalog.for_each(|_, paper| lines.push(&paper)))?;
+    let records = records::Records::open(writer.staging_dir(), catalog.len())?;
+    let staging = Staging {
+        dir: writer.staging_dir(),
+        previous: writer.previous_dir(),
+        topics: &topics,
+        records: &records,
+        catalog: &catalog,
+    };
+    let artifacts = build_artifacts(staging)?;
+    drop(records);
+    // The spill file goes before the generation is synced and renamed into place.
+    drop(catalog);
+    for artifact in artifacts {
         writer.add_artifact(&artifact);
     }
-    let manifest = writer.commit(&papers, &topics)?;
+    let manifest = writer.commit()?;
     Ok(IngestOutcome { manifest, report, files: read })
 }

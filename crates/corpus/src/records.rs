@@ -13,6 +13,11 @@
 //! external  keys × (u64, u64)   (FNV-1a of "kind:value", position), sorted: DOI, OpenAlex, arXiv
 //! ```
 //!
+//! `papers.facts` holds what filters read of every paper — its year and survey flag — so that a
+//! reader filtering millions of papers (the dense index) reads eight bytes a paper instead of
+//! every record: the magic `LNFACTS1`, the count (u64), then per paper its year (i32, `i32::MIN`
+//! when unknown), its flags (bit 0: a survey) and three bytes of zeros.
+//!
 //! All numbers are little-endian. Reads are positioned reads (`pread`) through the page cache, so
 //! a process holds no part of the corpus but the papers it decoded. A generation written before
 //! the index existed, or one whose index does not match its records, gets the same index built
@@ -32,16 +37,106 @@ use std::path::{Path, PathBuf};
 pub const PAPERS: &str = "papers.jsonl";
 /// The index beside it.
 pub const INDEX: &str = "papers.index";
+/// Every paper's year and survey flag, eight bytes a paper (see [`PaperFacts`]).
+pub const FACTS: &str = "papers.facts";
+const FACTS_MAGIC: &[u8; 8] = b"LNFACTS1";
+/// A year unknown, in the facts file.
+const NO_YEAR: i32 = i32::MIN;
 const MAGIC: &[u8; 8] = b"LNRECIX1";
 const HEADER: u64 = 24;
 /// The external ids a paper can be looked up by (those the catalog matches duplicates by).
 const EXTERNAL: [&str; 3] = ["doi", "openalex", "arxiv"];
 
-/// Writes `papers.jsonl` and `papers.index` together: the offsets are counted as lines are written.
-pub(crate) fn write(dir: &Path, papers: &[Paper]) -> Result<()> {
-    let offsets = write_lines(&dir.join(PAPERS), papers)?;
-    let ids = sorted_ids(papers.iter().map(|p| p.id.as_str()));
-    write_index(&dir.join(INDEX), &offsets, &ids, &external_keys(papers))
+/// Writes `papers.jsonl` and `papers.index` together, one paper at a time: the offsets are
+/// counted as lines are written, and what the manifest counts is counted on the way.
+pub struct PaperLines {
+    path: PathBuf,
+    index: PathBuf,
+    writer: BufWriter<File>,
+    at: u64,
+    line: Vec<u8>,
+    offsets: Vec<u64>,
+    ids: Vec<(u64, u64)>,
+    external: Vec<(u64, u64)>,
+    facts: BufWriter<File>,
+    facts_path: PathBuf,
+    counts: Counts,
+}
+
+/// What the papers written hold, for the manifest.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Papers.
+    pub papers: usize,
+    /// In-corpus citation edges.
+    pub edges: usize,
+    /// References to works outside the corpus.
+    pub external_references: usize,
+    /// Papers per work type, for those whose source gives one.
+    pub types: BTreeMap<String, usize>,
+}
+
+impl PaperLines {
+    /// Start the records of the generation in `dir`.
+    pub(crate) fn create(dir: &Path) -> Result<PaperLines> {
+        let path = dir.join(PAPERS);
+        let file = File::create(&path).map_err(io_at(&path))?;
+        let facts_path = dir.join(FACTS);
+        let mut facts = BufWriter::with_capacity(1 << 20, File::create(&facts_path).map_err(io_at(&facts_path))?);
+        // The count goes after the magic once it is known (see `finish`).
+        facts.write_all(&[FACTS_MAGIC.as_slice(), &[0u8; 8]].concat()).map_err(io_at(&facts_path))?;
+        Ok(PaperLines {
+            facts,
+            facts_path,
+            writer: BufWriter::with_capacity(1 << 20, file),
+            path,
+            index: dir.join(INDEX),
+            at: 0,
+            line: Vec::new(),
+            offsets: Vec::new(),
+            ids: Vec::new(),
+            external: Vec::new(),
+            counts: Counts::default(),
+        })
+    }
+
+    /// Append one paper.
+    pub fn push(&mut self, paper: &Paper) -> Result<()> {
+        let position = self.offsets.len() as u64;
+        self.offsets.push(self.at);
+        self.line.clear();
+        serde_json::to_writer(&mut self.line, paper).map_err(|e| io_at(&self.path)(e.into()))?;
+        self.line.push(b'\n');
+        self.writer.write_all(&self.line).map_err(io_at(&self.path))?;
+        self.at += self.line.len() as u64;
+        self.ids.push((id_hash(&paper.id), position));
+        self.external.extend(external_hashes(&paper.ids).map(|hash| (hash, position)));
+        let mut fact = [0u8; 8];
+        fact[..4].copy_from_slice(&paper.year.unwrap_or(NO_YEAR).to_le_bytes());
+        fact[4] = u8::from(paper.is_survey);
+        self.facts.write_all(&fact).map_err(io_at(&self.facts_path))?;
+        let counts = &mut self.counts;
+        counts.papers += 1;
+        counts.edges += paper.references.len();
+        counts.external_references += paper.external_references.len();
+        if let Some(work_type) = &paper.work_type {
+            *counts.types.entry(work_type.clone()).or_insert(0) += 1;
+        }
+        Ok(())
+    }
+
+    /// Write the index beside the lines; what was written.
+    pub(crate) fn finish(mut self) -> Result<Counts> {
+        self.offsets.push(self.at);
+        self.writer.flush().map_err(io_at(&self.path))?;
+        self.ids.sort_unstable();
+        self.external.sort_unstable();
+        write_index(&self.index, &self.offsets, &self.ids, &self.external)?;
+        let mut facts = self.facts.into_inner().map_err(|e| io_at(&self.facts_path)(e.into_error()))?;
+        facts.flush().map_err(io_at(&self.facts_path))?;
+        facts.write_all_at(&(self.counts.papers as u64).to_le_bytes(), 8).map_err(io_at(&self.facts_path))?;
+        Ok(self.counts)
+    }
 }
 
 /// Write `records` to `path` as JSON, one per line; returns where each line starts and, last, the
@@ -76,25 +171,8 @@ fn write_index(path: &Path, offsets: &[u64], ids: &[(u64, u64)], external: &[(u6
     writer.flush().map_err(io_at(path))
 }
 
-fn sorted_ids<'a>(ids: impl Iterator<Item = &'a str>) -> Vec<(u64, u64)> {
-    let mut table: Vec<(u64, u64)> = ids.enumerate().map(|(i, id)| (id_hash(id), i as u64)).collect();
-    table.sort_unstable();
-    table
-}
-
 fn id_hash(id: &str) -> u64 {
     fnv1a(id.as_bytes())
-}
-
-/// Every paper's external ids as sorted (hash of `kind:value`, position) pairs.
-fn external_keys(papers: &[Paper]) -> Vec<(u64, u64)> {
-    let mut keys: Vec<(u64, u64)> = papers
-        .iter()
-        .enumerate()
-        .flat_map(|(position, paper)| external_hashes(&paper.ids).map(move |hash| (hash, position as u64)))
-        .collect();
-    keys.sort_unstable();
-    keys
 }
 
 /// The hashes of a paper's external ids (those of [`EXTERNAL`] it has).
@@ -104,6 +182,36 @@ fn external_hashes(ids: &BTreeMap<String, String>) -> impl Iterator<Item = u64> 
 
 fn external_hash(kind: &str, value: &str) -> u64 {
     fnv1a(format!("{kind}:{value}").as_bytes())
+}
+
+/// Every paper's year and survey flag, in corpus order: what filters read, without the papers.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PaperFacts {
+    /// Years (`None`: unknown).
+    pub years: Vec<Option<i32>>,
+    /// Survey flags.
+    pub surveys: Vec<bool>,
+}
+
+/// The facts file at `path` for `count` papers: `None` when it is missing or was written for
+/// another count (then derived again from the records); an error when it cannot be read.
+fn read_facts(path: &Path, count: usize) -> Result<Option<PaperFacts>> {
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io_at(path)(e)),
+    };
+    let fits = bytes.len() == 16 + 8 * count && bytes.starts_with(FACTS_MAGIC) && u64_of(&bytes[8..]) == count as u64;
+    if !fits {
+        return Ok(None);
+    }
+    let mut facts = PaperFacts { years: Vec::with_capacity(count), surveys: Vec::with_capacity(count) };
+    for fact in bytes[16..].chunks_exact(8) {
+        let year = i32::from_le_bytes([fact[0], fact[1], fact[2], fact[3]]);
+        facts.years.push((year != NO_YEAR).then_some(year));
+        facts.surveys.push(fact[4] & 1 == 1);
+    }
+    Ok(Some(facts))
 }
 
 /// Where the offsets and the id table are: the index file, or memory for a generation without one.
@@ -183,6 +291,28 @@ impl Records {
             return Err(damaged(&self.path, message));
         }
         decode(&self.path, position, line)
+    }
+
+    /// Every paper's year and survey flag: from the facts file written with the records (one
+    /// read of eight bytes a paper), or, for a generation written before it, from one pass over
+    /// the records.
+    pub fn facts(&self) -> Result<PaperFacts> {
+        let dir = self.path.parent().unwrap_or(Path::new("."));
+        if let Some(facts) = read_facts(&dir.join(FACTS), self.count)? {
+            return Ok(facts);
+        }
+        let mut facts = PaperFacts { years: Vec::with_capacity(self.count), surveys: Vec::with_capacity(self.count) };
+        self.scan(|_, paper| {
+            facts.years.push(paper.year);
+            facts.surveys.push(paper.is_survey);
+            Ok(())
+        })?;
+        Ok(facts)
+    }
+
+    /// Another handle on the same records (its own file handles).
+    pub fn reopen(&self) -> Result<Records> {
+        Records::open(self.path.parent().unwrap_or(Path::new(".")), self.count)
     }
 
     /// The position of the paper with this id, if the corpus holds it.
@@ -330,13 +460,13 @@ fn index_in_memory(path: &Path, file: &File) -> Result<Index> {
         let position = offsets.len() as u64;
         external.extend(external_hashes(&record.ids).map(|hash| (hash, position)));
         offsets.push(start);
-        ids.push(record.id);
+        ids.push((id_hash(&record.id), position));
     }
     // A paper's bytes run to the next paper's start: blank lines between are white space to JSON.
     offsets.push(at);
-    let table = sorted_ids(ids.iter().map(String::as_str));
+    ids.sort_unstable();
     external.sort_unstable();
-    Ok(Index::Memory { offsets, ids: table, external })
+    Ok(Index::Memory { offsets, ids, external })
 }
 
 fn decode(path: &Path, position: usize, line: &[u8]) -> Result<Paper> {
@@ -372,6 +502,16 @@ impl PaperScan for [Paper] {
 
     fn each_paper(&self, each: &mut dyn FnMut(usize, &Paper) -> Result<()>) -> Result<()> {
         self.iter().enumerate().try_for_each(|(position, paper)| each(position, paper))
+    }
+}
+
+impl PaperScan for Records {
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    fn each_paper(&self, each: &mut dyn FnMut(usize, &Paper) -> Result<()>) -> Result<()> {
+        self.scan(|position, paper| each(position, &paper))
     }
 }
 

@@ -7,6 +7,7 @@
 //!   gen-000003/          the current generation
 //!     papers.jsonl       one Paper per line, in ingest order
 //!     papers.index       where each line starts and an id table (see [`crate::records`])
+//!     papers.facts       every paper's year and survey flag, eight bytes a paper
 //!     topics.jsonl       one Topic per line
 //!     lexical/           the BM25 index (written by litnav-search)
 //! ```
@@ -27,7 +28,7 @@
 
 use crate::error::{Error, Result, damaged, io_at};
 use crate::paper::{Paper, Topic};
-use crate::records::{self, Records};
+use crate::records::{self, Counts, PaperLines, Records};
 use serde::{Deserialize, Serialize};
 use std::fs::{self, File};
 use std::io::{BufRead, BufReader};
@@ -248,6 +249,17 @@ impl Corpus {
         self.records.position(id)
     }
 
+    /// Every paper's year and survey flag ([`Records::facts`]).
+    pub fn facts(&self) -> Result<crate::records::PaperFacts> {
+        self.records.facts()
+    }
+
+    /// Another handle on this generation's records, for a reader that outlives this borrow (hold
+    /// [`Corpus::lease`] beside it, so that no writer collects the generation).
+    pub fn records(&self) -> Result<Records> {
+        self.records.reopen()
+    }
+
     /// The position of the paper a person names by an identifier ([`crate::normalize::identifier`]:
     /// a DOI, an OpenAlex id, an arXiv id with or without its version), if the corpus holds it.
     pub fn position_of_identifier(&self, text: &str) -> Result<Option<usize>> {
@@ -318,6 +330,8 @@ pub struct Writer {
     staging: PathBuf,
     previous: Option<PathBuf>,
     artifacts: Vec<String>,
+    /// What [`Writer::write_records`] wrote: its counts, and the number of topics.
+    written: Option<(Counts, usize)>,
 }
 
 impl Writer {
@@ -378,6 +392,7 @@ impl Writer {
             staging,
             previous: previous_dir,
             artifacts: Vec::new(),
+            written: None,
         };
         Ok((writer, previous))
     }
@@ -398,14 +413,20 @@ impl Writer {
         self.artifacts.push(name.to_string());
     }
 
-    /// Write the records of the next generation (with the index of the papers' lines).
-    pub fn write_records(&self, papers: &[Paper], topics: &[Topic]) -> Result<()> {
-        records::write(&self.staging, papers)?;
+    /// Write the records of the next generation: the papers `fill` hands to its [`PaperLines`]
+    /// (written one at a time, with the index of their lines), and `topics`.
+    pub fn write_records(&mut self, topics: &[Topic], fill: impl FnOnce(&mut PaperLines) -> Result<()>) -> Result<()> {
+        let mut lines = PaperLines::create(&self.staging)?;
+        fill(&mut lines)?;
+        self.written = Some((lines.finish()?, topics.len()));
         records::write_lines(&self.staging.join(TOPICS), topics).map(|_| ())
     }
 
-    /// Make the staged generation current. `papers`/`topics` are the records written.
-    pub fn commit(self, papers: &[Paper], topics: &[Topic]) -> Result<Manifest> {
+    /// Make the staged generation current, with the records [`Writer::write_records`] wrote.
+    pub fn commit(self) -> Result<Manifest> {
+        let Some((counts, topics)) = self.written.clone() else {
+            return Err(internal(&self.dir, "a generation was committed before its records were written"));
+        };
         sync_tree(&self.staging)?;
         let target = generation_dir(&self.dir, self.generation);
         if target.exists() {
@@ -420,12 +441,12 @@ impl Writer {
             version: FORMAT_VERSION,
             generation: self.generation,
             written_by: format!("litnav {}", env!("CARGO_PKG_VERSION")),
-            papers: papers.len(),
-            topics: topics.len(),
-            edges: papers.iter().map(|p| p.references.len()).sum(),
-            external_references: papers.iter().map(|p| p.external_references.len()).sum(),
+            papers: counts.papers,
+            topics,
+            edges: counts.edges,
+            external_references: counts.external_references,
             artifacts: self.artifacts.clone(),
-            types: Some(count_types(papers)),
+            types: Some(counts.types),
         };
         let text = serde_json::to_string_pretty(&manifest).map_err(|e| internal(&self.dir, e))?;
         write_atomically(&self.dir.join(MANIFEST), text.as_bytes())?;
@@ -434,13 +455,14 @@ impl Writer {
     }
 }
 
-/// Papers per work type, for those whose source gives one.
-fn count_types(papers: &[Paper]) -> std::collections::BTreeMap<String, usize> {
-    let mut types = std::collections::BTreeMap::new();
-    for work_type in papers.iter().filter_map(|p| p.work_type.as_deref()) {
-        *types.entry(work_type.to_string()).or_insert(0) += 1;
+/// A writer that stops before its commit (an input error, an artifact that failed) takes its
+/// staging directory with it; one killed instead leaves it to the next writer, which removes it.
+impl Drop for Writer {
+    fn drop(&mut self) {
+        if self.staging.exists() {
+            let _ = fs::remove_dir_all(&self.staging);
+        }
     }
-    types
 }
 
 /// The highest number of a generation directory in `dir` (not counting staging or trash).

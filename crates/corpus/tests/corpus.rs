@@ -14,7 +14,7 @@ fn fixture(name: &str) -> PathBuf {
 }
 
 fn ingest(dir: &Path, files: &[PathBuf]) -> litnav_corpus::Result<IngestOutcome> {
-    ingest_files(dir, files, ReadOptions::default(), |_, _| Ok(vec![]))
+    ingest_files(dir, files, ReadOptions::default(), |_| Ok(vec![]))
 }
 
 /// A temporary file with the given content.
@@ -164,7 +164,7 @@ fn openalex_works_as_the_api_really_answers_them_are_read_clean() {
     let error = ingest(&dir.path().join("strict"), std::slice::from_ref(&file)).unwrap_err().to_string();
     assert!(error.contains(":4") && error.contains("title") && error.contains("needs a title"), "{error}");
     let skipping = ReadOptions { skip_bad: true, ..ReadOptions::default() };
-    let outcome = ingest_files(&dir.path().join("c"), &[file], skipping, |_, _| Ok(vec![])).unwrap();
+    let outcome = ingest_files(&dir.path().join("c"), &[file], skipping, |_| Ok(vec![])).unwrap();
     assert_eq!(outcome.files[0].2.len(), 1, "the untitled work is reported as skipped");
     let corpus = Corpus::open(&dir.path().join("c")).unwrap();
     let papers = corpus.papers().unwrap();
@@ -390,7 +390,7 @@ fn skip_bad_counts_and_explains() {
         b"{\"id\": \"1\", \"title\": \"Good one\"}\nnot json\n{\"id\": \"2\"}\n{\"id\": \"3\", \"title\": \"Good two\"}\n{\"id\": \"4\", \"title\": \"bad \xff\"}\n",
     );
     let options = ReadOptions { skip_bad: true, ..ReadOptions::default() };
-    let outcome = ingest_files(&dir.path().join("c"), &[file], options, |_, _| Ok(vec![])).unwrap();
+    let outcome = ingest_files(&dir.path().join("c"), &[file], options, |_| Ok(vec![])).unwrap();
     assert_eq!(outcome.manifest.papers, 2);
     let skipped = &outcome.files[0].2;
     assert_eq!(skipped.len(), 3);
@@ -448,7 +448,7 @@ fn a_failed_artifact_build_leaves_the_previous_generation() {
     let second = temp_file(dir.path(), "b.jsonl", br#"{"id": "b", "title": "Second paper"}"#);
     let corpus_dir = dir.path().join("c");
     ingest(&corpus_dir, &[first]).unwrap();
-    let failing = ingest_files(&corpus_dir, std::slice::from_ref(&second), ReadOptions::default(), |_, _| {
+    let failing = ingest_files(&corpus_dir, std::slice::from_ref(&second), ReadOptions::default(), |_| {
         Err(Error::Artifact { name: "lexical".into(), source: "disk full".into() })
     });
     assert!(failing.is_err());
@@ -692,4 +692,67 @@ fn an_index_whose_offsets_were_damaged_reads_no_other_paper() {
     assert!(message.contains("papers.jsonl") && message.contains("not a whole line"), "{message}");
     assert!(corpus.paper_at(4).unwrap_err().to_string().contains("not a whole line"), "its neighbour ends there");
     assert_eq!(corpus.paper_at(6).unwrap().id, "w6", "the others read");
+}
+
+/// The papers an in-memory catalog makes of `files` read whole, in the order ingest merges them.
+fn merged_in_memory(files: &[PathBuf], times: usize) -> Vec<litnav_corpus::Paper> {
+    let mut catalog = litnav_corpus::Catalog::default();
+    let mut report = litnav_corpus::MergeReport::default();
+    let mut items = Vec::new();
+    for _ in 0..times {
+        for file in files {
+            items.extend(readers::read_file(file, ReadOptions::default()).unwrap().items);
+        }
+    }
+    catalog.merge(items, &mut report).unwrap();
+    catalog.into_parts().unwrap().0
+}
+
+#[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
+fn ingest_through_the_spill_file_merges_as_a_catalog_in_memory() {
+    // litbench and TaxoBench share papers by title; AAN brings an edge list; ingesting everything
+    // a second time merges every record into a paper read back from the spill file.
+    let datasets = datasets();
+    let files = [
+        datasets.join("litbench/corpus.jsonl"),
+        datasets.join("taxobench/data.jsonl"),
+        datasets.join("citations/aan/papers.jsonl"),
+        datasets.join("citations/aan/citations.csv"),
+        datasets.join("litbench/topics.jsonl"),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let corpus_dir = dir.path().join("c");
+    let outcome = ingest(&corpus_dir, &files).unwrap();
+    assert!(outcome.report.papers_merged > 0, "{:?}", outcome.report);
+    let expected = merged_in_memory(&files, 1);
+    assert_eq!(Corpus::open(&corpus_dir).unwrap().papers().unwrap(), expected.as_slice());
+    let again = ingest(&corpus_dir, &files).unwrap();
+    assert_eq!(again.report.papers_added, 0);
+    assert_eq!(Corpus::open(&corpus_dir).unwrap().papers().unwrap(), merged_in_memory(&files, 2).as_slice());
+    // The spill file went with the staging directory; the facts file came with the records.
+    let generation = Corpus::open(&corpus_dir).unwrap().generation_dir();
+    let names: Vec<String> =
+        std::fs::read_dir(&generation).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into()).collect();
+    assert!(!names.iter().any(|n| n.contains("spill")), "{names:?}");
+    let corpus = Corpus::open(&corpus_dir).unwrap();
+    let facts = corpus.facts().unwrap();
+    assert_eq!(facts.years, corpus.papers().unwrap().iter().map(|p| p.year).collect::<Vec<_>>());
+    assert_eq!(facts.surveys, corpus.papers().unwrap().iter().map(|p| p.is_survey).collect::<Vec<_>>());
+}
+
+#[test]
+fn a_bad_record_met_under_the_lock_leaves_no_staging_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = temp_file(dir.path(), "a.jsonl", br#"{"id": "a", "title": "First paper"}"#);
+    let bad = temp_file(dir.path(), "b.jsonl", b"{\"id\": \"b\", \"title\": \"Second\"}\n{\"id\": \n");
+    let corpus_dir = dir.path().join("c");
+    ingest(&corpus_dir, &[good]).unwrap();
+    let error = ingest(&corpus_dir, &[bad]).unwrap_err();
+    assert!(error.to_string().contains("b.jsonl:2"), "{error}");
+    let corpus = Corpus::open(&corpus_dir).unwrap();
+    assert_eq!((corpus.len(), corpus.manifest().generation), (1, 1));
+    let entries: Vec<String> =
+        std::fs::read_dir(&corpus_dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into()).collect();
+    assert!(entries.iter().all(|e| !e.contains("staging")), "{entries:?}");
 }

@@ -55,6 +55,9 @@ pub struct VectorCache {
     dim: usize,
     index: HashMap<Key, usize>,
     vectors: Vec<f32>,
+    /// False for a handle that only appends ([`VectorCache::open_for_appending`]): it knows the
+    /// keys, not the vectors.
+    holds_vectors: bool,
     /// Bytes of the file read so far (header and complete records).
     read_to: u64,
 }
@@ -112,12 +115,29 @@ impl VectorCache {
 
     /// Open (or create) the cache file at `path` for vectors of dimension `dim`.
     pub fn open(path: &Path, dim: usize) -> Result<VectorCache> {
+        Self::open_holding(path, dim, true)
+    }
+
+    /// [`VectorCache::open`] for appending only: the handle keeps the keys written (so that none
+    /// is written twice), not the vectors — millions of vectors supplied at ingest are written
+    /// without being held — and [`VectorCache::get`] finds nothing through it.
+    pub fn open_for_appending(path: &Path, dim: usize) -> Result<VectorCache> {
+        Self::open_holding(path, dim, false)
+    }
+
+    fn open_holding(path: &Path, dim: usize, holds_vectors: bool) -> Result<VectorCache> {
         let bad = |message: String| Error::model(path, message);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(|e| bad(format!("cannot create the cache directory: {e}")))?;
         }
-        let mut cache =
-            VectorCache { path: path.to_path_buf(), dim, index: HashMap::new(), vectors: Vec::new(), read_to: 0 };
+        let mut cache = VectorCache {
+            path: path.to_path_buf(),
+            dim,
+            index: HashMap::new(),
+            vectors: Vec::new(),
+            holds_vectors,
+            read_to: 0,
+        };
         let mut file = File::options()
             .read(true)
             .append(true)
@@ -157,12 +177,16 @@ impl VectorCache {
         }
         let record = self.record_len();
         let complete = records.len() / record;
-        self.vectors.reserve(complete * self.dim);
+        if self.holds_vectors {
+            self.vectors.reserve(complete * self.dim);
+        }
         for chunk in records[..complete * record].chunks_exact(record) {
             let mut key = [0u8; 16];
             key.copy_from_slice(&chunk[..16]);
-            let slot = self.vectors.len() / self.dim;
-            self.vectors.extend(chunk[16..].chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])));
+            let slot = self.slots();
+            if self.holds_vectors {
+                self.vectors.extend(chunk[16..].chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])));
+            }
             // A key written twice (by a writer that did not see the other's records) keeps the first.
             self.index.entry(key).or_insert(slot);
         }
@@ -172,6 +196,12 @@ impl VectorCache {
 
     fn record_len(&self) -> usize {
         16 + self.dim * 4
+    }
+
+    /// The slot the next vector takes: where it is among the vectors held (or, holding none, a
+    /// number no other key has).
+    fn slots(&self) -> usize {
+        if self.holds_vectors { self.vectors.len() / self.dim.max(1) } else { self.index.len() }
     }
 
     /// Number of cached vectors.
@@ -184,8 +214,11 @@ impl VectorCache {
         self.index.is_empty()
     }
 
-    /// The vector stored under `key`.
+    /// The vector stored under `key` (none through a handle opened for appending).
     pub fn get(&self, key: &Key) -> Option<&[f32]> {
+        if !self.holds_vectors {
+            return None;
+        }
         self.index.get(key).map(|&slot| &self.vectors[slot * self.dim..(slot + 1) * self.dim])
     }
 
@@ -194,7 +227,7 @@ impl VectorCache {
     pub fn copy_from(&mut self, source: &VectorCache, keys: impl IntoIterator<Item = Key>) -> Result<usize> {
         let missing: Vec<(Key, Vec<f32>)> = keys
             .into_iter()
-            .filter(|key| self.get(key).is_none())
+            .filter(|key| !self.index.contains_key(key))
             .filter_map(|key| source.get(&key).map(|v| (key, v.to_vec())))
             .collect();
         self.append_all(missing.into_iter().map(Ok))
@@ -248,8 +281,10 @@ impl VectorCache {
             return Err(Error::model(&self.path, format!("cannot append: {e}")));
         }
         for (key, vector) in new {
-            let slot = self.vectors.len() / self.dim;
-            self.vectors.extend_from_slice(vector);
+            let slot = self.slots();
+            if self.holds_vectors {
+                self.vectors.extend_from_slice(vector);
+            }
             self.index.insert(*key, slot);
         }
         self.read_to += bytes.len() as u64;
@@ -287,6 +322,23 @@ mod tests {
     thread_local! {
         /// Makes this thread's cache writes fail as on a full disk.
         pub(super) static FAIL_WRITES: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+
+    #[test]
+    fn a_handle_opened_for_appending_writes_each_key_once_and_holds_no_vector() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("v.bin");
+        let (k1, k2) = (VectorCache::key("m", "one"), VectorCache::key("m", "two"));
+        let mut reader = VectorCache::open(&path, 2).unwrap_or_else(|e| panic!("{e}"));
+        reader.append(&[(k1, vec![1.0, 2.0])]).unwrap_or_else(|e| panic!("{e}"));
+        let mut appender = VectorCache::open_for_appending(&path, 2).unwrap_or_else(|e| panic!("{e}"));
+        let entries = [(k1, vec![9.0, 9.0]), (k2, vec![3.0, 4.0]), (k2, vec![5.0, 6.0])];
+        appender.append_all(entries.into_iter().map(Ok)).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((appender.len(), appender.vectors.len(), appender.get(&k2)), (2, 0, None));
+        let length = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+        assert_eq!(length, (HEADER + 2 * (16 + 8)) as u64, "each key written once");
+        let again = VectorCache::open(&path, 2).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((again.get(&k1), again.get(&k2)), (Some(&[1.0f32, 2.0][..]), Some(&[3.0f32, 4.0][..])));
     }
 
     #[test]

@@ -85,6 +85,22 @@ impl NpyRows {
     }
 }
 
+/// The header of a version-1 `.npy` of `rows` float32 rows of `dim` values, as NumPy writes it
+/// (magic, version, length, then the dictionary padded with spaces to a multiple of 64 bytes and
+/// ended by a line feed).
+pub fn header(rows: usize, dim: usize) -> Vec<u8> {
+    let mut dictionary = format!("{{'descr': '<f4', 'fortran_order': False, 'shape': ({rows}, {dim}), }}");
+    while (10 + dictionary.len() + 1) % 64 != 0 {
+        dictionary.push(' ');
+    }
+    dictionary.push('\n');
+    let mut bytes = MAGIC.to_vec();
+    bytes.extend_from_slice(&[1, 0]);
+    bytes.extend_from_slice(&(dictionary.len() as u16).to_le_bytes());
+    bytes.extend_from_slice(dictionary.as_bytes());
+    bytes
+}
+
 /// `(rows, dim)` from a header such as `{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }`.
 fn parse_header(header: &str) -> std::result::Result<(usize, usize), String> {
     let value_of = |key: &str| -> Option<&str> {
@@ -132,6 +148,18 @@ mod tests {
         bytes.extend_from_slice(header.as_bytes());
         values.iter().for_each(|v| bytes.extend_from_slice(&v.to_le_bytes()));
         bytes
+    }
+
+    #[test]
+    fn the_header_written_is_numpys() {
+        let values = [0.5f32, -1.0, 2.25, 3.0, 0.0, 1.5];
+        let mut bytes = header(3, 2);
+        assert_eq!(bytes.len() % 64, 0);
+        values.iter().for_each(|v| bytes.extend_from_slice(&v.to_le_bytes()));
+        assert_eq!(bytes, npy("<f4", "(3, 2)", &values));
+        let mut rows = open(&bytes).unwrap();
+        assert_eq!((rows.rows, rows.dim), (3, 2));
+        assert_eq!(rows.next_row().unwrap().unwrap(), vec![0.5, -1.0]);
     }
 
     fn open(bytes: &[u8]) -> Result<NpyRows> {

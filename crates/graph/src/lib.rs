@@ -383,19 +383,20 @@ impl Graph {
     /// The graph of a corpus: every paper a node, every resolved reference an edge, unresolved
     /// references counted per paper.
     pub fn from_papers(papers: &[Paper]) -> Graph {
-        let nodes = papers
-            .iter()
-            .map(|p| NodeInfo {
-                id: p.id.clone(),
-                year: p.year,
-                date: p.date.as_deref().and_then(litnav_core::date::Date::parse).map(|d| d.days()),
-                venue: p.venue.clone(),
-                external_references: p.external_references.len() as u32,
-            })
-            .collect();
-        let edges: Vec<(&str, &str)> =
-            papers.iter().flat_map(|p| p.references.iter().map(move |r| (p.id.as_str(), r.as_str()))).collect();
-        Graph::build(nodes, &edges)
+        let mut nodes = Nodes::default();
+        papers.iter().for_each(|paper| nodes.add(paper));
+        nodes.graph()
+    }
+
+    /// [`Graph::from_papers`] of papers read one at a time (a corpus on disk): what is held is the
+    /// nodes and the edges, not the papers.
+    pub fn from_scan(papers: &(impl litnav_corpus::PaperScan + ?Sized)) -> litnav_corpus::Result<Graph> {
+        let mut nodes = Nodes::default();
+        papers.each_paper(&mut |_, paper| {
+            nodes.add(paper);
+            Ok(())
+        })?;
+        Ok(nodes.graph())
     }
 
     /// Number of papers.
@@ -535,6 +536,31 @@ impl Graph {
 /// one (`None` then; a node beyond a filled vector still panics, as indexing does).
 fn per_node<T>(values: &[T], node: Node) -> Option<&T> {
     (!values.is_empty()).then(|| &values[node as usize])
+}
+
+/// What a graph is built from, gathered one paper at a time.
+#[derive(Default)]
+struct Nodes {
+    nodes: Vec<NodeInfo>,
+    edges: Vec<(String, String)>,
+}
+
+impl Nodes {
+    fn add(&mut self, paper: &Paper) {
+        self.nodes.push(NodeInfo {
+            id: paper.id.clone(),
+            year: paper.year,
+            date: paper.date.as_deref().and_then(litnav_core::date::Date::parse).map(|d| d.days()),
+            venue: paper.venue.clone(),
+            external_references: paper.external_references.len() as u32,
+        });
+        self.edges.extend(paper.references.iter().map(|cited| (paper.id.clone(), cited.clone())));
+    }
+
+    fn graph(self) -> Graph {
+        let edges: Vec<(&str, &str)> = self.edges.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+        Graph::build(self.nodes, &edges)
+    }
 }
 
 #[cfg(test)]

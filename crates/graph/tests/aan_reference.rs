@@ -26,7 +26,7 @@ fn aan() -> &'static Graph {
             dir.path(),
             &[aan.join("papers.jsonl"), aan.join("citations.csv")],
             ReadOptions::default(),
-            |_, _| Ok(vec![]),
+            |_| Ok(vec![]),
         )
         .unwrap();
         let corpus = litnav_corpus::Corpus::open(dir.path()).unwrap();

@@ -578,15 +578,15 @@ pub fn docs_from_file(
 ) -> Result<Vec<Doc>> {
     let contents = readers::read_file(file, ReadOptions::default())?;
     let mut catalog = Catalog::default();
-    catalog.merge(contents.items, &mut MergeReport::default());
+    catalog.merge(contents.items, &mut MergeReport::default())?;
+    let (all, topics) = catalog.into_parts()?;
     let papers: Vec<&Paper> = match instance {
-        None => catalog.papers().iter().collect(),
+        None => all.iter().collect(),
         Some(id) => {
             let wanted = [id.to_string(), litnav_corpus::readers::taxobench_topic_id(id)];
-            let kept: Vec<&Paper> =
-                catalog.papers().iter().filter(|p| p.topics.iter().any(|t| wanted.contains(t))).collect();
+            let kept: Vec<&Paper> = all.iter().filter(|p| p.topics.iter().any(|t| wanted.contains(t))).collect();
             if kept.is_empty() {
-                let known: Vec<&str> = catalog.topics().iter().map(|t| t.id.as_str()).take(20).collect();
+                let known: Vec<&str> = topics.iter().map(|t| t.id.as_str()).take(20).collect();
                 return Err(Error::not_found(format!(
                     "{} has no papers of instance or topic `{id}` (it defines: {})",
                     file.display(),

@@ -8,9 +8,10 @@
 use crate::{Error, Filter, Hit, Result};
 use litnav_core::bytes::fnv1a;
 use litnav_core::vector::dot;
-use litnav_corpus::{Paper, PaperScan};
+use litnav_corpus::{Corpus, Lease, Paper, PaperFacts, PaperScan, Records};
 use litnav_embed::cache::{Key, VectorCache};
 use litnav_embed::rows::{MappedRows, RowsWriter, Shape, quantize, rows_path};
+use std::collections::HashMap;
 use std::path::Path;
 
 /// What dense retrieval needs to know about a paper besides its vector.
@@ -33,12 +34,19 @@ enum Vectors {
     Mapped(MappedRows),
 }
 
+/// Who the rows are: given in memory, or a corpus's records read when a hit needs its id and
+/// title (what filters read — years and survey flags — is in memory either way).
+enum Docs {
+    Owned { docs: Vec<DocMeta>, rows: std::collections::HashMap<String, usize> },
+    Records { records: Records, _lease: Lease },
+}
+
 /// Paper vectors in corpus order, with their metadata.
 pub struct DenseIndex {
-    docs: Vec<DocMeta>,
+    docs: Docs,
+    facts: PaperFacts,
     vectors: Vectors,
     dim: usize,
-    rows: std::collections::HashMap<String, usize>,
 }
 
 /// Where a corpus's vectors come from, for [`DenseIndex::open`].
@@ -56,35 +64,31 @@ pub struct VectorSource<'a> {
 }
 
 impl DenseIndex {
-    /// The index of `papers` (a generation's, in corpus order) over their rows file. When the
-    /// file is missing, for other papers, or damaged, it is written from the vector cache, read
-    /// through once without holding it; if papers lack a vector there, `fill` is called with
-    /// their number first (to encode them into the cache) and the cache read again. Rows files of
-    /// earlier generations are removed once a newer one is written (a reader that mapped one
-    /// keeps it until it lets go). Fails with a count of missing vectors and the command that
-    /// computes them.
+    /// The index of `corpus`'s papers over their rows file. Opening reads what filters need
+    /// (eight bytes a paper, [`Corpus::facts`]) and the ids of 64 papers; ids and titles of hits
+    /// are read from the records as searches need them. When the rows file is missing, for other
+    /// papers, or damaged, it is written from the vector cache, read through once without
+    /// holding it; if papers lack a vector there, `fill` is called with their number first (to
+    /// encode them into the cache) and the cache read again. Rows files of earlier generations
+    /// are removed once a newer one is written (a reader that mapped one keeps it until it lets
+    /// go). Fails with a count of missing vectors and the command that computes them.
     pub fn open<E: From<Error>>(
-        papers: &dyn PaperScan,
+        corpus: &Corpus,
         source: VectorSource<'_>,
         fill: impl FnOnce(usize) -> std::result::Result<(), E>,
     ) -> std::result::Result<DenseIndex, E> {
         let path = rows_path(source.corpus_dir, source.model, source.generation);
-        let mut docs = Vec::with_capacity(papers.count());
-        papers
-            .each_paper(&mut |_, paper| {
-                docs.push(DocMeta::of(paper));
-                Ok(())
-            })
-            .map_err(Error::from)?;
-        let shape = Shape { dim: source.dim, rows: docs.len(), fingerprint: papers_fingerprint(&docs, &source) };
+        let records = corpus.records().map_err(Error::from)?;
+        let facts = corpus.facts().map_err(Error::from)?;
+        let shape = Shape { dim: source.dim, rows: records.len(), fingerprint: papers_fingerprint(&records, &source)? };
         // A damaged file is derived data: rebuilt, not reported.
         let rows = match MappedRows::open(&path, shape) {
             Ok(Some(rows)) => rows,
             _ => {
-                match write_rows(papers, &source, &path, shape) {
+                match write_rows(corpus, &source, &path, shape) {
                     Err(Error::MissingVectors { missing, .. }) => {
                         fill(missing)?;
-                        write_rows(papers, &source, &path, shape)?;
+                        write_rows(corpus, &source, &path, shape)?;
                     }
                     other => other?,
                 }
@@ -98,7 +102,8 @@ impl DenseIndex {
                 })?
             }
         };
-        Ok(DenseIndex::with_vectors(docs, Vectors::Mapped(rows), source.dim))
+        let docs = Docs::Records { records, _lease: corpus.lease().clone() };
+        Ok(DenseIndex { docs, facts, vectors: Vectors::Mapped(rows), dim: source.dim })
     }
 
     /// An index over given metadata and row-major vectors (`docs.len() × dim`), in memory.
@@ -110,22 +115,23 @@ impl DenseIndex {
             scales.push(scale);
             quantized.extend(q);
         }
-        DenseIndex::with_vectors(docs, Vectors::Owned { floats, scales, quantized }, dim)
-    }
-
-    fn with_vectors(docs: Vec<DocMeta>, vectors: Vectors, dim: usize) -> DenseIndex {
+        let facts = PaperFacts {
+            years: docs.iter().map(|d| d.year).collect(),
+            surveys: docs.iter().map(|d| d.is_survey).collect(),
+        };
         let rows = docs.iter().enumerate().map(|(i, d)| (d.id.clone(), i)).collect();
-        DenseIndex { docs, vectors, dim, rows }
+        let vectors = Vectors::Owned { floats, scales, quantized };
+        DenseIndex { docs: Docs::Owned { docs, rows }, facts, vectors, dim }
     }
 
     /// Number of papers.
     pub fn len(&self) -> usize {
-        self.docs.len()
+        self.facts.years.len()
     }
 
     /// True when empty.
     pub fn is_empty(&self) -> bool {
-        self.docs.is_empty()
+        self.facts.years.is_empty()
     }
 
     /// Vector dimension.
@@ -152,45 +158,71 @@ impl DenseIndex {
     }
 
     /// The vector of the document with this corpus id.
-    pub fn vector_of(&self, id: &str) -> Option<&[f32]> {
-        self.rows.get(id).map(|&i| self.vector(i))
+    pub fn vector_of(&self, id: &str) -> Result<Option<&[f32]>> {
+        let row = match &self.docs {
+            Docs::Owned { rows, .. } => rows.get(id).copied(),
+            Docs::Records { records, .. } => records.position(id)?,
+        };
+        Ok(row.map(|i| self.vector(i)))
+    }
+
+    /// The vectors of the documents with these ids that have one, by id.
+    pub fn vectors_of<'i>(&self, ids: impl IntoIterator<Item = &'i str>) -> Result<HashMap<String, &[f32]>> {
+        let mut found = HashMap::new();
+        for id in ids {
+            if let Some(vector) = self.vector_of(id)? {
+                found.insert(id.to_string(), vector);
+            }
+        }
+        Ok(found)
     }
 
     /// Metadata of document `i`.
-    pub fn doc(&self, i: usize) -> &DocMeta {
-        &self.docs[i]
+    pub fn doc(&self, i: usize) -> Result<DocMeta> {
+        match &self.docs {
+            Docs::Owned { docs, .. } => Ok(docs[i].clone()),
+            Docs::Records { records, .. } => Ok(DocMeta::of(&records.get(i)?)),
+        }
     }
 
     /// Exact top-k documents for a unit query vector, filtered; ties broken by id.
-    pub fn search(&self, query: &[f32], k: usize, filter: Filter) -> Vec<Hit> {
-        let candidates = (0..self.docs.len()).filter(|&i| self.admits(i, filter));
+    pub fn search(&self, query: &[f32], k: usize, filter: Filter) -> Result<Vec<Hit>> {
+        let candidates = (0..self.len()).filter(|&i| self.admits(i, filter));
         let scored: Vec<(f32, usize)> = candidates.map(|i| (dot(query, self.vector(i)), i)).collect();
         self.top_k(scored, k)
     }
 
     /// Whether document `i` passes the filter.
     pub fn admits(&self, i: usize, filter: Filter) -> bool {
-        let doc = &self.docs[i];
-        filter.admits(doc.year, doc.is_survey)
+        filter.admits(self.facts.years[i], self.facts.surveys[i])
     }
 
-    /// The best `k` of scored documents as hits, by score then id.
-    pub fn top_k(&self, mut scored: Vec<(f32, usize)>, k: usize) -> Vec<Hit> {
-        let order = |a: &(f32, usize), b: &(f32, usize)| {
-            b.0.total_cmp(&a.0).then_with(|| self.docs[a.1].id.cmp(&self.docs[b.1].id))
-        };
-        if k < scored.len() {
-            scored.select_nth_unstable_by(k, order);
-            scored.truncate(k);
+    /// The best `k` of scored documents as hits, by score then id. Only the documents that make
+    /// the top k, and those tied with the k-th, are read.
+    pub fn top_k(&self, mut scored: Vec<(f32, usize)>, k: usize) -> Result<Vec<Hit>> {
+        let by_score = |a: &(f32, usize), b: &(f32, usize)| b.0.total_cmp(&a.0);
+        if k == 0 {
+            return Ok(Vec::new());
         }
-        scored.sort_by(order);
-        scored
+        if k < scored.len() {
+            scored.select_nth_unstable_by(k - 1, by_score);
+            // Every document scoring as the k-th competes for the last places, by id.
+            let kth = scored[k - 1].0;
+            let mut kept: Vec<(f32, usize)> =
+                scored[..k].iter().copied().filter(|s| s.0.total_cmp(&kth).is_gt()).collect();
+            kept.extend(scored.iter().copied().filter(|s| s.0.total_cmp(&kth).is_eq()));
+            scored = kept;
+        }
+        let mut hits = scored
             .into_iter()
             .map(|(score, i)| {
-                let doc = &self.docs[i];
-                Hit { id: doc.id.clone(), title: doc.title.clone(), year: doc.year, score, known: None }
+                let doc = self.doc(i)?;
+                Ok(Hit { id: doc.id, title: doc.title, year: doc.year, score, known: None })
             })
-            .collect()
+            .collect::<Result<Vec<Hit>>>()?;
+        hits.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.id.cmp(&b.id)));
+        hits.truncate(k);
+        Ok(hits)
     }
 }
 
@@ -200,22 +232,26 @@ impl DocMeta {
     }
 }
 
-/// What a rows file is built for: the model, the generation and every paper's id, in order.
-fn papers_fingerprint(papers: &[DocMeta], source: &VectorSource<'_>) -> u64 {
-    let mut bytes = Vec::with_capacity(papers.len() * 24);
+/// What a rows file is built for: the model, the generation, the number of papers and the ids of
+/// up to 64 of them spread over the corpus (a generation's records never change, so its number
+/// and count name its papers; the ids catch a corpus directory rebuilt from other files).
+fn papers_fingerprint(records: &Records, source: &VectorSource<'_>) -> Result<u64> {
+    let mut bytes = Vec::new();
     bytes.extend_from_slice(source.model.as_bytes());
     bytes.extend_from_slice(&source.generation.to_le_bytes());
-    for paper in papers {
-        bytes.extend_from_slice(paper.id.as_bytes());
+    bytes.extend_from_slice(&(records.len() as u64).to_le_bytes());
+    let step = records.len().div_ceil(64).max(1);
+    for position in (0..records.len()).step_by(step) {
+        bytes.extend_from_slice(records.get(position)?.id.as_bytes());
         bytes.push(0);
     }
-    fnv1a(&bytes)
+    Ok(fnv1a(&bytes))
 }
 
 /// Write every paper's vector into the rows file at `path`, reading the vector cache once
 /// through (memory: the papers' keys, sorted, and one record); nothing is left behind when a
 /// paper has no vector there.
-fn write_rows(papers: &dyn PaperScan, source: &VectorSource<'_>, path: &Path, shape: Shape) -> Result<()> {
+fn write_rows(papers: &Corpus, source: &VectorSource<'_>, path: &Path, shape: Shape) -> Result<()> {
     // Papers with the same text share a key, and so a vector.
     let mut wanted: Vec<(Key, usize)> = Vec::with_capacity(papers.count());
     papers.each_paper(&mut |row, paper| {

@@ -141,7 +141,7 @@ impl IvfIndex {
     }
 
     /// Approximate top-k for a unit query vector.
-    pub fn search(&self, index: &DenseIndex, query: &[f32], k: usize, filter: Filter) -> Vec<Hit> {
+    pub fn search(&self, index: &DenseIndex, query: &[f32], k: usize, filter: Filter) -> crate::Result<Vec<Hit>> {
         let mut centroid_scores: Vec<(f32, usize)> =
             (0..self.lists.len()).map(|c| (dot(query, &self.centroids[c * self.dim..(c + 1) * self.dim]), c)).collect();
         let probes = self.probes.min(centroid_scores.len());
@@ -256,17 +256,17 @@ impl IvfIndex {
 
 /// A number that changes when the vectors an IVF index was built from change: the generation,
 /// the count and dimension, and the ids and vectors of up to 64 rows spread over the index.
-pub fn fingerprint(index: &DenseIndex, generation: u64) -> u64 {
+pub fn fingerprint(index: &DenseIndex, generation: u64) -> crate::Result<u64> {
     let mut bytes = Vec::new();
     bytes.extend_from_slice(&generation.to_le_bytes());
     bytes.extend_from_slice(&(index.len() as u64).to_le_bytes());
     bytes.extend_from_slice(&(index.dim() as u64).to_le_bytes());
     let step = index.len().div_ceil(64).max(1);
     for i in (0..index.len()).step_by(step) {
-        bytes.extend_from_slice(index.doc(i).id.as_bytes());
+        bytes.extend_from_slice(index.doc(i)?.id.as_bytes());
         index.vector(i).iter().for_each(|v| bytes.extend_from_slice(&v.to_le_bytes()));
     }
-    fnv1a(&bytes)
+    Ok(fnv1a(&bytes))
 }
 
 fn nearest(centroids: &[f32], dim: usize, vector: &[f32]) -> usize {

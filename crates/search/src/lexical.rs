@@ -20,7 +20,7 @@
 //!   flagged `is_survey`.
 
 use crate::{Error, Hit, Result};
-use litnav_corpus::{Lease, Paper};
+use litnav_corpus::{Lease, PaperScan};
 use std::collections::HashSet;
 use std::ops::Bound;
 use std::path::{Path, PathBuf};
@@ -146,7 +146,7 @@ pub struct LexicalIndex {
 
 impl LexicalIndex {
     /// Build an index of `papers` in the (new, empty or absent) directory `dir`.
-    pub fn build(dir: &Path, papers: &[Paper], options: BuildOptions) -> Result<BuildStats> {
+    pub fn build(dir: &Path, papers: &(impl PaperScan + ?Sized), options: BuildOptions) -> Result<BuildStats> {
         let engine = |source| Error::Engine { dir: dir.to_path_buf(), source };
         let started = Instant::now();
         std::fs::create_dir_all(dir).map_err(|e| engine(e.into()))?;
@@ -157,7 +157,7 @@ impl LexicalIndex {
         let budget = options.memory_budget.max(threads * (15 << 20));
         let mut writer = index.writer_with_num_threads::<TantivyDocument>(threads, budget).map_err(engine)?;
         writer.set_merge_policy(Box::new(tantivy::indexer::NoMergePolicy));
-        for paper in papers {
+        papers.each_paper(&mut |_, paper| {
             let mut document = doc!(
                 fields.id => paper.id.as_str(),
                 fields.title => paper.title.as_str(),
@@ -169,11 +169,14 @@ impl LexicalIndex {
             if let Some(year) = paper.year {
                 document.add_i64(fields.year, i64::from(year));
             }
-            writer.add_document(document).map_err(engine)?;
-        }
+            writer
+                .add_document(document)
+                .map_err(|e| litnav_corpus::Error::Artifact { name: ARTIFACT.into(), source: Box::new(engine(e)) })?;
+            Ok(())
+        })?;
         writer.commit().map_err(engine)?;
         writer.wait_merging_threads().map_err(engine)?;
-        Ok(BuildStats { documents: papers.len(), seconds: started.elapsed().as_secs_f64() })
+        Ok(BuildStats { documents: papers.count(), seconds: started.elapsed().as_secs_f64() })
     }
 
     /// Open an index directory.

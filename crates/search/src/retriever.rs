@@ -203,8 +203,8 @@ impl Retriever {
     /// used), the paper itself left out; `None` when the dense index has no paper `id`.
     pub fn search_like(&self, query: &SearchQuery, id: &str) -> Result<Option<Vec<Hit>>> {
         let index = self.vectors()?;
-        let Some(vector) = index.vector_of(id) else { return Ok(None) };
-        let mut hits = self.scan_vectors(query, index, vector, query.k + 1);
+        let Some(vector) = index.vector_of(id)? else { return Ok(None) };
+        let mut hits = self.scan_vectors(query, index, vector, query.k + 1)?;
         hits.retain(|hit| hit.id != id);
         hits.truncate(query.k);
         Ok(Some(hits))
@@ -231,15 +231,16 @@ impl Retriever {
         let mut rankings = vec![(expansion.first_weight * seed_weights, first)];
         for (rank, seed) in seeds.iter().enumerate() {
             let weight = expansion.seed_weight(rank);
-            if let Some(vector) = index.vector_of(&seed.id) {
-                rankings.push((weight, self.scan_vectors(query, index, vector, depth)));
+            if let Some(vector) = index.vector_of(&seed.id)? {
+                rankings.push((weight, self.scan_vectors(query, index, vector, depth)?));
             }
             let text = SearchQuery { text: text_of(seed)?, ..deep.clone() };
             rankings.push((weight, self.lexical_candidates(&text, depth)?));
         }
         let weighted: Vec<(f32, &[Hit])> = rankings.iter().map(|(w, hits)| (*w, hits.as_slice())).collect();
         let fused = weighted_reciprocal_rank_fusion(&weighted, expansion.rrf_k, depth);
-        let mut smoothed = smooth_by_neighbours(fused, |id| index.vector_of(id), expansion.smoothing);
+        let vectors = index.vectors_of(fused.iter().map(|hit| hit.id.as_str()))?;
+        let mut smoothed = smooth_by_neighbours(fused, |id| vectors.get(id).copied(), expansion.smoothing);
         smoothed.truncate(query.k);
         Ok(smoothed)
     }
@@ -251,7 +252,8 @@ impl Retriever {
             return Ok(hits);
         }
         let index = self.vectors()?;
-        Ok(above_floor(hits, |id| index.vector_of(id), floor))
+        let vectors = index.vectors_of(hits.iter().map(|hit| hit.id.as_str()))?;
+        Ok(above_floor(hits, |id| vectors.get(id).copied(), floor))
     }
 
     /// A hybrid search with pseudo-relevance feedback on its dense side ([`Feedback`]).
@@ -260,14 +262,15 @@ impl Retriever {
         let lexical = self.lexical_candidates(query, depth)?;
         let (index, queries) = self.dense_parts()?;
         let mut vector = queries.vector(&query.text).to_vec();
-        let first = fuse(&lexical, &self.scan_vectors(query, index, &vector, depth), fusion, feedback.documents);
-        let top: Vec<&[f32]> = first.iter().filter_map(|h| index.vector_of(&h.id)).collect();
+        let first = fuse(&lexical, &self.scan_vectors(query, index, &vector, depth)?, fusion, feedback.documents);
+        let vectors = index.vectors_of(first.iter().map(|h| h.id.as_str()))?;
+        let top: Vec<&[f32]> = first.iter().filter_map(|h| vectors.get(&h.id).copied()).collect();
         if !top.is_empty() {
             let centroid = litnav_core::vector::unit_mean(&top);
             vector.iter_mut().zip(&centroid).for_each(|(q, c)| *q += feedback.weight * c);
             litnav_core::vector::normalize(&mut vector);
         }
-        Ok(fuse(&lexical, &self.scan_vectors(query, index, &vector, depth), fusion, query.k))
+        Ok(fuse(&lexical, &self.scan_vectors(query, index, &vector, depth)?, fusion, query.k))
     }
 
     /// The lexical side of a hybrid search, `depth` deep; a query of only stop words finds
@@ -322,12 +325,12 @@ impl Retriever {
 
     fn dense_search(&self, query: &SearchQuery, k: usize) -> Result<Vec<Hit>> {
         let (index, queries) = self.dense_parts()?;
-        Ok(self.scan_vectors(query, index, &queries.vector(&query.text), k))
+        self.scan_vectors(query, index, &queries.vector(&query.text), k)
     }
 
     /// The top k of the dense vectors for a query vector under `query`'s filters, exact or
     /// through the IVF index as `query.scan` (or else the retriever's scan) says.
-    fn scan_vectors(&self, query: &SearchQuery, index: &DenseIndex, vector: &[f32], k: usize) -> Vec<Hit> {
+    fn scan_vectors(&self, query: &SearchQuery, index: &DenseIndex, vector: &[f32], k: usize) -> Result<Vec<Hit>> {
         let filter = Filter { before: query.before, exclude_surveys: query.exclude_surveys };
         if query.scan.unwrap_or(self.scan).approximate(index.len())
             && let Some(ivf) = self.ivf()

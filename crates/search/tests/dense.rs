@@ -30,8 +30,9 @@ fn litbench() -> &'static Fixture {
         let datasets = litnav_testkit::datasets().join("litbench");
         let dir = tempfile::tempdir().unwrap();
         let files = [datasets.join("corpus.jsonl"), datasets.join("topics.jsonl")];
-        ingest_files(dir.path(), &files, ReadOptions::default(), |staging, papers| {
-            LexicalIndex::build(&staging.dir.join(lexical::ARTIFACT), papers, BuildOptions::default()).unwrap();
+        ingest_files(dir.path(), &files, ReadOptions::default(), |staging| {
+            LexicalIndex::build(&staging.dir.join(lexical::ARTIFACT), staging.records, BuildOptions::default())
+                .unwrap();
             Ok(vec![lexical::ARTIFACT.into()])
         })
         .unwrap();
@@ -198,8 +199,9 @@ fn ivf_recall_at_default_settings() {
     let titles: Vec<&str> = fixture.corpus.papers().unwrap().iter().step_by(40).map(|p| p.title.as_str()).collect();
     let mut recall = 0.0;
     for query in encoder.embed(&titles) {
-        let exact: HashSet<String> = index.search(&query, 10, Filter::default()).into_iter().map(|h| h.id).collect();
-        let approximate = ivf.search(index, &query, 10, Filter::default());
+        let exact: HashSet<String> =
+            index.search(&query, 10, Filter::default()).unwrap().into_iter().map(|h| h.id).collect();
+        let approximate = ivf.search(index, &query, 10, Filter::default()).unwrap();
         recall += approximate.iter().filter(|h| exact.contains(&h.id)).count() as f64 / 10.0;
     }
     recall /= titles.len() as f64;
@@ -208,7 +210,10 @@ fn ivf_recall_at_default_settings() {
     // Probing every list is exact.
     let all = IvfIndex::build(index, IvfOptions::for_size(index.len())).with_probes(usize::MAX);
     let query = encoder.embed(&["continual learning without forgetting"]).pop().unwrap();
-    assert_eq!(all.search(index, &query, 10, Filter::default()), index.search(&query, 10, Filter::default()));
+    assert_eq!(
+        all.search(index, &query, 10, Filter::default()).unwrap(),
+        index.search(&query, 10, Filter::default()).unwrap()
+    );
 }
 
 #[test]
@@ -217,17 +222,20 @@ fn a_saved_ivf_index_reads_back_the_same_and_a_stale_or_damaged_one_is_never_use
     let fixture = litbench();
     let index = fixture.retriever.dense_index().unwrap();
     let built = IvfIndex::build(index, IvfOptions::for_size(index.len()));
-    let fingerprint = litnav_search::ivf::fingerprint(index, 7);
+    let fingerprint = litnav_search::ivf::fingerprint(index, 7).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("vectors/ivf.bin");
     built.write(&path, fingerprint).unwrap();
     let read = IvfIndex::read(&path, index, fingerprint).unwrap().expect("the saved index");
     for i in (0..index.len()).step_by(97) {
         let query = index.vector(i);
-        assert_eq!(read.search(index, query, 10, Filter::default()), built.search(index, query, 10, Filter::default()));
+        assert_eq!(
+            read.search(index, query, 10, Filter::default()).unwrap(),
+            built.search(index, query, 10, Filter::default()).unwrap()
+        );
     }
     // Another generation's vectors: the file is not used.
-    let other = litnav_search::ivf::fingerprint(index, 8);
+    let other = litnav_search::ivf::fingerprint(index, 8).unwrap();
     assert_ne!(other, fingerprint);
     assert!(IvfIndex::read(&path, index, other).unwrap().is_none());
     // A damaged or cut file is an error, whichever byte is wrong.
@@ -253,11 +261,11 @@ fn the_rows_file_is_written_once_per_generation_and_a_damaged_one_is_rebuilt() {
     let path = litnav_embed::rows::rows_path(fixture.dir.path(), litnav_embed::MODEL_NAME, generation);
     let written = std::fs::metadata(&path).expect("the fixture's retriever wrote the rows").modified().unwrap();
     let query = fixture.retriever.dense_index().unwrap().vector(5).to_vec();
-    let expected = fixture.retriever.dense_index().unwrap().search(&query, 10, Filter::default());
+    let expected = fixture.retriever.dense_index().unwrap().search(&query, 10, Filter::default()).unwrap();
     // Opened again: read through the same file, not rewritten.
     let again = Retriever::open(fixture.dir.path(), Some(encoder.clone())).unwrap();
     assert_eq!(std::fs::metadata(&path).unwrap().modified().unwrap(), written);
-    assert_eq!(again.dense_index().unwrap().search(&query, 10, Filter::default()), expected);
+    assert_eq!(again.dense_index().unwrap().search(&query, 10, Filter::default()).unwrap(), expected);
     drop(again);
     // Cut short (a full disk, another program): rebuilt from the cache, same answers.
     let scratch = tempfile::tempdir().unwrap();
@@ -269,7 +277,7 @@ fn the_rows_file_is_written_once_per_generation_and_a_damaged_one_is_rebuilt() {
     std::fs::OpenOptions::new().write(true).open(&copy).unwrap().set_len(length / 2).unwrap();
     let rebuilt = Retriever::open(scratch.path(), Some(encoder)).unwrap();
     assert_eq!(std::fs::metadata(&copy).unwrap().len(), length);
-    assert_eq!(rebuilt.dense_index().unwrap().search(&query, 10, Filter::default()), expected);
+    assert_eq!(rebuilt.dense_index().unwrap().search(&query, 10, Filter::default()).unwrap(), expected);
 }
 
 fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
@@ -291,7 +299,7 @@ fn an_approximate_scan_builds_the_index_once_saves_it_and_answers_through_it() {
     let encoder = litnav_testkit::encoder().clone();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("ivf.bin");
-    let fingerprint = litnav_search::ivf::fingerprint(index, 1);
+    let fingerprint = litnav_search::ivf::fingerprint(index, 1).unwrap();
     let open = |scan| {
         Retriever::open(fixture.dir.path(), Some(encoder.clone()))
             .unwrap()
@@ -308,7 +316,7 @@ fn an_approximate_scan_builds_the_index_once_saves_it_and_answers_through_it() {
     let hits = approximate.search(&query, Mode::Dense).unwrap();
     let saved = IvfIndex::read(&path, index, fingerprint).unwrap().expect("saved on first use");
     let vector = encoder.embed(&[query.text.as_str()]).pop().unwrap();
-    assert_eq!(hits, saved.search(index, &vector, 10, Filter::default()));
+    assert_eq!(hits, saved.search(index, &vector, 10, Filter::default()).unwrap());
     let shared = hits.iter().filter(|h| exact.iter().any(|e| e.id == h.id)).count();
     assert!(shared >= 8, "approximate top 10 shares {shared} with the exact one");
     // A second retriever reads the file instead of building again.

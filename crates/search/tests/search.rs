@@ -23,11 +23,11 @@ fn litbench() -> &'static Fixture {
         let mut report = MergeReport::default();
         for file in ["litbench/corpus.jsonl", "litbench/topics.jsonl"] {
             let contents = readers::read_file(&datasets().join(file), ReadOptions::default()).expect("read litbench");
-            catalog.merge(contents.items, &mut report);
+            catalog.merge(contents.items, &mut report).expect("merge litbench");
         }
-        let (papers, topics) = catalog.into_parts();
+        let (papers, topics) = catalog.into_parts().expect("litbench papers");
         let dir = tempfile::tempdir().expect("tempdir");
-        LexicalIndex::build(dir.path(), &papers, BuildOptions::default()).expect("build index");
+        LexicalIndex::build(dir.path(), &papers[..], BuildOptions::default()).expect("build index");
         let index = LexicalIndex::open(dir.path()).expect("open index");
         Fixture { papers, topics, index, _dir: dir }
     })
@@ -119,7 +119,7 @@ fn rankings_do_not_depend_on_indexing_threads() {
     let build = |threads| {
         let dir = tempfile::tempdir().expect("tempdir");
         let options = BuildOptions { threads, memory_budget: 64 << 20 };
-        LexicalIndex::build(dir.path(), &fixture.papers, options).expect("build");
+        LexicalIndex::build(dir.path(), &fixture.papers[..], options).expect("build");
         (LexicalIndex::open(dir.path()).expect("open"), dir)
     };
     let (one, _a) = build(1);
@@ -178,7 +178,7 @@ fn small_index(dir: &std::path::Path) {
             ..Paper::default()
         })
         .collect();
-    LexicalIndex::build(dir, &papers, BuildOptions { memory_budget: 16 << 20, threads: 1 }).unwrap();
+    LexicalIndex::build(dir, &papers[..], BuildOptions { memory_budget: 16 << 20, threads: 1 }).unwrap();
 }
 
 /// Fuzzing found that the search engine panics on a segment file of 4 to 7 bytes
@@ -236,8 +236,8 @@ fn ingest_synthetic(dir: &std::path::Path, count: usize, word: &str) {
         .map(|i| serde_json::json!({"id": format!("{word}{i}"), "title": format!("{word} paper {i}")}).to_string())
         .collect();
     std::fs::write(&file, lines.join("\n")).unwrap();
-    litnav_corpus::ingest_files(dir, &[file], ReadOptions::default(), |staging, papers| {
-        LexicalIndex::build(&staging.dir.join(lexical::ARTIFACT), papers, BuildOptions::default()).unwrap();
+    litnav_corpus::ingest_files(dir, &[file], ReadOptions::default(), |staging| {
+        LexicalIndex::build(&staging.dir.join(lexical::ARTIFACT), staging.records, BuildOptions::default()).unwrap();
         Ok(vec![lexical::ARTIFACT.into()])
     })
     .unwrap();

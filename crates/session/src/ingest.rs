@@ -160,9 +160,9 @@ impl Workspace {
             request.vectors.as_ref().map(|input| Supplied::check(input, &request.files, options)).transpose()?;
         let mut survey_reports = Vec::new();
         let (mut keys, mut refused) = (Vec::new(), None);
-        let outcome = ingest_files(dir, &request.files, options, |staging, papers| {
+        let outcome = ingest_files(dir, &request.files, options, |staging| {
             if let Some(supplied) = &supplied {
-                match supplied.keys(papers) {
+                match supplied.keys(staging.records, staging.catalog) {
                     Ok(found) => keys = found,
                     Err(e) => {
                         let message = e.to_string();
@@ -172,12 +172,20 @@ impl Workspace {
                 }
             }
             let mut all = new_contexts.clone();
-            for survey in &surveys {
-                let (found, report) = contexts_of(survey, papers, staging.topics);
-                all.extend(found);
-                survey_reports.push(report);
+            if !surveys.is_empty() {
+                // A survey's references are matched against every title (by alignment too).
+                let mut papers = Vec::with_capacity(staging.records.len());
+                staging.records.scan(|_, paper| {
+                    papers.push(paper);
+                    Ok(())
+                })?;
+                for survey in &surveys {
+                    let (found, report) = contexts_of(survey, &papers, staging.topics);
+                    all.extend(found);
+                    survey_reports.push(report);
+                }
             }
-            build_artifacts(staging, papers, &all)
+            build_artifacts(staging, &all)
         });
         // A vectors file that does not fit the papers is the input's fault, not an artifact's.
         let outcome = match (outcome, refused) {
@@ -241,14 +249,13 @@ impl Workspace {
 /// Every artifact of a corpus generation, written into the staging directory.
 fn build_artifacts(
     staging: Staging<'_>,
-    papers: &[litnav_corpus::Paper],
     new_contexts: &[contexts::CitationContext],
 ) -> litnav_corpus::Result<Vec<String>> {
     let artifact_error = |name: &str, e: Box<dyn std::error::Error + Send + Sync>| litnav_corpus::Error::Artifact {
         name: name.into(),
         source: e,
     };
-    LexicalIndex::build(&staging.dir.join(lexical::ARTIFACT), papers, BuildOptions::default())
+    LexicalIndex::build(&staging.dir.join(lexical::ARTIFACT), staging.records, BuildOptions::default())
         .map_err(|e| artifact_error(lexical::ARTIFACT, Box::new(e)))?;
     // The contexts the corpus keeps, read under the lock, then the new ones, without repeats.
     let mut all = match staging.previous.map(|dir| dir.join(graph_store::ARTIFACT)) {
@@ -260,7 +267,8 @@ fn build_artifacts(
     all.extend_from_slice(new_contexts);
     let mut seen = std::collections::HashSet::new();
     all.retain(|c| seen.insert(c.clone()));
-    graph_store::save(&staging.dir.join(graph_store::ARTIFACT), &Graph::from_papers(papers), &all)
+    let graph = Graph::from_scan(staging.records).map_err(|e| artifact_error(graph_store::ARTIFACT, Box::new(e)))?;
+    graph_store::save(&staging.dir.join(graph_store::ARTIFACT), &graph, &all)
         .map_err(|e| artifact_error(graph_store::ARTIFACT, Box::new(e)))?;
     Ok(vec![lexical::ARTIFACT.to_string(), graph_store::ARTIFACT.to_string()])
 }

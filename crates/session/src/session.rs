@@ -334,7 +334,7 @@ impl CorpusSession {
                 )))
             })?
         };
-        let ivf_file = (ivf_path(&self.dir, generation), litnav_search::ivf::fingerprint(&index, generation));
+        let ivf_file = (ivf_path(&self.dir, generation), litnav_search::ivf::fingerprint(&index, generation)?);
         let retriever = if model.is_local() {
             Retriever::from_parts(self.lexical.lexical().clone(), Some((index, encoder.clone())))
         } else {

@@ -13,8 +13,8 @@
 //! everything that compares papers with papers use the vectors.
 
 use crate::error::{Error, Result};
-use litnav_corpus::readers::{Item, PaperRecord, read_file};
-use litnav_corpus::{Catalog, Format, Paper, ReadOptions};
+use litnav_corpus::readers::Item;
+use litnav_corpus::{Catalog, Format, ReadOptions, Records};
 use litnav_embed::cache::{Key, VectorCache, model_cache_path};
 use litnav_embed::npy::NpyRows;
 use serde::Serialize;
@@ -94,8 +94,9 @@ pub(crate) struct Supplied {
 
 /// How a file's rows name their papers.
 enum Rows {
-    /// A `.npy`: row `i` is the papers file's record `i` (rows read again when stored).
-    InRecordOrder(Vec<PaperRecord>),
+    /// A `.npy`: row `i` is record `i` of the papers file (read again when the rows are matched
+    /// to papers, and the rows again when stored: neither is held in memory).
+    InRecordOrder { papers: PathBuf, options: ReadOptions },
     /// A Parquet table: each row's paper id and vector (held in memory).
     ById(Vec<(String, Vec<f32>)>),
 }
@@ -126,12 +127,15 @@ impl Supplied {
         Ok(Supplied { input: input.clone(), model, rows })
     }
 
-    /// The cache key of every row: its paper among the merged `papers` (the one its record
-    /// merged into, or the one with its id), by that paper's text. An error names the first row
-    /// whose paper is not there.
-    pub(crate) fn keys(&self, papers: &[Paper]) -> Result<Vec<Key>> {
-        let catalog = Catalog::new(papers.to_vec(), Vec::new());
-        let key = |paper: &Paper| VectorCache::key(&self.model.model, &paper.text());
+    /// The cache key of every row: its paper among those ingested (the one its record merged
+    /// into, or the one with its id), by that paper's text as written to `records`. An error
+    /// names the first row whose paper is not there.
+    pub(crate) fn keys(&self, records: &Records, catalog: &Catalog) -> Result<Vec<Key>> {
+        let mut by_position = Vec::with_capacity(records.len());
+        records.scan(|_, paper| {
+            by_position.push(VectorCache::key(&self.model.model, &paper.text()));
+            Ok(())
+        })?;
         let missing = |row: usize, what: String| {
             Error::input(format!(
                 "{}: row {row} ({what}): its paper is not in the corpus after merging",
@@ -139,20 +143,28 @@ impl Supplied {
             ))
         };
         match &self.rows {
-            Rows::InRecordOrder(records) => records
-                .iter()
-                .enumerate()
-                .map(|(row, record)| {
-                    let paper = catalog.paper_of(record);
-                    paper.map(key).ok_or_else(|| missing(row, format!("{}, {}", record.at, record.paper.title)))
-                })
-                .collect(),
+            Rows::InRecordOrder { papers, options } => {
+                let mut keys = Vec::with_capacity(by_position.len());
+                let mut refused = None;
+                litnav_corpus::for_each_item(papers, *options, |item| {
+                    let Item::Paper(record) = item else { return Ok(()) };
+                    match catalog.position_of(&record) {
+                        Some(position) => keys.push(by_position[position]),
+                        None if refused.is_none() => {
+                            refused = Some(missing(keys.len(), format!("{}, {}", record.at, record.paper.title)));
+                        }
+                        None => {}
+                    }
+                    Ok(())
+                })?;
+                refused.map_or(Ok(keys), Err)
+            }
             Rows::ById(rows) => rows
                 .iter()
                 .enumerate()
                 .map(|(row, (id, _))| {
-                    let paper = catalog.resolve(id).map(|index| &catalog.papers()[index]);
-                    paper.map(key).ok_or_else(|| missing(row, format!("id `{id}`")))
+                    let position = catalog.resolve(id);
+                    position.map(|p| by_position[p]).ok_or_else(|| missing(row, format!("id `{id}`")))
                 })
                 .collect(),
         }
@@ -160,9 +172,9 @@ impl Supplied {
 
     /// Append every row to the corpus's cache for the model, under `keys`, and record the model.
     pub(crate) fn store(&self, dir: &Path, keys: &[Key]) -> Result<VectorsStored> {
-        let mut cache = VectorCache::open(&model_cache_path(dir, &self.model.model), self.model.dim)?;
+        let mut cache = VectorCache::open_for_appending(&model_cache_path(dir, &self.model.model), self.model.dim)?;
         let vectors: Box<dyn Iterator<Item = litnav_embed::Result<Vec<f32>>> + '_> = match &self.rows {
-            Rows::InRecordOrder(_) => {
+            Rows::InRecordOrder { .. } => {
                 let mut npy = NpyRows::open(&self.input.file)?;
                 Box::new(std::iter::from_fn(move || npy.next_row()))
             }
@@ -193,20 +205,19 @@ impl Supplied {
 /// A `.npy`'s rows checked against the records of the papers file: the rows and their dimension.
 fn check_npy(file: &Path, files: &[PathBuf], options: ReadOptions) -> Result<(Rows, usize)> {
     let mut rows = NpyRows::open(file)?;
-    let records = paper_records(files, options)?;
-    if records.len() != rows.rows {
+    let (papers, records) = papers_file(files, options)?;
+    if records != rows.rows {
         return Err(Error::input(format!(
-            "{}: {} rows for {} paper records (one row per record of the papers file, in its order)",
+            "{}: {} rows for {records} paper records (one row per record of the papers file, in its order)",
             file.display(),
             rows.rows,
-            records.len()
         )));
     }
     let dim = rows.dim;
     while let Some(row) = rows.next_row() {
         row?;
     }
-    Ok((Rows::InRecordOrder(records), dim))
+    Ok((Rows::InRecordOrder { papers, options }, dim))
 }
 
 /// A Parquet table of vectors (`analytics` builds).
@@ -224,20 +235,17 @@ fn read_parquet(file: &Path) -> Result<Vec<(String, Vec<f32>)>> {
     )))
 }
 
-/// The paper records of the one papers file among `files`, in file order.
-fn paper_records(files: &[PathBuf], options: ReadOptions) -> Result<Vec<PaperRecord>> {
-    let mut found: Option<(PathBuf, Vec<PaperRecord>)> = None;
+/// The one papers file among `files`, and how many paper records it holds (counted as they
+/// stream by).
+fn papers_file(files: &[PathBuf], options: ReadOptions) -> Result<(PathBuf, usize)> {
+    let mut found: Option<(PathBuf, usize)> = None;
     for file in files {
-        let contents = read_file(file, options)?;
-        let records: Vec<PaperRecord> = contents
-            .items
-            .into_iter()
-            .filter_map(|item| match item {
-                Item::Paper(record) => Some(*record),
-                _ => None,
-            })
-            .collect();
-        if records.is_empty() || contents.format == Some(Format::Edges) {
+        let mut records = 0;
+        let read = litnav_corpus::for_each_item(file, options, |item| {
+            records += usize::from(matches!(item, Item::Paper(_)));
+            Ok(())
+        })?;
+        if records == 0 || read.format == Format::Edges {
             continue;
         }
         if let Some((first, _)) = &found {
@@ -249,5 +257,5 @@ fn paper_records(files: &[PathBuf], options: ReadOptions) -> Result<Vec<PaperRec
         }
         found = Some((file.clone(), records));
     }
-    found.map(|(_, records)| records).ok_or_else(|| Error::input("--vectors: none of the files holds papers"))
+    found.ok_or_else(|| Error::input("--vectors: none of the files holds papers"))
 }

@@ -173,3 +173,24 @@ fn discovery_inside_a_larger_corpus_of_real_and_synthetic_distractors() {
     assert!(recall(inside, "bm25") > 0.0, "{report}");
     assert_eq!(report["published"][0][0], "BM25");
 }
+
+#[test]
+#[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
+fn scale_search_measures_every_step_at_each_size() {
+    // CI's size; a million and more are a benchmark run and recorded (BENCHMARKS.md).
+    let report = bench_report(&["scale-search", "--sizes", "20000,5000", "--queries", "20"]);
+    let sizes = report["sizes"].as_array().unwrap();
+    assert_eq!(sizes.iter().map(|s| s["papers"].as_u64().unwrap()).collect::<Vec<_>>(), [5_000, 20_000], "{report}");
+    for size in sizes {
+        for step in ["ingest", "index", "open", "map"] {
+            assert!(size[step]["failed"].is_null(), "{step}: {}", size[step]);
+            assert!(size[step]["peak_mib"].as_f64().unwrap() > 0.0, "{step}: {}", size[step]);
+        }
+        assert!(size["bm25_p50_ms"].as_f64().unwrap() > 0.0);
+        let recall = size["dense_recall_at_10"].as_f64().unwrap();
+        assert!((0.5..=1.0).contains(&recall), "{size}");
+        assert!(size["disk_mib"].as_f64().unwrap() > 1.0);
+    }
+    // The pool: the datasets' papers with an abstract.
+    assert!(report["pool"].as_u64().unwrap() > 5_000, "{report}");
+}

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use unicode_normalization::UnicodeNormalization;
 
-pub(crate) fn read(path: &Path, sink: &mut Sink) -> Result<()> {
+pub(crate) fn read(path: &Path, sink: &mut Sink<'_>) -> Result<()> {
     let text = super::lines::read_to_string(path)?;
     let mut parser = Parser { chars: text.chars().collect(), pos: 0, line: 1, path, macros: month_macros() };
     while parser.skip_to_entry() {

@@ -5,7 +5,7 @@ use super::{EdgeRecord, Item, Sink, at};
 use crate::error::{Error, Result};
 use std::path::Path;
 
-pub(crate) fn read(path: &Path, sink: &mut Sink) -> Result<()> {
+pub(crate) fn read(path: &Path, sink: &mut Sink<'_>) -> Result<()> {
     let text = super::lines::read_to_string(path)?;
     let mut reader = csv::ReaderBuilder::new().flexible(true).trim(csv::Trim::All).from_reader(text.as_bytes());
     let headers = reader

@@ -7,7 +7,7 @@ use crate::json::Fields;
 use crate::paper::{IdOrigin, Paper, Topic};
 use std::path::Path;
 
-pub(crate) fn read_papers(path: &Path, sink: &mut Sink) -> Result<()> {
+pub(crate) fn read_papers(path: &Path, sink: &mut Sink<'_>) -> Result<()> {
     for_each_record(path, sink, |fields| Ok(vec![Item::Paper(Box::new(paper(&fields)?))]))
 }
 
@@ -62,7 +62,7 @@ pub(crate) fn set_date(paper: &mut Paper, date: Option<litnav_core::date::Date>)
     }
 }
 
-pub(crate) fn read_topics(path: &Path, sink: &mut Sink) -> Result<()> {
+pub(crate) fn read_topics(path: &Path, sink: &mut Sink<'_>) -> Result<()> {
     for_each_record(path, sink, |fields| Ok(vec![Item::Topic(Box::new(topic(&fields)?))]))
 }
 

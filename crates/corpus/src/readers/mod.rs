@@ -126,12 +126,33 @@ pub struct ReadOptions {
 
 /// Read one input file.
 pub fn read_file(path: &Path, options: ReadOptions) -> Result<FileContents> {
+    let mut items = Vec::new();
+    let read = for_each_item(path, options, |item| {
+        items.push(item);
+        Ok(())
+    })?;
+    Ok(FileContents { format: Some(read.format), items, skipped: read.skipped })
+}
+
+/// What streaming one input file found besides its records.
+#[derive(Debug)]
+pub struct FileRead {
+    /// The format it was read as.
+    pub format: Format,
+    /// Records skipped because they were malformed (only with `skip_bad`).
+    pub skipped: Vec<Error>,
+    /// Records handed on.
+    pub items: usize,
+}
+
+/// Read one input file, handing each record to `each` as it is read (memory: one record), and
+/// stopping at the first error `each` returns.
+pub fn for_each_item(path: &Path, options: ReadOptions, each: impl FnMut(Item) -> Result<()>) -> Result<FileRead> {
     let format = match options.format {
         Some(format) => format,
         None => detect(path)?,
     };
-    let mut sink =
-        Sink { contents: FileContents { format: Some(format), ..FileContents::default() }, skip_bad: options.skip_bad };
+    let mut sink = Sink { each: Box::new(each), items: 0, skipped: Vec::new(), skip_bad: options.skip_bad };
     match format {
         Format::Papers => jsonl::read_papers(path, &mut sink)?,
         Format::LitbenchTopics => jsonl::read_topics(path, &mut sink)?,
@@ -140,31 +161,33 @@ pub fn read_file(path: &Path, options: ReadOptions) -> Result<FileContents> {
         Format::Bibtex => bibtex::read(path, &mut sink)?,
         Format::Edges => edges::read(path, &mut sink)?,
     }
-    if sink.contents.items.is_empty() && sink.contents.skipped.is_empty() {
+    if sink.items == 0 && sink.skipped.is_empty() {
         return Err(Error::BadFile {
             file: path.to_path_buf(),
             message: format!("holds no {} records", format.name()),
         });
     }
-    Ok(sink.contents)
+    Ok(FileRead { format, skipped: sink.skipped, items: sink.items })
 }
 
-/// Collects records, and either skips or propagates bad ones.
-pub(crate) struct Sink {
-    contents: FileContents,
+/// Hands records on, and either skips or propagates bad ones.
+pub(crate) struct Sink<'a> {
+    each: Box<dyn FnMut(Item) -> Result<()> + 'a>,
+    items: usize,
+    skipped: Vec<Error>,
     skip_bad: bool,
 }
 
-impl Sink {
+impl Sink<'_> {
     /// Accept a record, or handle its error according to the skip policy.
     pub(crate) fn take(&mut self, record: Result<Vec<Item>>) -> Result<()> {
         match record {
             Ok(items) => {
-                self.contents.items.extend(items);
-                Ok(())
+                self.items += items.len();
+                items.into_iter().try_for_each(&mut self.each)
             }
             Err(error) if self.skip_bad && matches!(error, Error::BadRecord { .. }) => {
-                self.contents.skipped.push(error);
+                self.skipped.push(error);
                 Ok(())
             }
             Err(error) => Err(error),

@@ -19,7 +19,7 @@ use std::path::Path;
 /// Positions beyond this in an inverted abstract are treated as corrupt rather than allocated.
 const MAX_ABSTRACT_WORDS: u64 = 50_000;
 
-pub(crate) fn read(path: &Path, sink: &mut Sink) -> Result<()> {
+pub(crate) fn read(path: &Path, sink: &mut Sink<'_>) -> Result<()> {
     for_each_record(path, sink, |fields| Ok(vec![Item::Paper(Box::new(work(&fields)?))]))
 }
 

@@ -11,7 +11,7 @@ use std::path::Path;
 /// single JSON document that is an array or an object with a `results` array (an API page).
 pub(crate) fn for_each_record(
     path: &Path,
-    sink: &mut Sink,
+    sink: &mut Sink<'_>,
     mut parse: impl FnMut(Fields<'_>) -> Result<Vec<Item>>,
 ) -> Result<()> {
     let first = lines::first_content(path)?;

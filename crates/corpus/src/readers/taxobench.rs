@@ -9,7 +9,7 @@ use crate::json::Fields;
 use crate::paper::{IdOrigin, Paper, Topic};
 use std::path::Path;
 
-pub(crate) fn read(path: &Path, sink: &mut Sink) -> Result<()> {
+pub(crate) fn read(path: &Path, sink: &mut Sink<'_>) -> Result<()> {
     for_each_record(path, sink, |fields| instance(&fields))
 }
 
