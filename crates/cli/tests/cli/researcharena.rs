@@ -177,10 +177,11 @@ fn discovery_inside_a_larger_corpus_of_real_and_synthetic_distractors() {
 #[test]
 #[cfg_attr(not(feature = "datasets"), ignore = "needs ../shared/datasets and the encoder (tier `datasets`)")]
 fn scale_search_measures_every_step_at_each_size() {
-    // CI's size; a million and more are a benchmark run and recorded (BENCHMARKS.md).
-    let report = bench_report(&["scale-search", "--sizes", "20000,5000", "--queries", "20"]);
+    // CI's sizes (the IVF index the recall is measured on trains in a debug build here); a million
+    // and more are a benchmark run and recorded (BENCHMARKS.md).
+    let report = bench_report(&["scale-search", "--sizes", "3000,800", "--queries", "20"]);
     let sizes = report["sizes"].as_array().unwrap();
-    assert_eq!(sizes.iter().map(|s| s["papers"].as_u64().unwrap()).collect::<Vec<_>>(), [5_000, 20_000], "{report}");
+    assert_eq!(sizes.iter().map(|s| s["papers"].as_u64().unwrap()).collect::<Vec<_>>(), [800, 3_000], "{report}");
     for size in sizes {
         for step in ["ingest", "index", "open", "map"] {
             assert!(size[step]["failed"].is_null(), "{step}: {}", size[step]);
