@@ -68,6 +68,14 @@ pub struct Catalog {
     memberships: HashMap<u32, Vec<String>>,
 }
 
+/// Edge and topic records taken while files are read, waiting for every paper
+/// ([`Catalog::take`], [`Catalog::settle`]).
+#[derive(Debug, Default)]
+pub struct Waiting {
+    edges: Vec<EdgeRecord>,
+    topics: Vec<TopicRecord>,
+}
+
 /// Counts from one ingest.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct MergeReport {
@@ -315,22 +323,36 @@ impl Catalog {
 
     /// Merge items read from input files: papers first, then edges, then topics.
     pub fn merge(&mut self, items: Vec<Item>, report: &mut MergeReport) -> Result<()> {
-        let mut topics = Vec::new();
-        let mut edges = Vec::new();
+        let mut waiting = Waiting::default();
         for item in items {
-            match item {
-                Item::Paper(record) => self.merge_paper(*record, report)?,
-                Item::Topic(topic) => topics.push(*topic),
-                Item::Edge(edge) => edges.push(edge),
-            }
+            self.take(item, &mut waiting, report)?;
         }
-        self.merge_edges(edges, report);
-        self.merge_topics(topics, report);
+        self.settle(waiting, report);
         Ok(())
     }
 
+    /// Take one item as files are read: a paper merges now; an edge or a topic waits in
+    /// `waiting` until every paper is in ([`Catalog::settle`]), since an edge list may come
+    /// before its papers' file and a topic cites papers of any file.
+    pub fn take(&mut self, item: Item, waiting: &mut Waiting, report: &mut MergeReport) -> Result<()> {
+        match item {
+            Item::Paper(record) => self.merge_paper(*record, report)?,
+            Item::Topic(topic) => waiting.topics.push(*topic),
+            Item::Edge(edge) => waiting.edges.push(edge),
+        }
+        Ok(())
+    }
+
+    /// Merge what waited for the papers: the edges, then the topics.
+    pub fn settle(&mut self, waiting: Waiting, report: &mut MergeReport) {
+        self.merge_edges(waiting.edges, report);
+        for topic in waiting.topics {
+            self.merge_topic(topic, report);
+        }
+    }
+
     /// Merge one paper record.
-    pub fn merge_paper(&mut self, mut record: PaperRecord, report: &mut MergeReport) -> Result<()> {
+    fn merge_paper(&mut self, mut record: PaperRecord, report: &mut MergeReport) -> Result<()> {
         report.paper_records += 1;
         // Titles arrive with line breaks and runs of spaces (PDF and BibTeX extraction).
         record.paper.title = collapse_spaces(&record.paper.title);
@@ -368,7 +390,7 @@ impl Catalog {
     }
 
     /// Merge edge records (after the papers they name).
-    pub fn merge_edges(&mut self, edges: Vec<EdgeRecord>, report: &mut MergeReport) {
+    fn merge_edges(&mut self, edges: Vec<EdgeRecord>, report: &mut MergeReport) {
         for edge in edges {
             report.edge_records += 1;
             match self.resolve(&edge.citing) {
@@ -380,13 +402,6 @@ impl Catalog {
                     }
                 }
             }
-        }
-    }
-
-    /// Merge topic records (after the papers they cite): each replaces a topic with its id.
-    pub fn merge_topics(&mut self, topics: Vec<TopicRecord>, report: &mut MergeReport) {
-        for topic in topics {
-            self.merge_topic(topic, report);
         }
     }
 

@@ -93,24 +93,13 @@ pub fn ingest_files(
         previous.scan(|_, paper| catalog.add_existing(paper.clone()))?;
     }
     let mut report = MergeReport::default();
-    let (mut edges, mut topics, mut read) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut waiting, mut read) = (catalog::Waiting::default(), Vec::new());
     // Papers before edges and topics across files, so edge lists may precede their paper files.
     for file in files {
-        let found = readers::for_each_item(file, options, |item| match item {
-            readers::Item::Paper(record) => catalog.merge_paper(*record, &mut report),
-            readers::Item::Edge(edge) => {
-                edges.push(edge);
-                Ok(())
-            }
-            readers::Item::Topic(topic) => {
-                topics.push(*topic);
-                Ok(())
-            }
-        })?;
+        let found = readers::for_each_item(file, options, |item| catalog.take(item, &mut waiting, &mut report))?;
         read.push((file.clone(), found.format, found.skipped));
     }
-    catalog.merge_edges(edges, &mut report);
-    catalog.merge_topics(topics, &mut report);
+    catalog.settle(waiting, &mut report);
     let topics = catalog.topics().to_vec();
     writer.write_records(&topics, |lines| catalog.for_each(|_, paper| lines.push(&paper)))?;
     let records = records::Records::open(writer.staging_dir(), catalog.len())?;

@@ -307,13 +307,6 @@ impl Corpus {
         })?;
         Ok(left_out)
     }
-
-    /// Take the records out.
-    pub fn into_parts(self) -> Result<(Vec<Paper>, Vec<Topic>)> {
-        self.papers()?;
-        let Corpus { mut all, topics, .. } = self;
-        Ok((all.take().unwrap_or_default(), topics))
-    }
 }
 
 /// True when `dir` holds a corpus manifest (of any version).
